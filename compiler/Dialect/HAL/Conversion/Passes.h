@@ -1,0 +1,20 @@
+// Conversions into the hal dialect.
+#ifndef FERRY_COMPILER_DIALECT_HAL_CONVERSION_PASSES_H_
+#define FERRY_COMPILER_DIALECT_HAL_CONVERSION_PASSES_H_
+
+#include "compiler/Dialect/HAL/IR/HALDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace ferry::hal {
+
+#define GEN_PASS_DECL
+#include "compiler/Dialect/HAL/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "compiler/Dialect/HAL/Conversion/Passes.h.inc"
+
+} // namespace ferry::hal
+
+#endif // FERRY_COMPILER_DIALECT_HAL_CONVERSION_PASSES_H_

@@ -1,0 +1,62 @@
+// RUN: ferry-opt %s --split-input-file --convert-stream-to-hal | FileCheck %s
+
+// With no device declared, one local device is added and all work runs on it.
+// CHECK: hal.device.global @__device_0 = #hal.device.target<"local", {}>
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME: %[[VIEW:.+]]: !hal.buffer_view
+// CHECK: %[[DEV:.+]] = hal.device.get @__device_0 : !hal.device
+// CHECK: %[[D0:.+]] = hal.buffer_view.dim
+// Sizes are element size times every dimension.
+// CHECK: %[[SIZE:.+]] = arith.muli %{{.+}}, %[[D0]] : index
+// CHECK: %[[C3:.+]] = arith.constant 3 : index
+// CHECK: hal.buffer_view.assert<%[[VIEW]] : !hal.buffer_view> message("input 0") shape([%[[D0]], %[[C3]]]) type(f32)
+// CHECK: %[[IN:.+]] = hal.buffer_view.buffer<%[[VIEW]] : !hal.buffer_view> : !hal.buffer
+// CHECK: %[[MT:.+]] = hal.memory_type<"DeviceLocal"> : i32
+// CHECK: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage"> : i32
+// CHECK: %[[F0:.+]] = hal.fence.create device(%[[DEV]] : !hal.device) : !hal.fence
+// CHECK: %[[T:.+]] = hal.device.queue.alloca<%[[DEV]] : !hal.device> signal(%[[F0]]) type(%[[MT]]) usage(%[[U]]) : !hal.buffer{%[[SIZE]]}
+// CHECK: hal.device.queue.dispatch<%[[DEV]] : !hal.device> wait(%[[F0]]) signal(%[[F1:.+]]) kernel("mul") type(f32) count(%{{.+}}) bindings(%[[IN]], %[[IN]], %[[T]])
+// External results are mappable by the host.
+// CHECK: hal.memory_type<"HostVisible|DeviceLocal"> : i32
+// CHECK: hal.buffer_usage<"Transfer|DispatchStorage|Mapping"> : i32
+// CHECK: %[[OUT:.+]] = hal.device.queue.alloca
+// CHECK: %[[J:.+]] = hal.fence.join at([%{{.+}}, %[[F1]]]) -> !hal.fence
+// CHECK: hal.device.queue.dispatch<%[[DEV]] : !hal.device> wait(%[[J]]) signal(%[[F2:.+]]) kernel("add")
+// CHECK: hal.device.queue.dealloca<%[[DEV]] : !hal.device> wait(%[[F2]]) signal(%[[F3:.+]]) buffer(%[[T]] : !hal.buffer)
+// CHECK: hal.fence.await until([%[[F2]]])
+// CHECK: %[[RES:.+]] = hal.buffer_view.create buffer(%[[OUT]] : !hal.buffer) shape([%[[D0]], %{{.+}}]) type(f32) : !hal.buffer_view
+// CHECK: hal.fence.await until([%[[F3]]])
+// CHECK: return %[[RES]]
+// CHECK-NOT: stream.
+func.func @main(%view: !hal.buffer_view) -> !hal.buffer_view {
+  %d0 = hal.buffer_view.dim<%view : !hal.buffer_view>[0] : index
+  %n = arith.constant 12 : index
+  %s = stream.tensor.sizeof tensor<?x3xf32>{%d0} : index
+  %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<?x3xf32>{%d0} in !stream.resource<external>{%s}
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %d = stream.cmd.dispatch kernel("mul") type(f32) count(%n) await(%ta) (%a, %a, %t) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  %o, %oa = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
+  %j = stream.timepoint.join max(%oa, %d) => !stream.timepoint
+  %d2 = stream.cmd.dispatch kernel("add") type(f32) count(%n) await(%j) (%t, %a, %o) : (!stream.resource<transient>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+  %f = stream.resource.dealloca await(%d2) %t : !stream.resource<transient>{%s} => !stream.timepoint
+  %r = stream.timepoint.await %d2 => %o : (!stream.resource<external>{%s})
+  %out = stream.tensor.export %r : tensor<?x3xf32>{%d0} in !stream.resource<external>{%s} -> !hal.buffer_view
+  stream.timepoint.await %f
+  return %out : !hal.buffer_view
+}
+
+// -----
+
+// A declared device is used instead of a new one.
+// CHECK: hal.device.global @gpu = #hal.device.target<"local", {}>
+// CHECK-NOT: @__device_0
+// CHECK: hal.device.get @gpu
+hal.device.global @gpu = #hal.device.target<"local", {}>
+func.func @declared(%view: !hal.buffer_view) -> !hal.buffer_view {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %f = stream.resource.dealloca await(%ta) %t : !stream.resource<transient>{%s} => !stream.timepoint
+  stream.timepoint.await %f
+  return %view : !hal.buffer_view
+}
+

@@ -1,0 +1,274 @@
+#ifndef FERRY_DIALECT_HAL_OPS
+#define FERRY_DIALECT_HAL_OPS
+
+include "compiler/Dialect/HAL/IR/HALBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+class HAL_Op<string mnemonic, list<Trait> traits = []>
+    : Op<HAL_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Bit constants
+//===----------------------------------------------------------------------===//
+
+class HAL_BitsConstantOp<string mnemonic, string bitKind>
+    : HAL_Op<mnemonic, [ConstantLike, Pure]> {
+  let arguments = (ins I32Attr:$value);
+  let results = (outs I32:$result);
+  let assemblyFormat = "`<` custom<" # bitKind # ">($value) `>` attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def HAL_MemoryTypeOp : HAL_BitsConstantOp<"memory_type", "MemoryTypeBits"> {
+  let summary = "memory type bits as an i32 value";
+  let description = [{
+    Memory type bits are SSA values rather than attributes of the allocation
+    ops, so that a later pass can replace a constant with a run-time answer.
+    The bit names and values are shared with the runtime
+    (runtime/hal/buffer_bits.h).
+
+    ```mlir
+    %memory_type = hal.memory_type<"HostVisible|DeviceLocal"> : i32
+    ```
+  }];
+}
+
+def HAL_BufferUsageOp : HAL_BitsConstantOp<"buffer_usage", "BufferUsageBits"> {
+  let summary = "buffer usage bits as an i32 value";
+  let description = [{
+    Usage bits, as an SSA value for the same reason as `hal.memory_type`.
+
+    ```mlir
+    %usage = hal.buffer_usage<"Transfer|DispatchStorage"> : i32
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Devices
+//===----------------------------------------------------------------------===//
+
+def HAL_DeviceGlobalOp : HAL_Op<"device.global", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "declares a device the program runs on";
+  let description = [{
+    A named device of the program. The runtime binds each declared device to
+    a driver (`ferry-run --device=NAME=DRIVER`); the target says which driver
+    the compiler expects and what the device can do.
+
+    ```mlir
+    hal.device.global @__device_0 = #hal.device.target<"local", {}>
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, HAL_DeviceTargetAttr:$target);
+  let assemblyFormat = "$sym_name `=` qualified($target) attr-dict";
+}
+
+def HAL_DeviceGetOp : HAL_Op<"device.get", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the runtime device bound to a declared device";
+  let description = [{
+    ```mlir
+    %device = hal.device.get @__device_0 : !hal.device
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$device);
+  let results = (outs HAL_Device:$result);
+  let assemblyFormat = "$device attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer views
+//===----------------------------------------------------------------------===//
+
+def HAL_BufferViewDimOp : HAL_Op<"buffer_view.dim", [Pure]> {
+  let summary = "one dimension of a buffer view's shape";
+  let description = [{
+    ```mlir
+    %d0 = hal.buffer_view.dim<%view : !hal.buffer_view>[0] : index
+    ```
+  }];
+  let arguments = (ins HAL_BufferView:$buffer_view, IndexAttr:$index);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    `<` $buffer_view `:` type($buffer_view) `>` `[` $index `]` attr-dict `:` type($result)
+  }];
+}
+
+def HAL_BufferViewAssertOp : HAL_Op<"buffer_view.assert"> {
+  let summary = "checks that a buffer view has the expected shape and type";
+  let description = [{
+    Fails the invocation with `message` and a description of the mismatch
+    when the view's rank, dimensions or element type differ from those given.
+    Guards every tensor that enters a program from the host.
+
+    ```mlir
+    hal.buffer_view.assert<%view : !hal.buffer_view> message("input 0")
+        shape([%d0, %c4]) type(i32)
+    ```
+  }];
+  let arguments = (ins HAL_BufferView:$buffer_view, StrAttr:$message,
+                       Variadic<Index>:$shape, TypeAttr:$element_type);
+  let assemblyFormat = [{
+    `<` $buffer_view `:` type($buffer_view) `>` `message` `(` $message `)`
+    `shape` `(` `[` $shape `]` `)` `type` `(` $element_type `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HAL_BufferViewBufferOp : HAL_Op<"buffer_view.buffer", [Pure]> {
+  let summary = "the buffer a buffer view refers to";
+  let arguments = (ins HAL_BufferView:$buffer_view);
+  let results = (outs HAL_Buffer:$result);
+  let assemblyFormat = [{
+    `<` $buffer_view `:` type($buffer_view) `>` attr-dict `:` type($result)
+  }];
+}
+
+def HAL_BufferViewCreateOp : HAL_Op<"buffer_view.create", [Pure]> {
+  let summary = "gives a buffer a shape and element type";
+  let description = [{
+    ```mlir
+    %view = hal.buffer_view.create buffer(%buffer : !hal.buffer)
+        shape([%d0]) type(i32) : !hal.buffer_view
+    ```
+  }];
+  let arguments = (ins HAL_Buffer:$source_buffer, Variadic<Index>:$shape,
+                       TypeAttr:$element_type);
+  let results = (outs HAL_BufferView:$result);
+  let assemblyFormat = [{
+    `buffer` `(` $source_buffer `:` type($source_buffer) `)`
+    `shape` `(` `[` $shape `]` `)` `type` `(` $element_type `)` attr-dict
+    `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def HAL_BufferLengthOp : HAL_Op<"buffer.length", [Pure]> {
+  let summary = "the byte length of a buffer";
+  let arguments = (ins HAL_Buffer:$buffer);
+  let results = (outs Index:$result);
+  let assemblyFormat = "`<` $buffer `:` type($buffer) `>` attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Fences
+//===----------------------------------------------------------------------===//
+
+def HAL_FenceCreateOp : HAL_Op<"fence.create", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "a new, unsignalled fence on a device's timeline";
+  let description = [{
+    Each queue operation signals a fence; later operations wait on it. Not
+    pure: two fences are never the same fence.
+
+    ```mlir
+    %fence = hal.fence.create device(%device : !hal.device) : !hal.fence
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device);
+  let results = (outs HAL_Fence:$result);
+  let assemblyFormat = "`device` `(` $device `:` type($device) `)` attr-dict `:` type($result)";
+}
+
+def HAL_FenceAwaitOp : HAL_Op<"fence.await"> {
+  let summary = "blocks the host until every fence is signalled";
+  let description = [{
+    Fails the invocation with a fence's failure status if any failed.
+
+    ```mlir
+    hal.fence.await until([%f0, %f1])
+    ```
+  }];
+  let arguments = (ins Variadic<HAL_Fence>:$fences);
+  let assemblyFormat = "`until` `(` `[` $fences `]` `)` attr-dict";
+}
+
+def HAL_FenceJoinOp : HAL_Op<"fence.join", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "a fence signalled once all of the given fences are";
+  let description = [{
+    Fails with the first failure among its inputs.
+
+    ```mlir
+    %joined = hal.fence.join at([%f0, %f1]) -> !hal.fence
+    ```
+  }];
+  let arguments = (ins Variadic<HAL_Fence>:$fences);
+  let results = (outs HAL_Fence:$result);
+  let assemblyFormat = "`at` `(` `[` $fences `]` `)` attr-dict `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Queue operations
+//===----------------------------------------------------------------------===//
+
+def HAL_DeviceQueueAllocaOp : HAL_Op<"device.queue.alloca"> {
+  let summary = "allocates a buffer in queue order";
+  let description = [{
+    Allocates `size` bytes with the given memory type and usage bits once
+    `wait` is signalled (immediately when absent), then signals `signal`. The
+    contents are undefined.
+
+    ```mlir
+    %buffer = hal.device.queue.alloca<%device : !hal.device>
+        wait(%f0) signal(%f1) type(%memory_type) usage(%usage)
+        : !hal.buffer{%size}
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, Optional<HAL_Fence>:$wait_fence,
+                       HAL_Fence:$signal_fence, I32:$memory_types,
+                       I32:$buffer_usage, Index:$result_size);
+  let results = (outs HAL_Buffer:$result);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>`
+    (`wait` `(` $wait_fence^ `)`)? `signal` `(` $signal_fence `)`
+    `type` `(` $memory_types `)` `usage` `(` $buffer_usage `)`
+    attr-dict `:` type($result) `{` $result_size `}`
+  }];
+}
+
+def HAL_DeviceQueueDeallocaOp : HAL_Op<"device.queue.dealloca"> {
+  let summary = "returns a buffer's memory in queue order";
+  let description = [{
+    ```mlir
+    hal.device.queue.dealloca<%device : !hal.device>
+        wait(%f0) signal(%f1) buffer(%buffer : !hal.buffer)
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, Optional<HAL_Fence>:$wait_fence,
+                       HAL_Fence:$signal_fence, HAL_Buffer:$buffer);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>`
+    (`wait` `(` $wait_fence^ `)`)? `signal` `(` $signal_fence `)`
+    `buffer` `(` $buffer `:` type($buffer) `)` attr-dict
+  }];
+}
+
+def HAL_DeviceQueueDispatchOp : HAL_Op<"device.queue.dispatch", [AttrSizedOperandSegments]> {
+  let summary = "runs a built-in kernel over buffers in queue order";
+  let description = [{
+    Runs the built-in elementwise kernel `kernel` (add, sub, mul) over `count`
+    elements of type `element_type`. The bindings are the inputs followed by
+    the output buffer.
+
+    ```mlir
+    hal.device.queue.dispatch<%device : !hal.device> wait(%f0) signal(%f1)
+        kernel("add") type(i32) count(%n) bindings(%a, %b, %out)
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, Optional<HAL_Fence>:$wait_fence,
+                       HAL_Fence:$signal_fence, StrAttr:$kernel,
+                       TypeAttr:$element_type, Index:$count,
+                       Variadic<HAL_Buffer>:$bindings);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>`
+    (`wait` `(` $wait_fence^ `)`)? `signal` `(` $signal_fence `)`
+    `kernel` `(` $kernel `)` `type` `(` $element_type `)` `count` `(` $count `)`
+    `bindings` `(` $bindings `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // FERRY_DIALECT_HAL_OPS

@@ -1,0 +1,47 @@
+// RUN: ferry-opt %s --split-input-file --verify-diagnostics
+
+func.func @unknown_bit() {
+  // expected-error @+1 {{unknown memory type bits "DeviceLocal|Shiny"}}
+  %0 = hal.memory_type<"DeviceLocal|Shiny"> : i32
+  return
+}
+
+// -----
+
+func.func @trailing_bar() {
+  // expected-error @+1 {{unknown buffer usage bits "Transfer|"}}
+  %0 = hal.buffer_usage<"Transfer|"> : i32
+  return
+}
+
+// -----
+
+func.func @unknown_device() {
+  // expected-error @+1 {{'@missing' does not name a hal.device.global}}
+  %0 = hal.device.get @missing : !hal.device
+  return
+}
+
+// -----
+
+func.func @unknown_kernel(%d: !hal.device, %f: !hal.fence, %n: index, %b: !hal.buffer) {
+  // expected-error @+1 {{unknown built-in kernel 'pow'}}
+  hal.device.queue.dispatch<%d : !hal.device> signal(%f) kernel("pow") type(i32) count(%n) bindings(%b, %b, %b)
+  return
+}
+
+// -----
+
+func.func @binding_count(%d: !hal.device, %f: !hal.fence, %n: index, %b: !hal.buffer) {
+  // expected-error @+1 {{kernel 'add' takes 2 inputs and one output, got 2 bindings}}
+  hal.device.queue.dispatch<%d : !hal.device> signal(%f) kernel("add") type(i32) count(%n) bindings(%b, %b)
+  return
+}
+
+// -----
+
+func.func @element_type(%v: !hal.buffer_view) {
+  // expected-error @+1 {{element type 'bf16' is not supported by the runtime}}
+  hal.buffer_view.assert<%v : !hal.buffer_view> message("x") shape([]) type(bf16)
+  return
+}

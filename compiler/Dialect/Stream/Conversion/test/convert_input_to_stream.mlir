@@ -1,0 +1,58 @@
+// RUN: ferry-opt %s --split-input-file --convert-input-to-stream | FileCheck %s
+
+// Arguments become checked imports, results exports, elementwise ops dispatches.
+// CHECK-LABEL: func.func @static(
+// CHECK-SAME: %[[A:.+]]: !hal.buffer_view, %[[B:.+]]: !hal.buffer_view) -> !hal.buffer_view
+// CHECK: %[[SA:.+]] = stream.tensor.sizeof tensor<4xi32> : index
+// CHECK: %[[RA:.+]] = stream.tensor.import %[[A]] message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%[[SA]]}
+// CHECK: %[[RB:.+]] = stream.tensor.import %[[B]] message("input 1")
+// CHECK: %[[N:.+]] = arith.constant 4 : index
+// CHECK: %[[SUM:.+]] = stream.async.dispatch kernel("add") type(i32) count(%[[N]]) (%[[RA]], %[[RB]]) : {{.+}} -> !stream.resource<external>{%[[SA]]}
+// CHECK: %[[OUT:.+]] = stream.tensor.export %[[SUM]] : tensor<4xi32> in !stream.resource<external>{%[[SA]]} -> !hal.buffer_view
+// CHECK: return %[[OUT]]
+func.func @static(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = arith.addi %a, %b : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Dynamic dims are read from the view; tensor.dim reads them back.
+// CHECK-LABEL: func.func @dynamic(
+// CHECK: %[[D0:.+]] = hal.buffer_view.dim<%{{.+}} : !hal.buffer_view> [0] : index
+// CHECK: %[[S:.+]] = stream.tensor.sizeof tensor<?x3xf32>{%[[D0]]} : index
+// CHECK: stream.tensor.import %{{.+}} message("input 0") : !hal.buffer_view -> tensor<?x3xf32>{%[[D0]]}
+// CHECK: %[[C3:.+]] = arith.constant 3 : index
+// CHECK: %[[N:.+]] = arith.muli %[[D0]], %[[C3]] : index
+// CHECK: stream.async.dispatch kernel("mul") type(f32) count(%[[N]])
+// CHECK-NOT: tensor.dim
+// CHECK: arith.addi %[[D0]], %[[D0]] : index
+func.func @dynamic(%a: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %c0 = arith.constant 0 : index
+  %0 = arith.mulf %a, %a : tensor<?x3xf32>
+  %d = tensor.dim %0, %c0 : tensor<?x3xf32>
+  %unused = arith.addi %d, %d : index
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+// Intermediate results stay of undecided lifetime; only results are external.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[T:.+]] = stream.async.dispatch kernel("sub") {{.+}} -> !stream.resource<*>
+// CHECK: stream.async.dispatch kernel("mul") type(i64) count(%{{.+}}) (%[[T]], %[[T]]) {{.+}} -> !stream.resource<external>
+func.func @chain(%a: tensor<2x2xi64>, %b: tensor<2x2xi64>) -> tensor<2x2xi64> {
+  %0 = arith.subi %a, %b : tensor<2x2xi64>
+  %1 = arith.muli %0, %0 : tensor<2x2xi64>
+  return %1 : tensor<2x2xi64>
+}
+
+// -----
+
+// A returned argument is exported straight from its import.
+// CHECK-LABEL: func.func @passthrough
+// CHECK: %[[R:.+]] = stream.tensor.import
+// CHECK: stream.tensor.export %[[R]]
+func.func @passthrough(%a: tensor<8xi8>) -> tensor<8xi8> {
+  return %a : tensor<8xi8>
+}

@@ -1,0 +1,50 @@
+// RUN: ferry-opt %s --split-input-file --convert-input-to-stream --verify-diagnostics
+
+func.func @matmul(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'linalg.matmul' is not supported by Ferry}}
+  %0 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @divf(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'arith.divf' is not supported by Ferry}}
+  %0 = arith.divf %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Every problem is reported, not only the first.
+func.func @two(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'arith.divf' is not supported by Ferry}}
+  %0 = arith.divf %a, %a : tensor<4xf32>
+  // expected-error @+1 {{'arith.maximumf' is not supported by Ferry}}
+  %1 = arith.maximumf %0, %a : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 of public function 'scalar' has type 'i32'}}
+func.func @scalar(%a: i32) -> tensor<4xi32> {
+  // expected-error @+1 {{'arith.constant' is not supported by Ferry}}
+  %0 = arith.constant dense<1> : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// expected-error @+2 {{argument 0 of public function 'unsigned_element' has type 'tensor<4xbf16>'}}
+// expected-error @+1 {{result 0 of public function 'unsigned_element' has type 'tensor<4xbf16>'}}
+func.func @unsigned_element(%a: tensor<4xbf16>) -> tensor<4xbf16> {
+  // expected-error @+1 {{'arith.addf' on element type 'bf16' is not supported by the runtime}}
+  %0 = arith.addf %a, %a : tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}
+
+// -----
+
+// expected-error @+1 {{external function 'ext' is not supported yet}}
+func.func private @ext(tensor<4xi32>) -> tensor<4xi32>

@@ -1,0 +1,25 @@
+// The pass pipeline ferry-compile runs, phase by phase.
+#ifndef FERRY_COMPILER_PIPELINES_PIPELINES_H_
+#define FERRY_COMPILER_PIPELINES_PIPELINES_H_
+
+#include "mlir/Pass/PassManager.h"
+
+namespace ferry {
+
+// Where compilation stops; each phase's IR can be printed with --compile-to.
+enum class CompilePhase { Input, StreamAsync, StreamCmd, HAL, Bytecode };
+
+struct CompileOptions {
+  CompilePhase compileTo = CompilePhase::Bytecode;
+};
+
+// Adds the passes that lower input IR to the given phase.
+void buildCompilePipeline(mlir::OpPassManager &pm,
+                          const CompileOptions &options);
+
+// Registers `ferry-lower-to-hal` (the full pipeline) with ferry-opt.
+void registerPipelines();
+
+} // namespace ferry
+
+#endif // FERRY_COMPILER_PIPELINES_PIPELINES_H_

@@ -1,0 +1,654 @@
+// Encodes hal-level IR one op to one instruction, following the layouts in
+// runtime/vm/bytecode_format.h. The whole file is built in memory and only
+// written out once every function has encoded, so errors never leave a
+// partial module behind.
+#include "compiler/Target/Bytecode/BytecodeWriter.h"
+
+#include "compiler/Dialect/HAL/IR/HALDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include "runtime/hal/element_type.h"
+#include "runtime/vm/bytecode_format.h"
+
+#include <limits>
+#include <optional>
+#include <vector>
+
+using namespace mlir;
+using ferry::vm::bytecode::BuiltinKernel;
+using ferry::vm::bytecode::kNoRegister;
+using ferry::vm::bytecode::Opcode;
+using ferry::vm::bytecode::RegisterKind;
+
+namespace ferry {
+namespace {
+
+constexpr uint16_t kMaxU16 = std::numeric_limits<uint16_t>::max();
+constexpr uint32_t kMaxU32 = std::numeric_limits<uint32_t>::max();
+// kNoRegister takes the last 16-bit value, so one fewer register is usable.
+constexpr unsigned kMaxRegistersPerKind = kNoRegister;
+
+//===----------------------------------------------------------------------===//
+// Byte encoding
+//===----------------------------------------------------------------------===//
+
+// A growable byte buffer that writes integers little-endian byte by byte, so
+// the file layout never depends on the host's endianness or struct padding.
+class ByteBuffer {
+public:
+  void appendU8(uint8_t value) { bytes.push_back(value); }
+  void appendU16(uint16_t value) { appendLittleEndian(value, 2); }
+  void appendU32(uint32_t value) { appendLittleEndian(value, 4); }
+  void appendU64(uint64_t value) { appendLittleEndian(value, 8); }
+  void appendI64(int64_t value) {
+    appendLittleEndian(static_cast<uint64_t>(value), 8);
+  }
+  void append(const ByteBuffer &other) {
+    bytes.insert(bytes.end(), other.bytes.begin(), other.bytes.end());
+  }
+  void append(StringRef text) {
+    bytes.insert(bytes.end(), text.begin(), text.end());
+  }
+
+  size_t size() const { return bytes.size(); }
+  const uint8_t *data() const { return bytes.data(); }
+
+private:
+  void appendLittleEndian(uint64_t value, unsigned byteCount) {
+    for (unsigned i = 0; i < byteCount; ++i)
+      bytes.push_back(static_cast<uint8_t>(value >> (8 * i)));
+  }
+
+  std::vector<uint8_t> bytes;
+};
+
+//===----------------------------------------------------------------------===//
+// Module-level tables
+//===----------------------------------------------------------------------===//
+
+// Deduplicated strings (function names, device names, assert messages),
+// indexed in first-use order.
+class StringTable {
+public:
+  uint32_t intern(StringRef text) {
+    auto [it, inserted] = indices.try_emplace(text, strings.size());
+    if (inserted)
+      strings.push_back(it->first());
+    return it->second;
+  }
+
+  void encode(ByteBuffer &out) const {
+    out.appendU32(strings.size());
+    for (StringRef text : strings) {
+      out.appendU32(text.size());
+      out.append(text);
+    }
+  }
+
+private:
+  llvm::StringMap<uint32_t> indices;
+  // Keys owned by `indices`, in index order.
+  std::vector<StringRef> strings;
+};
+
+// The hal.device.global ops of the module, in declaration order.
+class DeviceTable {
+public:
+  void add(StringAttr name, StringTable &strings) {
+    indices.try_emplace(name, nameIndices.size());
+    nameIndices.push_back(strings.intern(name.getValue()));
+  }
+
+  std::optional<uint32_t> lookup(StringAttr name) const {
+    auto it = indices.find(name);
+    if (it == indices.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  void encode(ByteBuffer &out) const {
+    out.appendU32(nameIndices.size());
+    for (uint32_t nameIndex : nameIndices)
+      out.appendU32(nameIndex);
+  }
+
+private:
+  llvm::DenseMap<StringAttr, uint32_t> indices;
+  std::vector<uint32_t> nameIndices;
+};
+
+//===----------------------------------------------------------------------===//
+// Registers
+//===----------------------------------------------------------------------===//
+
+// The register kind that holds values of `type`: integers that fit 64 bits
+// and index in i64 registers, hal objects in ref registers.
+std::optional<RegisterKind> getRegisterKind(Type type) {
+  if (type.isIndex())
+    return RegisterKind::kI64;
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.getWidth() <= 64 ? std::optional(RegisterKind::kI64)
+                                    : std::nullopt;
+  if (isa<hal::HALDialect>(type.getDialect()))
+    return RegisterKind::kRef;
+  return std::nullopt;
+}
+
+// One register per SSA value, numbered per kind in definition order. Function
+// arguments are defined first, which gives them registers 0.. within their
+// kind as the format requires.
+class RegisterFile {
+public:
+  // Assigns the next register of the value's kind. Errors are reported on
+  // `owner` (the defining op, or the function for arguments).
+  LogicalResult define(Value value, Operation *owner) {
+    std::optional<RegisterKind> kind = getRegisterKind(value.getType());
+    if (!kind)
+      return owner->emitError()
+             << "a value of type " << value.getType()
+             << " cannot be held in a Ferry bytecode register; only index, "
+                "integers of up to 64 bits and !hal types can";
+    uint16_t &count = counts[static_cast<unsigned>(*kind)];
+    if (count >= kMaxRegistersPerKind)
+      return owner->emitError()
+             << "needs more than " << kMaxRegistersPerKind << " "
+             << (*kind == RegisterKind::kI64 ? "i64" : "ref")
+             << " registers, the most a Ferry bytecode function can have";
+    registers[value] = count++;
+    return success();
+  }
+
+  // The register of a value defined earlier. Dominance within the single
+  // block guarantees operands are defined before use.
+  uint16_t lookup(Value value) const {
+    auto it = registers.find(value);
+    assert(it != registers.end() && "operand used before its definition");
+    return it->second;
+  }
+
+  uint16_t count(RegisterKind kind) const {
+    return counts[static_cast<unsigned>(kind)];
+  }
+
+private:
+  llvm::DenseMap<Value, uint16_t> registers;
+  uint16_t counts[2] = {0, 0};
+};
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+// Encodes one func.func: its signature, register counts and code.
+class FunctionEncoder {
+public:
+  FunctionEncoder(StringTable &strings, const DeviceTable &devices)
+      : strings(strings), devices(devices) {}
+
+  LogicalResult encode(func::FuncOp func, ByteBuffer &out);
+
+private:
+  LogicalResult checkStructure(func::FuncOp func);
+  LogicalResult encodeSignature(func::FuncOp func, ByteBuffer &out);
+  LogicalResult encodeOp(Operation *op);
+
+  LogicalResult encodeConstant(Operation *op, const APInt &value);
+  LogicalResult encodeBinary(Operation *op, Opcode opcode);
+  LogicalResult encodeReturn(func::ReturnOp op);
+  LogicalResult encodeDeviceGet(hal::DeviceGetOp op);
+  LogicalResult encodeBufferViewDim(hal::BufferViewDimOp op);
+  LogicalResult encodeBufferViewAssert(hal::BufferViewAssertOp op);
+  LogicalResult encodeBufferViewBuffer(hal::BufferViewBufferOp op);
+  LogicalResult encodeBufferViewCreate(hal::BufferViewCreateOp op);
+  LogicalResult encodeBufferLength(hal::BufferLengthOp op);
+  LogicalResult encodeFenceCreate(hal::FenceCreateOp op);
+  LogicalResult encodeFenceAwait(hal::FenceAwaitOp op);
+  LogicalResult encodeFenceJoin(hal::FenceJoinOp op);
+  LogicalResult encodeQueueAlloca(hal::DeviceQueueAllocaOp op);
+  LogicalResult encodeQueueDealloca(hal::DeviceQueueDeallocaOp op);
+  LogicalResult encodeQueueDispatch(hal::DeviceQueueDispatchOp op);
+
+  // Operand emitters, one per layout letter in bytecode_format.h.
+  LogicalResult defineResult(Operation *op);
+  void emitOpcode(Opcode opcode) {
+    code.appendU8(static_cast<uint8_t>(opcode));
+  }
+  void emitRegister(Value value) { code.appendU16(registers.lookup(value)); }
+  void emitOptionalRegister(Value value) {
+    code.appendU16(value ? registers.lookup(value) : kNoRegister);
+  }
+  LogicalResult emitCount(Operation *op, size_t count, StringRef what);
+  LogicalResult emitElementType(Operation *op, Type type);
+  LogicalResult emitShape(Operation *op, ValueRange shape);
+
+  StringTable &strings;
+  const DeviceTable &devices;
+  RegisterFile registers;
+  ByteBuffer code;
+};
+
+LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteBuffer &out) {
+  // The signature is checked before arguments get registers, so a bad
+  // argument type is reported against the signature.
+  ByteBuffer signature;
+  signature.appendU32(strings.intern(func.getSymName()));
+  if (failed(checkStructure(func)) || failed(encodeSignature(func, signature)))
+    return failure();
+  Block &body = func.getBody().front();
+  for (BlockArgument arg : body.getArguments())
+    if (failed(registers.define(arg, func)))
+      return failure();
+  for (Operation &op : body)
+    if (failed(encodeOp(&op)))
+      return failure();
+  if (code.size() > kMaxU32)
+    return func.emitError() << "function '" << func.getSymName()
+                            << "' has more code than a Ferry bytecode module "
+                               "can hold";
+
+  out.append(signature);
+  out.appendU16(registers.count(RegisterKind::kI64));
+  out.appendU16(registers.count(RegisterKind::kRef));
+  out.appendU32(code.size());
+  out.append(code);
+  return success();
+}
+
+// The format has no branches yet, so code is one straight-line block.
+LogicalResult FunctionEncoder::checkStructure(func::FuncOp func) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError()
+           << "function '" << func.getSymName() << "' has "
+           << func.getBody().getBlocks().size()
+           << " blocks; a Ferry bytecode module only holds single-block "
+              "functions";
+  for (Operation &op : func.getBody().front()) {
+    if (op.getNumRegions() != 0)
+      return op.emitError()
+             << "'" << op.getName()
+             << "' has regions; a Ferry bytecode module only holds "
+                "straight-line code, so it should have been lowered to the "
+                "hal dialect";
+  }
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeSignature(func::FuncOp func,
+                                               ByteBuffer &out) {
+  auto encodeKinds = [&](TypeRange types, StringRef what) -> LogicalResult {
+    if (types.size() > kMaxU16)
+      return func.emitError()
+             << "function '" << func.getSymName() << "' has more than "
+             << kMaxU16 << " " << what << "s";
+    out.appendU16(types.size());
+    for (auto [position, type] : llvm::enumerate(types)) {
+      std::optional<RegisterKind> kind = getRegisterKind(type);
+      if (!kind)
+        return func.emitError()
+               << "function '" << func.getSymName() << "': " << what << " "
+               << position << " has type " << type
+               << ", which a Ferry bytecode module cannot pass; only index, "
+                  "integers of up to 64 bits and !hal types can";
+      out.appendU8(static_cast<uint8_t>(*kind));
+    }
+    return success();
+  };
+  FunctionType type = func.getFunctionType();
+  if (failed(encodeKinds(type.getInputs(), "argument")) ||
+      failed(encodeKinds(type.getResults(), "result")))
+    return failure();
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeOp(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](arith::ConstantOp op) -> LogicalResult {
+        auto value = dyn_cast<IntegerAttr>(op.getValue());
+        if (!value)
+          return op.emitError() << "only integer and index constants can be "
+                                   "serialized to a Ferry bytecode module";
+        return encodeConstant(op, value.getValue());
+      })
+      // Bit masks are unsigned: widen them without sign extension.
+      .Case([&](hal::MemoryTypeOp op) {
+        return encodeConstant(op, op.getValueAttr().getValue().zext(64));
+      })
+      .Case([&](hal::BufferUsageOp op) {
+        return encodeConstant(op, op.getValueAttr().getValue().zext(64));
+      })
+      .Case([&](arith::AddIOp op) { return encodeBinary(op, Opcode::kAddI64); })
+      .Case([&](arith::SubIOp op) { return encodeBinary(op, Opcode::kSubI64); })
+      .Case([&](arith::MulIOp op) { return encodeBinary(op, Opcode::kMulI64); })
+      .Case(
+          [&](arith::DivSIOp op) { return encodeBinary(op, Opcode::kDivSI64); })
+      .Case([&](arith::AndIOp op) { return encodeBinary(op, Opcode::kAndI64); })
+      .Case([&](arith::OrIOp op) { return encodeBinary(op, Opcode::kOrI64); })
+      .Case([&](func::ReturnOp op) { return encodeReturn(op); })
+      .Case([&](hal::DeviceGetOp op) { return encodeDeviceGet(op); })
+      .Case([&](hal::BufferViewDimOp op) { return encodeBufferViewDim(op); })
+      .Case([&](hal::BufferViewAssertOp op) {
+        return encodeBufferViewAssert(op);
+      })
+      .Case([&](hal::BufferViewBufferOp op) {
+        return encodeBufferViewBuffer(op);
+      })
+      .Case([&](hal::BufferViewCreateOp op) {
+        return encodeBufferViewCreate(op);
+      })
+      .Case([&](hal::BufferLengthOp op) { return encodeBufferLength(op); })
+      .Case([&](hal::FenceCreateOp op) { return encodeFenceCreate(op); })
+      .Case([&](hal::FenceAwaitOp op) { return encodeFenceAwait(op); })
+      .Case([&](hal::FenceJoinOp op) { return encodeFenceJoin(op); })
+      .Case([&](hal::DeviceQueueAllocaOp op) { return encodeQueueAlloca(op); })
+      .Case([&](hal::DeviceQueueDeallocaOp op) {
+        return encodeQueueDealloca(op);
+      })
+      .Case([&](hal::DeviceQueueDispatchOp op) {
+        return encodeQueueDispatch(op);
+      })
+      .Default([&](Operation *op) {
+        return op->emitError()
+               << "'" << op->getName()
+               << "' cannot be serialized to a Ferry bytecode module; it "
+                  "should have been lowered to the hal dialect";
+      });
+}
+
+// Narrower integers live sign-extended in i64 registers (i1 as 0 or 1), so
+// their arithmetic is exact as long as it does not overflow their width.
+LogicalResult FunctionEncoder::encodeConstant(Operation *op,
+                                              const APInt &value) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kConstI64);
+  emitRegister(op->getResult(0));
+  code.appendI64(value.getBitWidth() == 1 ? value.getZExtValue()
+                                          : value.getSExtValue());
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeBinary(Operation *op, Opcode opcode) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(opcode);
+  emitRegister(op->getResult(0));
+  emitRegister(op->getOperand(0));
+  emitRegister(op->getOperand(1));
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeReturn(func::ReturnOp op) {
+  emitOpcode(Opcode::kReturn);
+  if (failed(emitCount(op, op.getNumOperands(), "returned value")))
+    return failure();
+  for (Value value : op.getOperands()) {
+    // The function signature was checked, and the verifier ties return
+    // operand types to it, so every kind is known here.
+    code.appendU8(static_cast<uint8_t>(*getRegisterKind(value.getType())));
+    emitRegister(value);
+  }
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeDeviceGet(hal::DeviceGetOp op) {
+  std::optional<uint32_t> device = devices.lookup(op.getDeviceAttr().getAttr());
+  if (!device)
+    return op.emitError() << "'" << op.getDevice()
+                          << "' does not name a hal.device.global";
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kDeviceGet);
+  emitRegister(op.getResult());
+  code.appendU32(*device);
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeBufferViewDim(hal::BufferViewDimOp op) {
+  APInt index = op.getIndexAttr().getValue();
+  if (index.isNegative() || index.getActiveBits() > 32)
+    return op.emitError() << "dimension index " << op.getIndexAttr()
+                          << " does not fit the bytecode's 32-bit operand";
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kBufferViewDim);
+  emitRegister(op.getResult());
+  emitRegister(op.getBufferView());
+  code.appendU32(index.getZExtValue());
+  return success();
+}
+
+LogicalResult
+FunctionEncoder::encodeBufferViewAssert(hal::BufferViewAssertOp op) {
+  emitOpcode(Opcode::kBufferViewAssert);
+  emitRegister(op.getBufferView());
+  if (failed(emitElementType(op, op.getElementType())) ||
+      failed(emitShape(op, op.getShape())))
+    return failure();
+  code.appendU32(strings.intern(op.getMessage()));
+  return success();
+}
+
+LogicalResult
+FunctionEncoder::encodeBufferViewBuffer(hal::BufferViewBufferOp op) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kBufferViewBuffer);
+  emitRegister(op.getResult());
+  emitRegister(op.getBufferView());
+  return success();
+}
+
+LogicalResult
+FunctionEncoder::encodeBufferViewCreate(hal::BufferViewCreateOp op) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kBufferViewCreate);
+  emitRegister(op.getResult());
+  emitRegister(op.getSourceBuffer());
+  if (failed(emitElementType(op, op.getElementType())) ||
+      failed(emitShape(op, op.getShape())))
+    return failure();
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeBufferLength(hal::BufferLengthOp op) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kBufferLength);
+  emitRegister(op.getResult());
+  emitRegister(op.getBuffer());
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeFenceCreate(hal::FenceCreateOp op) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kFenceCreate);
+  emitRegister(op.getResult());
+  emitRegister(op.getDevice());
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeFenceAwait(hal::FenceAwaitOp op) {
+  emitOpcode(Opcode::kFenceAwait);
+  if (failed(emitCount(op, op.getFences().size(), "fence")))
+    return failure();
+  for (Value fence : op.getFences())
+    emitRegister(fence);
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeFenceJoin(hal::FenceJoinOp op) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kFenceJoin);
+  emitRegister(op.getResult());
+  if (failed(emitCount(op, op.getFences().size(), "fence")))
+    return failure();
+  for (Value fence : op.getFences())
+    emitRegister(fence);
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeQueueAlloca(hal::DeviceQueueAllocaOp op) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kQueueAlloca);
+  emitRegister(op.getResult());
+  emitRegister(op.getDevice());
+  emitOptionalRegister(op.getWaitFence());
+  emitRegister(op.getSignalFence());
+  emitRegister(op.getMemoryTypes());
+  emitRegister(op.getBufferUsage());
+  emitRegister(op.getResultSize());
+  code.appendU32(/*flags=*/0);
+  return success();
+}
+
+LogicalResult
+FunctionEncoder::encodeQueueDealloca(hal::DeviceQueueDeallocaOp op) {
+  emitOpcode(Opcode::kQueueDealloca);
+  emitRegister(op.getDevice());
+  emitOptionalRegister(op.getWaitFence());
+  emitRegister(op.getSignalFence());
+  emitRegister(op.getBuffer());
+  code.appendU32(/*flags=*/0);
+  return success();
+}
+
+LogicalResult
+FunctionEncoder::encodeQueueDispatch(hal::DeviceQueueDispatchOp op) {
+  int inputCount = 0;
+  std::optional<BuiltinKernel> kernel =
+      hal::lookupBuiltinKernel(op.getKernel(), &inputCount);
+  if (!kernel)
+    return op.emitError() << "unknown built-in kernel '" << op.getKernel()
+                          << "'";
+  emitOpcode(Opcode::kQueueDispatch);
+  emitRegister(op.getDevice());
+  emitOptionalRegister(op.getWaitFence());
+  emitRegister(op.getSignalFence());
+  code.appendU32(static_cast<uint32_t>(*kernel));
+  if (failed(emitElementType(op, op.getElementType())))
+    return failure();
+  emitRegister(op.getCount());
+  if (failed(emitCount(op, op.getBindings().size(), "binding")))
+    return failure();
+  for (Value binding : op.getBindings())
+    emitRegister(binding);
+  return success();
+}
+
+LogicalResult FunctionEncoder::defineResult(Operation *op) {
+  assert(op->getNumResults() == 1 && "expected a single-result op");
+  return registers.define(op->getResult(0), op);
+}
+
+// Variable-length operand lists carry a uint16 count.
+LogicalResult FunctionEncoder::emitCount(Operation *op, size_t count,
+                                         StringRef what) {
+  if (count > kMaxU16)
+    return op->emitError() << "has " << count << " " << what
+                           << "s; a Ferry bytecode instruction holds at most "
+                           << kMaxU16;
+  code.appendU16(count);
+  return success();
+}
+
+LogicalResult FunctionEncoder::emitElementType(Operation *op, Type type) {
+  std::optional<hal::ElementType> elementType =
+      hal::getRuntimeElementType(type);
+  if (!elementType)
+    return op->emitError() << "element type " << type
+                           << " is not supported by the runtime";
+  code.appendU32(static_cast<uint32_t>(*elementType));
+  return success();
+}
+
+// rank:u16 then rank x dim:i.
+LogicalResult FunctionEncoder::emitShape(Operation *op, ValueRange shape) {
+  if (failed(emitCount(op, shape.size(), "dimension")))
+    return failure();
+  for (Value dim : shape)
+    emitRegister(dim);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+// Encodes everything after the header. Reports every function's first error
+// rather than stopping at the first bad function.
+FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
+  StringTable strings;
+  DeviceTable devices;
+  for (auto device : module.getOps<hal::DeviceGlobalOp>())
+    devices.add(device.getSymNameAttr(), strings);
+
+  ByteBuffer functions;
+  uint32_t functionCount = 0;
+  bool succeeded = true;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (isa<hal::DeviceGlobalOp>(op))
+      continue;
+    auto func = dyn_cast<func::FuncOp>(op);
+    if (!func) {
+      succeeded = false;
+      op.emitError() << "'" << op.getName()
+                     << "' cannot be serialized to a Ferry bytecode module; "
+                        "it should have been lowered to the hal dialect";
+      continue;
+    }
+    // Declarations have no code to run; the runtime cannot import them.
+    if (func.isExternal())
+      continue;
+    FunctionEncoder encoder(strings, devices);
+    if (failed(encoder.encode(func, functions))) {
+      succeeded = false;
+      continue;
+    }
+    ++functionCount;
+  }
+  if (!succeeded)
+    return failure();
+
+  ByteBuffer payload;
+  strings.encode(payload);
+  devices.encode(payload);
+  payload.appendU32(functionCount);
+  payload.append(functions);
+  return payload;
+}
+
+ByteBuffer encodeHeader(const ByteBuffer &payload) {
+  namespace bc = ferry::vm::bytecode;
+  ByteBuffer header;
+  for (char c : bc::kMagic)
+    header.appendU8(static_cast<uint8_t>(c));
+  header.appendU32(bc::kFormatVersion);
+  header.appendU32(/*reserved=*/0);
+  header.appendU64(payload.size());
+  header.appendU64(bc::fnv1a64(payload.data(), payload.size()));
+  assert(header.size() == bc::kHeaderBytes && "header layout drifted");
+  return header;
+}
+
+} // namespace
+
+LogicalResult writeBytecodeModule(ModuleOp module, llvm::raw_ostream &os) {
+  FailureOr<ByteBuffer> payload = encodePayload(module);
+  if (failed(payload))
+    return failure();
+  ByteBuffer header = encodeHeader(*payload);
+  os.write(reinterpret_cast<const char *>(header.data()), header.size());
+  os.write(reinterpret_cast<const char *>(payload->data()), payload->size());
+  return success();
+}
+
+} // namespace ferry

@@ -1,0 +1,17 @@
+// An op the writer has no instruction for is an error naming the op at its
+// location, and no output file is left behind.
+// RUN: rm -f %t.fvm
+// RUN: not ferry-compile %s -o %t.fvm 2>&1 | FileCheck %s
+// RUN: not test -e %t.fvm
+
+// CHECK: unserializable_op.mlir:[[@LINE+2]]:8: error: 'arith.cmpi' cannot be serialized to a Ferry bytecode module; it should have been lowered to the hal dialect
+func.func @compare(%a: index, %b: index) -> i1 {
+  %c = arith.cmpi slt, %a, %b : index
+  return %c : i1
+}
+
+// Errors in later functions are reported too.
+// CHECK: unserializable_op.mlir:[[@LINE+1]]:1: error: function 'float_arg': argument 0 has type 'f32', which a Ferry bytecode module cannot pass
+func.func @float_arg(%x: f32) {
+  return
+}

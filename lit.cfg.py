@@ -1,0 +1,21 @@
+# lit configuration shared by every test suite in the tree: compiler pass
+# tests (beside each pass, in test/ folders) and end-to-end tests (tests/e2e).
+import os
+import lit.formats
+
+config.name = "Ferry"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs"]
+config.test_source_root = config.ferry_test_source_root
+config.test_exec_root = config.ferry_test_exec_root
+
+config.environment["PATH"] = os.pathsep.join(
+    config.ferry_tools_dir.split(":") + [config.llvm_tools_dir, config.environment.get("PATH", "")]
+)
+for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+config.substitutions.append(("%samples", os.path.join(config.ferry_source_root, "samples")))
+# Debian's interpreter: the first python3 on PATH may lack NumPy.
+config.substitutions.append(("%python", "/usr/bin/python3"))

@@ -1,0 +1,37 @@
+#include "runtime/hal/driver_registry.h"
+
+#include <gtest/gtest.h>
+
+#include "runtime/drivers/builtin_drivers.h"
+
+namespace ferry::hal {
+namespace {
+
+TEST(DriverRegistryTest, CreatesBuiltinDevicesByName) {
+  DriverRegistry registry;
+  ASSERT_TRUE(drivers::registerBuiltinDrivers(registry).ok());
+  auto device = registry.createDevice("local-sync", "device_a");
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  EXPECT_EQ((*device)->name(), "device_a");
+  EXPECT_EQ((*device)->driverName(), "local-sync");
+  EXPECT_EQ(registry.driverNames(), std::vector<std::string>{"local-sync"});
+}
+
+TEST(DriverRegistryTest, UnknownDriverListsKnownOnes) {
+  DriverRegistry registry;
+  ASSERT_TRUE(drivers::registerBuiltinDrivers(registry).ok());
+  auto device = registry.createDevice("cuda", "gpu0");
+  ASSERT_FALSE(device.ok());
+  EXPECT_EQ(device.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(device.status().message(),
+            "unknown driver 'cuda' (known drivers: local-sync)");
+}
+
+TEST(DriverRegistryTest, DuplicateRegistrationFails) {
+  DriverRegistry registry;
+  ASSERT_TRUE(drivers::registerBuiltinDrivers(registry).ok());
+  EXPECT_FALSE(drivers::registerBuiltinDrivers(registry).ok());
+}
+
+} // namespace
+} // namespace ferry::hal

@@ -1,0 +1,99 @@
+#include "runtime/hal/fence.h"
+
+#include <atomic>
+
+namespace ferry::hal {
+
+std::shared_ptr<Fence> Fence::create() {
+  return std::shared_ptr<Fence>(new Fence());
+}
+
+std::shared_ptr<Fence> Fence::createSignaled() {
+  std::shared_ptr<Fence> fence = create();
+  fence->signal();
+  return fence;
+}
+
+std::shared_ptr<Fence>
+Fence::join(std::span<const std::shared_ptr<Fence>> fences) {
+  std::shared_ptr<Fence> joined = create();
+  if (fences.empty()) {
+    joined->signal();
+    return joined;
+  }
+  // The join can only complete if every input can.
+  bool allWillResolve = true;
+  for (const std::shared_ptr<Fence> &fence : fences)
+    allWillResolve = allWillResolve && fence->willResolve();
+  if (allWillResolve)
+    joined->addPendingSignal();
+  auto remaining = std::make_shared<std::atomic<size_t>>(fences.size());
+  for (const std::shared_ptr<Fence> &fence : fences)
+    fence->whenResolved([joined, remaining](const Status &status) {
+      if (!status.ok())
+        joined->fail(status);
+      if (remaining->fetch_sub(1) == 1)
+        joined->signal(); // ignored if a failure came first
+    });
+  return joined;
+}
+
+void Fence::signal() { resolve(okStatus()); }
+
+void Fence::fail(Status status) {
+  if (status.ok())
+    status = internalError("fence failed with an OK status");
+  resolve(std::move(status));
+}
+
+void Fence::resolve(Status status) {
+  std::vector<std::function<void(const Status &)>> callbacks;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (status_)
+      return;
+    status_ = std::move(status);
+    callbacks.swap(callbacks_);
+  }
+  resolved_.notify_all();
+  // status_ never changes once set, so reading it unlocked is safe.
+  for (auto &callback : callbacks)
+    callback(*status_);
+}
+
+bool Fence::willResolve() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return status_.has_value() || pendingSignals_ > 0;
+}
+
+void Fence::whenResolved(std::function<void(const Status &)> callback) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!status_) {
+      callbacks_.push_back(std::move(callback));
+      return;
+    }
+  }
+  callback(*status_);
+}
+
+void Fence::addPendingSignal() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++pendingSignals_;
+}
+
+Status Fence::wait() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!status_ && pendingSignals_ == 0)
+    return makeStatus(StatusCode::kDeadlock,
+                      "waiting on a fence that nothing will ever signal");
+  resolved_.wait(lock, [&] { return status_.has_value(); });
+  return *status_;
+}
+
+std::optional<Status> Fence::query() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return status_;
+}
+
+} // namespace ferry::hal

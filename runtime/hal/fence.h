@@ -1,0 +1,82 @@
+// Fence: one point on a device timeline that work waits on and signals.
+//
+// A fence starts pending and is resolved exactly once: signal() (the work
+// before it completed) or fail(status) (it never will; the status says why).
+// wait() blocks until it is resolved and returns OK or the failure, so an
+// error travels down a chain of queue operations to whoever waits at the end.
+//
+// A pending fence that nothing has promised to resolve can never complete;
+// waiting on it would hang forever, so wait() reports a kDeadlock error
+// instead. Asynchronous producers (later drivers, a task executor) call
+// addPendingSignal() when they accept work that will resolve the fence.
+// Synchronous drivers resolve fences before returning, so they never need to.
+//
+// Later growth: a timeline semaphore + value pair can replace the internals
+// without changing this interface.
+//
+// Ownership/threads: held by std::shared_ptr; every method is thread-safe.
+#ifndef FERRY_RUNTIME_HAL_FENCE_H_
+#define FERRY_RUNTIME_HAL_FENCE_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "runtime/base/status.h"
+
+namespace ferry::hal {
+
+class Fence {
+public:
+  static std::shared_ptr<Fence> create();
+  // A fence that is already signaled (e.g. "no dependency").
+  static std::shared_ptr<Fence> createSignaled();
+  // A fence resolved when all of `fences` are: signaled if every one is,
+  // failed with the first failure otherwise. Signaled for an empty list.
+  static std::shared_ptr<Fence>
+  join(std::span<const std::shared_ptr<Fence>> fences);
+
+  Fence(const Fence &) = delete;
+  Fence &operator=(const Fence &) = delete;
+
+  // Resolves the fence. The first resolution wins; later ones are ignored so
+  // that racing failure paths cannot turn a failure into success.
+  void signal();
+  void fail(Status status);
+
+  // Declares that some producer will resolve this fence, so wait() blocks
+  // rather than reporting a deadlock.
+  void addPendingSignal();
+  // Resolved, or promised to be by some producer.
+  bool willResolve() const;
+
+  // Runs `callback` with the final status once resolved: immediately on this
+  // thread if already resolved, else on the resolving thread. Callbacks must
+  // not block; they exist so fences can be composed without a waiting thread.
+  void whenResolved(std::function<void(const Status &)> callback);
+
+  // Blocks until resolved; OK if signaled, the failure otherwise.
+  Status wait();
+  // Non-blocking: nullopt while pending, else what wait() would return.
+  std::optional<Status> query() const;
+  bool isResolved() const { return query().has_value(); }
+
+private:
+  Fence() = default;
+  void resolve(Status status);
+
+  mutable std::mutex mutex_;
+  std::condition_variable resolved_;
+  std::optional<Status> status_;
+  uint32_t pendingSignals_ = 0;
+  std::vector<std::function<void(const Status &)>> callbacks_;
+};
+
+} // namespace ferry::hal
+
+#endif // FERRY_RUNTIME_HAL_FENCE_H_

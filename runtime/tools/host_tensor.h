@@ -1,0 +1,59 @@
+// HostTensor and its text form: how ferry-run reads --input values and prints
+// results.
+//
+// Text form (pinned by ARCHITECTURE.md section 3):
+//   input   SHAPExTYPE=v0,v1,...   "4xi32=1,2,3,4", "2x3xf32=1,2,3,4,5,6",
+//                                  rank 0 "i32=5", empty "0xi32="
+//   output  SHAPExTYPE=[...]       "4xi32=[11 22 33 44]",
+//                                  "2x3xi32=[1 2 3][4 5 6]", "i32=5",
+//                                  "0xi32=[]"
+// Floats print in the shortest form that reads back to the same value
+// (std::to_chars), so 1.5 prints "1.5" and 2.0 prints "2".
+//
+// Ownership/threads: plain values and pure functions.
+#ifndef FERRY_RUNTIME_TOOLS_HOST_TENSOR_H_
+#define FERRY_RUNTIME_TOOLS_HOST_TENSOR_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/base/status.h"
+#include "runtime/hal/element_type.h"
+
+namespace ferry::tools {
+
+// A dense, C-order, little-endian tensor in host memory.
+struct HostTensor {
+  std::vector<int64_t> shape;
+  hal::ElementType elementType = hal::ElementType::kI32;
+  std::vector<uint8_t> bytes;
+
+  std::string typeString() const;
+};
+
+struct TensorType {
+  std::vector<int64_t> shape;
+  hal::ElementType elementType;
+};
+
+// "2x3xf32" -> {2,3}, f32. Messages name the bad part.
+Result<TensorType> parseTensorType(std::string_view text);
+
+// "4xi32=1,2,3,4". Messages name the problem without the flag, e.g.
+// "'x' is not a valid i32" or "4xi32 needs 4 values, got 3".
+Result<HostTensor> parseTensorLiteral(std::string_view text);
+
+// "4xi32=[11 22 33 44]". `bytes` must hold the whole tensor.
+std::string formatTensor(std::span<const int64_t> shape,
+                         hal::ElementType elementType,
+                         std::span<const uint8_t> bytes);
+
+// One element, as it appears in formatTensor.
+std::string formatElement(hal::ElementType elementType, const uint8_t *data);
+
+} // namespace ferry::tools
+
+#endif // FERRY_RUNTIME_TOOLS_HOST_TENSOR_H_

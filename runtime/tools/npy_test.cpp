@@ -1,0 +1,92 @@
+#include "runtime/tools/npy.h"
+
+#include <gtest/gtest.h>
+
+namespace ferry::tools {
+namespace {
+
+using hal::ElementType;
+
+std::vector<uint8_t> npyWithHeader(std::string header,
+                                   std::vector<uint8_t> data) {
+  std::vector<uint8_t> out = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+  out.push_back(uint8_t(header.size()));
+  out.push_back(uint8_t(header.size() >> 8));
+  out.insert(out.end(), header.begin(), header.end());
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
+
+TEST(NpyTest, RoundTripsEveryTypeAndRank) {
+  for (ElementType type :
+       {ElementType::kI8, ElementType::kI16, ElementType::kI32,
+        ElementType::kI64, ElementType::kF32, ElementType::kF64}) {
+    for (std::vector<int64_t> shape :
+         {std::vector<int64_t>{}, {3}, {2, 3}, {0, 4}}) {
+      size_t count = 1;
+      for (int64_t d : shape)
+        count *= size_t(d);
+      std::vector<uint8_t> bytes(count * hal::elementByteSize(type));
+      for (size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = uint8_t(i * 7);
+      std::vector<uint8_t> file = encodeNpy(shape, type, bytes);
+      EXPECT_EQ((file.size() - bytes.size()) % 64, 0u);
+      Result<HostTensor> tensor = parseNpy(file);
+      ASSERT_TRUE(tensor.ok()) << tensor.status().toString();
+      EXPECT_EQ(tensor->shape, shape);
+      EXPECT_EQ(tensor->elementType, type);
+      EXPECT_EQ(tensor->bytes, bytes);
+    }
+  }
+}
+
+TEST(NpyTest, ReadsWhatNumPyWrites) {
+  // np.save of np.array([[1,2],[3,4]], dtype=np.int8) (header abbreviated).
+  auto file = npyWithHeader(
+      "{'descr': '|i1', 'fortran_order': False, 'shape': (2, 2), }\n",
+      {1, 2, 3, 4});
+  Result<HostTensor> tensor = parseNpy(file);
+  ASSERT_TRUE(tensor.ok()) << tensor.status().toString();
+  EXPECT_EQ(tensor->typeString(), "2x2xi8");
+}
+
+TEST(NpyTest, ClearErrors) {
+  auto error = [](std::vector<uint8_t> file) {
+    Result<HostTensor> tensor = parseNpy(file);
+    return tensor.ok() ? "<ok>" : tensor.status().message();
+  };
+  EXPECT_EQ(error({1, 2, 3}), "not a NumPy .npy file (bad magic)");
+  EXPECT_EQ(error(npyWithHeader(
+                "{'descr': '<u4', 'fortran_order': False, 'shape': (1,), }",
+                {0, 0, 0, 0})),
+            "unsupported dtype '<u4' (supported: <i1 <i2 <i4 <i8 <f4 <f8)");
+  EXPECT_NE(error(npyWithHeader(
+                      "{'descr': '>i4', 'fortran_order': False, 'shape': (1,), "
+                      "}",
+                      {0, 0, 0, 0}))
+                .find("big-endian"),
+            std::string::npos);
+  EXPECT_NE(
+      error(npyWithHeader(
+                "{'descr': '<i4', 'fortran_order': True, 'shape': (1,), }",
+                {0, 0, 0, 0}))
+          .find("Fortran-order"),
+      std::string::npos);
+  EXPECT_EQ(error(npyWithHeader(
+                "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }",
+                {0, 0, 0, 0})),
+            "shape 2xi32 needs 8 data bytes, file has 4");
+  std::vector<uint8_t> truncated = npyWithHeader("{'descr'", {});
+  truncated[8] = 200;
+  EXPECT_EQ(error(truncated), "file is truncated in its header");
+}
+
+TEST(NpyTest, MissingFileNamesPathAndReason) {
+  Result<HostTensor> tensor = readNpyFile("/nonexistent/x.npy");
+  ASSERT_FALSE(tensor.ok());
+  EXPECT_EQ(tensor.status().message(),
+            "cannot open '/nonexistent/x.npy': No such file or directory");
+}
+
+} // namespace
+} // namespace ferry::tools

@@ -1,0 +1,256 @@
+#include "runtime/tools/run_module.h"
+
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "runtime/drivers/builtin_drivers.h"
+#include "runtime/hal/buffer_bits.h"
+#include "runtime/hal/driver_registry.h"
+#include "runtime/tools/host_tensor.h"
+#include "runtime/tools/npy.h"
+#include "runtime/vm/context.h"
+#include "runtime/vm/module.h"
+
+namespace ferry::tools {
+namespace {
+
+std::string jsonString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (uint8_t(c) < 0x20) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[uint8_t(c) >> 4];
+      out += kHex[uint8_t(c) & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string statsFields(const DeviceReport &r, std::string_view indent) {
+  std::pair<const char *, uint64_t> fields[] = {
+      {"allocations", r.allocator.allocations},
+      {"deallocations", r.allocator.deallocations},
+      {"bytes_allocated", r.allocator.bytesAllocated},
+      {"peak_bytes", r.allocator.peakBytes},
+      {"live_bytes_at_exit", r.allocator.liveBytes},
+      {"copies", r.device.copies},
+      {"bytes_copied", r.device.bytesCopied},
+      {"fills", r.device.fills},
+      {"dispatches", r.device.dispatches},
+  };
+  std::string out;
+  for (size_t i = 0; i < std::size(fields); ++i)
+    out += strCat(i ? ",\n" : "", indent, "\"", fields[i].first,
+                  "\": ", fields[i].second);
+  return out;
+}
+
+// Everything a run creates; destroyed as a unit before stats are read.
+struct Run {
+  std::vector<std::shared_ptr<hal::Device>> devices;
+  std::optional<vm::Context> context;
+  std::vector<vm::Value> results;
+};
+
+Result<std::shared_ptr<hal::BufferView>> uploadInput(hal::Device &device,
+                                                     const HostTensor &tensor) {
+  FERRY_ASSIGN_OR_RETURN(
+      std::shared_ptr<hal::Buffer> buffer,
+      device.allocator().allocate(
+          hal::kHostVisible | hal::kHostCoherent | hal::kDeviceVisible,
+          hal::kTransfer | hal::kDispatchStorage | hal::kMapping,
+          tensor.bytes.size()));
+  if (!tensor.bytes.empty())
+    std::memcpy(buffer->data(), tensor.bytes.data(), tensor.bytes.size());
+  return hal::BufferView::create(std::move(buffer), tensor.shape,
+                                 tensor.elementType);
+}
+
+Result<HostTensor> parseInput(const std::string &input) {
+  std::string context = strCat("--input=", input);
+  if (!input.starts_with("@")) {
+    Result<HostTensor> tensor = parseTensorLiteral(input);
+    return tensor.ok() ? tensor : tensor.status().withContext(context);
+  }
+  // readFileBytes names the path itself; parse errors get it from `context`.
+  FERRY_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                         readFileBytes(input.substr(1)));
+  Result<HostTensor> tensor = parseNpy(bytes);
+  return tensor.ok() ? tensor : tensor.status().withContext(context);
+}
+
+// Checks a result is a readable view and returns its bytes.
+Result<std::span<const uint8_t>> resultBytes(const vm::Value &value,
+                                             size_t index) {
+  auto view = value.refAs<hal::BufferView>();
+  if (!view)
+    return invalidArgument(
+        "result ", index, " is ",
+        value.isI64() ? "an i64" : strCat("a ", vm::refTypeName(value.ref())),
+        ", not a tensor (buffer view)");
+  const hal::Buffer &buffer = *view->buffer();
+  if (buffer.isReleased())
+    return failedPrecondition("result ", index,
+                              " is a view of a deallocated buffer");
+  return std::span<const uint8_t>(buffer.data(), view->byteLength());
+}
+
+Status runInto(const RunOptions &options, Run &run, std::ostream &out) {
+  Result<std::vector<uint8_t>> file = readFileBytes(options.modulePath);
+  if (!file.ok())
+    return file.status();
+  Result<vm::Module> loaded = vm::Module::load(*file);
+  if (!loaded.ok())
+    return loaded.status().withContext(strCat("'", options.modulePath, "'"));
+  auto module = std::make_shared<const vm::Module>(std::move(*loaded));
+  const std::vector<std::string> &deviceNames = module->deviceNames();
+  if (deviceNames.empty())
+    return invalidArgument("'", options.modulePath,
+                           "' declares no devices; nothing can run it");
+
+  // Bind devices to drivers.
+  std::map<std::string, std::string, std::less<>> drivers;
+  for (const DeviceBinding &binding : options.devices) {
+    if (std::find(deviceNames.begin(), deviceNames.end(), binding.device) ==
+        deviceNames.end()) {
+      std::string known;
+      for (const std::string &name : deviceNames)
+        known += strCat(known.empty() ? "" : ", ", "'", name, "'");
+      return notFound("--device=", binding.device, "=", binding.driver,
+                      ": the module has no device '", binding.device,
+                      "' (devices: ", known, ")");
+    }
+    drivers[binding.device] = binding.driver;
+  }
+  hal::DriverRegistry registry;
+  FERRY_RETURN_IF_ERROR(drivers::registerBuiltinDrivers(registry));
+  for (const std::string &name : deviceNames) {
+    auto it = drivers.find(name);
+    std::string_view driver =
+        it == drivers.end() ? drivers::kDefaultDriverName : it->second;
+    Result<std::shared_ptr<hal::Device>> device =
+        registry.createDevice(driver, name);
+    if (!device.ok())
+      return device.status().withContext(strCat("device '", name, "'"));
+    run.devices.push_back(std::move(*device));
+  }
+  FERRY_ASSIGN_OR_RETURN(run.context, vm::Context::create(module, run.devices));
+
+  const vm::Function *function = module->lookupFunction(options.function);
+  if (!function)
+    return notFound("module has no function '", options.function,
+                    "' (functions: ", module->functionNamesString(), ")");
+  if (function->argKinds.size() != options.inputs.size())
+    return invalidArgument("function '", function->name, "' expects ",
+                           function->argKinds.size(), " input",
+                           function->argKinds.size() == 1 ? "" : "s", ", got ",
+                           options.inputs.size());
+  for (size_t i = 0; i < function->argKinds.size(); ++i)
+    if (function->argKinds[i] != vm::RegisterKind::kRef)
+      return invalidArgument("function '", function->name, "' argument ", i,
+                             " is an i64; ferry-run passes only tensors");
+  if (options.outputPaths.size() > function->resultKinds.size())
+    return invalidArgument(
+        options.outputPaths.size(), " --output files given but function '",
+        function->name, "' has ", function->resultKinds.size(), " results");
+
+  std::vector<vm::Value> args;
+  for (const std::string &input : options.inputs) {
+    FERRY_ASSIGN_OR_RETURN(HostTensor tensor, parseInput(input));
+    Result<std::shared_ptr<hal::BufferView>> view =
+        uploadInput(*run.devices.front(), tensor);
+    if (!view.ok())
+      return view.status().withContext(strCat("--input=", input));
+    args.emplace_back(std::move(*view));
+  }
+
+  FERRY_ASSIGN_OR_RETURN(
+      run.results, run.context->invoke(options.function, std::move(args)));
+
+  std::string printed;
+  for (size_t i = 0; i < run.results.size(); ++i) {
+    const vm::Value &value = run.results[i];
+    if (value.isI64()) {
+      printed += strCat(value.i64(), "\n");
+      continue;
+    }
+    FERRY_ASSIGN_OR_RETURN(std::span<const uint8_t> bytes,
+                           resultBytes(value, i));
+    auto view = value.refAs<hal::BufferView>();
+    printed += formatTensor(view->shape(), view->elementType(), bytes) + "\n";
+  }
+  out << printed;
+  for (size_t i = 0; i < options.outputPaths.size(); ++i) {
+    FERRY_ASSIGN_OR_RETURN(std::span<const uint8_t> bytes,
+                           resultBytes(run.results[i], i));
+    auto view = run.results[i].refAs<hal::BufferView>();
+    FERRY_RETURN_IF_ERROR(writeNpyFile(options.outputPaths[i], view->shape(),
+                                       view->elementType(), bytes));
+  }
+  return okStatus();
+}
+
+} // namespace
+
+std::string formatStatsJson(std::span<const DeviceReport> reports) {
+  DeviceReport total;
+  std::string out = "{\n  \"devices\": {";
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const DeviceReport &r = reports[i];
+    out += strCat(i ? "," : "", "\n    ", jsonString(r.name), ": {\n",
+                  statsFields(r, "      "), "\n    }");
+    total.allocator.allocations += r.allocator.allocations;
+    total.allocator.deallocations += r.allocator.deallocations;
+    total.allocator.bytesAllocated += r.allocator.bytesAllocated;
+    total.allocator.peakBytes += r.allocator.peakBytes;
+    total.allocator.liveBytes += r.allocator.liveBytes;
+    total.device.copies += r.device.copies;
+    total.device.bytesCopied += r.device.bytesCopied;
+    total.device.fills += r.device.fills;
+    total.device.dispatches += r.device.dispatches;
+  }
+  out += reports.empty() ? "},\n" : "\n  },\n";
+  out += statsFields(total, "  ");
+  out += "\n}\n";
+  return out;
+}
+
+Status runModule(const RunOptions &options, std::ostream &out) {
+  std::vector<DeviceReport> reports;
+  Status status;
+  {
+    Run run;
+    status = runInto(options, run, out);
+    // Release the program's objects first, then read what the allocators
+    // saw once every buffer is gone; they outlive the devices that own them.
+    run.results.clear();
+    run.context.reset();
+    std::vector<std::shared_ptr<hal::Allocator>> allocators;
+    for (const std::shared_ptr<hal::Device> &device : run.devices) {
+      reports.push_back({device->name(), {}, device->statistics()});
+      allocators.push_back(device->sharedAllocator());
+    }
+    run.devices.clear();
+    for (size_t i = 0; i < reports.size(); ++i)
+      reports[i].allocator = allocators[i]->statistics();
+  }
+  if (!status.ok())
+    return status;
+  if (!options.statsPath.empty()) {
+    std::string json = formatStatsJson(reports);
+    FERRY_RETURN_IF_ERROR(writeFileBytes(
+        options.statsPath,
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(json.data()),
+                                 json.size())));
+  }
+  return okStatus();
+}
+
+} // namespace ferry::tools

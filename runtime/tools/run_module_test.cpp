@@ -1,0 +1,155 @@
+#include "runtime/tools/run_module.h"
+
+#include <gtest/gtest.h>
+#include <sstream>
+#include <unistd.h>
+
+#include "runtime/tools/npy.h"
+#include "runtime/vm/testing/sample_modules.h"
+
+namespace ferry::tools {
+namespace {
+
+using vm::testing::buildElementwiseModule;
+
+class RunModuleTest : public ::testing::Test {
+protected:
+  std::string dir;
+  void SetUp() override {
+    dir =
+        strCat(::testing::TempDir(), "/ferry_run_module_test_", getpid(), "_",
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  }
+  void TearDown() override {
+    (void)std::system(("rm -rf '" + dir + "'").c_str());
+  }
+
+  std::string writeModule(const std::vector<uint8_t> &bytes,
+                          std::string name = "m.fvm") {
+    std::string path = dir + "/" + name;
+    EXPECT_TRUE(writeFileBytes(path, bytes).ok());
+    return path;
+  }
+  std::string readText(const std::string &path) {
+    auto bytes = readFileBytes(path);
+    EXPECT_TRUE(bytes.ok()) << bytes.status().toString();
+    return bytes.ok() ? std::string(bytes->begin(), bytes->end()) : "";
+  }
+
+  // Returns stdout, or "error: MESSAGE".
+  std::string run(RunOptions options) {
+    std::ostringstream out;
+    Status status = runModule(options, out);
+    return status.ok() ? out.str() : "error: " + status.message();
+  }
+  RunOptions addOptions(std::vector<std::string> inputs) {
+    RunOptions options;
+    options.modulePath = writeModule(buildElementwiseModule());
+    options.inputs = std::move(inputs);
+    return options;
+  }
+};
+
+TEST_F(RunModuleTest, RunsAddAndWritesStats) {
+  RunOptions options = addOptions({"4xi32=1,2,3,4", "4xi32=10,20,30,40"});
+  options.statsPath = dir + "/stats.json";
+  EXPECT_EQ(run(options), "4xi32=[11 22 33 44]\n");
+  std::string expectedDevice = R"("allocations": 4,
+      "deallocations": 4,
+      "bytes_allocated": 64,
+      "peak_bytes": 64,
+      "live_bytes_at_exit": 0,
+      "copies": 0,
+      "bytes_copied": 0,
+      "fills": 0,
+      "dispatches": 1)";
+  std::string json = readText(options.statsPath);
+  EXPECT_NE(json.find("\"devices\": {\n    \"device_a\": {\n      " +
+                      expectedDevice.substr(0, 18)),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\n  \"allocations\": 4,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\n  \"live_bytes_at_exit\": 0,"), std::string::npos);
+  EXPECT_NE(json.find("\n      \"dispatches\": 1\n"), std::string::npos);
+}
+
+TEST_F(RunModuleTest, NpyInputAndOutput) {
+  std::string in = dir + "/in.npy";
+  std::vector<uint8_t> bytes = {5, 0, 0, 0, 6, 0, 0, 0};
+  std::vector<int64_t> shape = {2};
+  ASSERT_TRUE(writeNpyFile(in, shape, hal::ElementType::kI32, bytes).ok());
+  RunOptions options = addOptions({"@" + in, "2xi32=1,1"});
+  options.outputPaths = {dir + "/out.npy"};
+  EXPECT_EQ(run(options), "2xi32=[6 7]\n");
+  Result<HostTensor> out = readNpyFile(dir + "/out.npy");
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  EXPECT_EQ(out->typeString(), "2xi32");
+  EXPECT_EQ(out->bytes, (std::vector<uint8_t>{6, 0, 0, 0, 7, 0, 0, 0}));
+}
+
+TEST_F(RunModuleTest, FloatModulePrintsShortest) {
+  RunOptions options;
+  options.modulePath = writeModule(buildElementwiseModule(
+      vm::bytecode::BuiltinKernel::kAdd, hal::ElementType::kF32));
+  options.inputs = {"3xf32=1,0.5,0.1", "3xf32=1,1,0.2"};
+  EXPECT_EQ(run(options), "3xf32=[2 1.5 0.3]\n");
+}
+
+TEST_F(RunModuleTest, ErrorsNameTheProblem) {
+  EXPECT_EQ(run(addOptions({"4xi32=1,2,3,4"})),
+            "error: function 'main' expects 2 inputs, got 1");
+  EXPECT_EQ(run(addOptions({"4xi32=1,2,3,4", "4xf32=1,2,3,4"})),
+            "error: input 1: expected 4xi32, got 4xf32");
+  EXPECT_EQ(run(addOptions({"4xi32=1,2,x,4", "4xi32=1,2,3,4"})),
+            "error: --input=4xi32=1,2,x,4: 'x' is not a valid i32");
+  EXPECT_EQ(run(addOptions({"4xi32=1,2,3", "4xi32=1,2,3,4"})),
+            "error: --input=4xi32=1,2,3: 4xi32 needs 4 values, got 3");
+  RunOptions unknown = addOptions({});
+  unknown.function = "nope";
+  EXPECT_EQ(run(unknown),
+            "error: module has no function 'nope' (functions: 'main')");
+  RunOptions device = addOptions({});
+  device.devices = {{"gpu", "local-sync"}};
+  EXPECT_EQ(run(device), "error: --device=gpu=local-sync: the module has no "
+                         "device 'gpu' (devices: 'device_a')");
+  device.devices = {{"device_a", "cuda"}};
+  EXPECT_EQ(run(device), "error: device 'device_a': unknown driver 'cuda' "
+                         "(known drivers: local-sync)");
+  RunOptions missing;
+  missing.modulePath = dir + "/missing.fvm";
+  EXPECT_EQ(run(missing), "error: cannot open '" + dir +
+                              "/missing.fvm': No such file or directory");
+}
+
+TEST_F(RunModuleTest, CorruptModules) {
+  std::vector<uint8_t> file = buildElementwiseModule();
+  std::vector<uint8_t> truncated(file.begin(), file.end() - 1);
+  RunOptions options;
+  options.modulePath = writeModule(truncated);
+  EXPECT_NE(run(options).find("module file is truncated"), std::string::npos);
+  std::vector<uint8_t> corrupt = file;
+  corrupt.back() ^= 1;
+  options.modulePath = writeModule(corrupt);
+  EXPECT_NE(run(options).find("payload checksum mismatch"), std::string::npos);
+  std::vector<uint8_t> newer = file;
+  newer[8] = 7;
+  options.modulePath = writeModule(newer);
+  EXPECT_NE(run(options).find("module format version 7 is newer"),
+            std::string::npos);
+}
+
+TEST_F(RunModuleTest, StatsJsonSumsDevices) {
+  DeviceReport a{"a", {}, {}}, b{"b", {}, {}};
+  a.allocator.allocations = 2;
+  b.allocator.allocations = 3;
+  b.device.dispatches = 1;
+  std::vector<DeviceReport> reports = {a, b};
+  std::string json = formatStatsJson(reports);
+  EXPECT_NE(json.find("\n  \"allocations\": 5,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\n  \"dispatches\": 1\n}"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"b\": {"), std::string::npos);
+}
+
+} // namespace
+} // namespace ferry::tools

@@ -1,0 +1,101 @@
+#include "runtime/tools/run_options.h"
+
+namespace ferry::tools {
+
+Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
+  RunOptions options;
+  for (std::string_view arg : args) {
+    if (arg == "--help" || arg == "-h") {
+      options.help = true;
+      continue;
+    }
+    if (!arg.starts_with("-")) {
+      if (!options.modulePath.empty())
+        return invalidArgument("unexpected argument '", arg,
+                               "' (the module is already '", options.modulePath,
+                               "')");
+      options.modulePath = std::string(arg);
+      continue;
+    }
+    size_t equals = arg.find('=');
+    std::string_view flag = arg.substr(0, equals);
+    bool known = flag == "--function" || flag == "--input" ||
+                 flag == "--output" || flag == "--stats" || flag == "--device";
+    if (!known)
+      return invalidArgument("unknown flag '", flag,
+                             "' (see ferry-run --help)");
+    if (equals == std::string_view::npos)
+      return invalidArgument(flag, " needs a value: ", flag, "=VALUE");
+    std::string value(arg.substr(equals + 1));
+    if (flag == "--function") {
+      if (value.empty())
+        return invalidArgument("--function needs a function name");
+      options.function = value;
+    } else if (flag == "--input") {
+      options.inputs.push_back(value);
+    } else if (flag == "--output") {
+      if (value.size() < 2 || value.front() != '@')
+        return invalidArgument("--output=", value,
+                               ": expected @PATH.npy (e.g. --output=@out.npy)");
+      options.outputPaths.push_back(value.substr(1));
+    } else if (flag == "--stats") {
+      if (value.empty())
+        return invalidArgument("--stats needs a path");
+      options.statsPath = value;
+    } else { // --device
+      size_t split = value.find('=');
+      if (split == std::string::npos || split == 0 || split + 1 == value.size())
+        return invalidArgument("--device=", value,
+                               ": expected NAME=DRIVER (e.g. "
+                               "--device=device_a=local-sync)");
+      options.devices.push_back(
+          {value.substr(0, split), value.substr(split + 1)});
+    }
+  }
+  if (!options.help && options.modulePath.empty())
+    return invalidArgument("no module file given (usage: ferry-run "
+                           "MODULE.fvm [flags]; see --help)");
+  return options;
+}
+
+std::string runUsage() {
+  return R"(usage: ferry-run MODULE.fvm [flags]
+
+Loads a Ferry bytecode module (written by ferry-compile), runs one of its
+functions on the given inputs and prints each result on its own line.
+
+Flags:
+  --function=NAME        function to run (default: main)
+  --input=SHAPExTYPE=V0,V1,...
+                         a tensor argument, in order (repeatable). Values are
+                         row-major; TYPE is i8, i16, i32, i64, f32 or f64.
+                           --input=4xi32=1,2,3,4
+                           --input=2x3xf32=1,2,3,4,5,6
+                           --input=i32=5          (rank 0)
+                           --input=0xi32=         (empty)
+  --input=@PATH.npy      a tensor argument read from a NumPy .npy file
+                         (little-endian, C order, dtypes <i1 <i2 <i4 <i8 <f4
+                         <f8)
+  --output=@PATH.npy     write result N (the Nth --output) to a .npy file
+                         (repeatable, in result order); results still print
+  --stats=PATH           after a successful run, write allocation and device
+                         statistics as JSON, counted once everything the run
+                         created is released:
+                           {"devices": {"NAME": {"allocations": N, ...}},
+                            "allocations": N, ...}
+                         keys: allocations deallocations bytes_allocated
+                         peak_bytes live_bytes_at_exit copies bytes_copied
+                         fills dispatches
+  --device=NAME=DRIVER   run the module's device NAME on DRIVER (repeatable;
+                         default: every device on local-sync)
+                           --device=device_a=local-sync
+  --help                 show this text
+
+Results print as SHAPExTYPE=[...]:
+  4xi32=[11 22 33 44]    2x3xi32=[1 2 3][4 5 6]    i32=5    0xi32=[]
+
+Errors print one line, "ferry-run: error: ...", and exit with status 1.
+)";
+}
+
+} // namespace ferry::tools

@@ -1,0 +1,42 @@
+// ferry-run's command line: parsing flags into RunOptions, and the --help
+// text. Kept apart from the tool's main() so it is unit-tested.
+//
+// Flags are `--flag=value` (see runUsage() for the full list). The first
+// argument that does not start with "--" is the module path.
+//
+// Ownership/threads: plain values and pure functions.
+#ifndef FERRY_RUNTIME_TOOLS_RUN_OPTIONS_H_
+#define FERRY_RUNTIME_TOOLS_RUN_OPTIONS_H_
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/base/status.h"
+
+namespace ferry::tools {
+
+struct DeviceBinding {
+  std::string device; // a device symbol of the module
+  std::string driver; // a registered driver name
+};
+
+struct RunOptions {
+  bool help = false;
+  std::string modulePath;
+  std::string function = "main";
+  std::vector<std::string> inputs;      // each "SHAPExTYPE=..." or "@PATH.npy"
+  std::vector<std::string> outputPaths; // .npy paths, in result order
+  std::string statsPath;                // empty: no stats
+  std::vector<DeviceBinding> devices;
+};
+
+// `args` excludes the program name. Messages name the offending flag.
+Result<RunOptions> parseRunOptions(std::span<const std::string_view> args);
+
+std::string runUsage();
+
+} // namespace ferry::tools
+
+#endif // FERRY_RUNTIME_TOOLS_RUN_OPTIONS_H_

@@ -1,0 +1,54 @@
+#include "runtime/tools/run_options.h"
+
+#include <gtest/gtest.h>
+
+namespace ferry::tools {
+namespace {
+
+Result<RunOptions> parse(std::vector<std::string_view> args) {
+  return parseRunOptions(args);
+}
+
+TEST(RunOptionsTest, ParsesEveryFlag) {
+  Result<RunOptions> options = parse(
+      {"m.fvm", "--function=f", "--input=4xi32=1,2,3,4", "--input=@in.npy",
+       "--output=@out.npy", "--stats=s.json", "--device=device_a=local-sync"});
+  ASSERT_TRUE(options.ok()) << options.status().toString();
+  EXPECT_EQ(options->modulePath, "m.fvm");
+  EXPECT_EQ(options->function, "f");
+  EXPECT_EQ(options->inputs,
+            (std::vector<std::string>{"4xi32=1,2,3,4", "@in.npy"}));
+  EXPECT_EQ(options->outputPaths, std::vector<std::string>{"out.npy"});
+  EXPECT_EQ(options->statsPath, "s.json");
+  ASSERT_EQ(options->devices.size(), 1u);
+  EXPECT_EQ(options->devices[0].device, "device_a");
+  EXPECT_EQ(options->devices[0].driver, "local-sync");
+}
+
+TEST(RunOptionsTest, DefaultsAndHelp) {
+  EXPECT_EQ(parse({"m.fvm"})->function, "main");
+  EXPECT_TRUE(parse({"--help"})->help);
+  EXPECT_NE(runUsage().find("--input=@PATH.npy"), std::string::npos);
+  EXPECT_NE(runUsage().find("--device=NAME=DRIVER"), std::string::npos);
+}
+
+TEST(RunOptionsTest, Errors) {
+  auto error = [](std::vector<std::string_view> args) {
+    Result<RunOptions> options = parseRunOptions(args);
+    return options.ok() ? "<ok>" : options.status().message();
+  };
+  EXPECT_EQ(error({"m.fvm", "--bogus=1"}),
+            "unknown flag '--bogus' (see ferry-run --help)");
+  EXPECT_EQ(error({"m.fvm", "--input"}),
+            "--input needs a value: --input=VALUE");
+  EXPECT_NE(error({}).find("no module file given"), std::string::npos);
+  EXPECT_NE(error({"a.fvm", "b.fvm"}).find("unexpected argument 'b.fvm'"),
+            std::string::npos);
+  EXPECT_NE(error({"m.fvm", "--output=out.npy"}).find("expected @PATH.npy"),
+            std::string::npos);
+  EXPECT_NE(error({"m.fvm", "--device=local-sync"}).find("NAME=DRIVER"),
+            std::string::npos);
+}
+
+} // namespace
+} // namespace ferry::tools

@@ -1,0 +1,150 @@
+// The Ferry bytecode module file format (.fvm): the contract between the
+// compiler, which writes it (compiler/Target/Bytecode), and the runtime VM,
+// which verifies and runs it (runtime/vm). Plain C++: no LLVM or MLIR.
+//
+// All integers are little-endian. A file is a fixed header followed by a
+// payload:
+//
+//   Header (32 bytes)
+//     char     magic[8]         "FERRYVM\0"
+//     uint32   version          kFormatVersion of the writer
+//     uint32   reserved         0
+//     uint64   payload_bytes    exact size of what follows the header
+//     uint64   payload_checksum fnv1a64(payload)
+//
+//   Payload
+//     uint32 string_count; string_count x String     (string table)
+//     uint32 device_count; device_count x uint32     (string index of the
+//                                                      device's symbol name)
+//     uint32 function_count; function_count x Function
+//
+//   String   := uint32 length, then length bytes (no terminator)
+//   Function := uint32 name (string index)
+//               uint16 arg_count;    arg_count x uint8 RegisterKind
+//               uint16 result_count; result_count x uint8 RegisterKind
+//               uint16 i64_register_count
+//               uint16 ref_register_count
+//               uint32 code_bytes; code_bytes of instructions
+//
+// Arguments arrive in registers in order within their kind: the first i64
+// argument in i64 register 0, the first ref argument in ref register 0, and so
+// on. An instruction is a uint8 Opcode followed by its operands as listed
+// below, where:
+//   i   uint16 i64 register       r   uint16 ref register
+//   r?  uint16 ref register or kNoRegister (an absent, optional ref)
+//   u8 / u16 / u32 / i64  immediates of that width
+//   s   uint32 string table index
+//
+// A reader must treat every byte as untrusted: it checks the header, the
+// checksum, every index against its table, every register against the
+// function's register counts, and that code never runs past its end.
+#ifndef FERRY_RUNTIME_VM_BYTECODE_FORMAT_H_
+#define FERRY_RUNTIME_VM_BYTECODE_FORMAT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace ferry::vm::bytecode {
+
+inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
+inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr size_t kHeaderBytes = 32;
+inline constexpr uint16_t kNoRegister = 0xFFFF;
+
+enum class RegisterKind : uint8_t {
+  kI64 = 0, // integers and index values (sizes, dims, bit masks)
+  kRef = 1, // reference-counted runtime objects (devices, buffers, views)
+};
+
+// X(enumerator, value, mnemonic, operand layout)
+#define FERRY_BYTECODE_OPCODES(X)                                              \
+  /* Scalar arithmetic on i64 registers. */                                    \
+  X(kConstI64, 0x01, "const.i64", "dst:i value:i64")                           \
+  X(kAddI64, 0x02, "add.i64", "dst:i lhs:i rhs:i")                             \
+  X(kSubI64, 0x03, "sub.i64", "dst:i lhs:i rhs:i")                             \
+  X(kMulI64, 0x04, "mul.i64", "dst:i lhs:i rhs:i")                             \
+  X(kDivSI64, 0x05, "div.s.i64", "dst:i lhs:i rhs:i (fails on zero)")          \
+  X(kAndI64, 0x06, "and.i64", "dst:i lhs:i rhs:i")                             \
+  X(kOrI64, 0x07, "or.i64", "dst:i lhs:i rhs:i")                               \
+  /* Control. */                                                               \
+  X(kReturn, 0x10, "return", "count:u16 then count x (kind:u8 reg:u16)")       \
+  X(kFail, 0x11, "fail", "message:s")                                          \
+  /* HAL: devices, views, buffers. */                                          \
+  X(kDeviceGet, 0x20, "hal.device.get", "dst:r device:u32 (device table)")     \
+  X(kBufferViewDim, 0x21, "hal.buffer_view.dim", "dst:i view:r index:u32")     \
+  X(kBufferViewAssert, 0x22, "hal.buffer_view.assert",                         \
+    "view:r element_type:u32 rank:u16 rank x dim:i message:s")                 \
+  X(kBufferViewBuffer, 0x23, "hal.buffer_view.buffer", "dst:r view:r")         \
+  X(kBufferViewCreate, 0x24, "hal.buffer_view.create",                         \
+    "dst:r buffer:r element_type:u32 rank:u16 rank x dim:i")                   \
+  X(kBufferLength, 0x25, "hal.buffer.length", "dst:i buffer:r")                \
+  /* HAL: fences and queue operations. */                                      \
+  X(kFenceCreate, 0x30, "hal.fence.create", "dst:r device:r")                  \
+  X(kFenceAwait, 0x31, "hal.fence.await", "count:u16 count x fence:r")         \
+  X(kQueueAlloca, 0x32, "hal.device.queue.alloca",                             \
+    "dst:r device:r wait:r? signal:r memory_type:i usage:i size:i flags:u32")  \
+  X(kQueueDealloca, 0x33, "hal.device.queue.dealloca",                         \
+    "device:r wait:r? signal:r buffer:r flags:u32")                            \
+  X(kQueueDispatch, 0x34, "hal.device.queue.dispatch",                         \
+    "device:r wait:r? signal:r kernel:u32 element_type:u32 count:i "           \
+    "binding_count:u16 binding_count x buffer:r")                            \
+  X(kFenceJoin, 0x35, "hal.fence.join",                                       \
+    "dst:r count:u16 count x fence:r (signalled when all are; fails if any "   \
+    "fails)")
+
+enum class Opcode : uint8_t {
+#define FERRY_X(name, value, mnemonic, layout) name = value,
+  FERRY_BYTECODE_OPCODES(FERRY_X)
+#undef FERRY_X
+};
+
+inline constexpr std::string_view opcodeMnemonic(Opcode opcode) {
+  switch (opcode) {
+#define FERRY_X(name, value, mnemonic, layout)                                 \
+  case Opcode::name:                                                           \
+    return mnemonic;
+    FERRY_BYTECODE_OPCODES(FERRY_X)
+#undef FERRY_X
+  }
+  return "<unknown opcode>";
+}
+
+inline constexpr bool isKnownOpcode(uint8_t value) {
+  switch (value) {
+#define FERRY_X(name, v, mnemonic, layout)                                     \
+  case v:                                                                      \
+    return true;
+    FERRY_BYTECODE_OPCODES(FERRY_X)
+#undef FERRY_X
+  }
+  return false;
+}
+
+// Built-in elementwise kernels run by kQueueDispatch. Bindings are the input
+// buffers followed by the output buffer; `count` is the element count.
+// X(enumerator, value, name, input count)
+#define FERRY_BUILTIN_KERNELS(X)                                               \
+  X(kAdd, 1, "add", 2)                                                         \
+  X(kSub, 2, "sub", 2)                                                         \
+  X(kMul, 3, "mul", 2)
+
+enum class BuiltinKernel : uint32_t {
+#define FERRY_X(name, value, spelling, inputs) name = value,
+  FERRY_BUILTIN_KERNELS(FERRY_X)
+#undef FERRY_X
+};
+
+// 64-bit FNV-1a: detects truncation and corruption of the payload.
+inline constexpr uint64_t fnv1a64(const uint8_t *data, size_t size) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= data[i];
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+} // namespace ferry::vm::bytecode
+
+#endif // FERRY_RUNTIME_VM_BYTECODE_FORMAT_H_

@@ -1,0 +1,411 @@
+#include "runtime/vm/context.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+
+namespace ferry::vm {
+
+std::string_view refTypeName(const Ref &ref) {
+  struct Visitor {
+    std::string_view operator()(std::monostate) const { return "null"; }
+    std::string_view operator()(const std::shared_ptr<hal::Device> &) const {
+      return "device";
+    }
+    std::string_view operator()(const std::shared_ptr<hal::Buffer> &) const {
+      return "buffer";
+    }
+    std::string_view
+    operator()(const std::shared_ptr<hal::BufferView> &) const {
+      return "buffer_view";
+    }
+    std::string_view operator()(const std::shared_ptr<hal::Fence> &) const {
+      return "fence";
+    }
+  };
+  return std::visit(Visitor{}, ref);
+}
+
+Result<Context>
+Context::create(std::shared_ptr<const Module> module,
+                std::vector<std::shared_ptr<hal::Device>> devices) {
+  if (!module)
+    return invalidArgument("context needs a module, got null");
+  const std::vector<std::string> &names = module->deviceNames();
+  if (devices.size() != names.size())
+    return invalidArgument("module has ", names.size(), " devices, got ",
+                           devices.size());
+  for (size_t i = 0; i < devices.size(); ++i)
+    if (!devices[i])
+      return invalidArgument("device ", i, " ('", names[i], "') is null");
+  return Context(std::move(module), std::move(devices));
+}
+
+namespace {
+
+using bytecode::kNoRegister;
+
+// One activation of a function: its registers and the instruction running.
+class Frame {
+public:
+  Frame(const Context &context, const Function &function)
+      : context_(context), function_(function),
+        i64s_(function.i64RegisterCount), refs_(function.refRegisterCount) {}
+
+  Status placeArguments(std::vector<Value> &args) {
+    size_t nextI64 = 0, nextRef = 0;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (function_.argKinds[i] == RegisterKind::kI64)
+        i64s_[nextI64++] = args[i].i64();
+      else
+        refs_[nextRef++] = args[i].ref();
+    }
+    return okStatus();
+  }
+
+  Result<std::vector<Value>> run() {
+    for (const Instruction &instruction : function_.instructions) {
+      instruction_ = &instruction;
+      operands_ =
+          std::span<const int64_t>(function_.operands)
+              .subspan(instruction.operandBegin, instruction.operandCount);
+      next_ = 0;
+      std::optional<std::vector<Value>> results;
+      Status status = execute(results);
+      if (!status.ok())
+        return status;
+      if (results)
+        return std::move(*results);
+    }
+    // The verifier guarantees code ends with return or fail.
+    return internalError("function '", function_.name,
+                         "' ran off the end of its code");
+  }
+
+private:
+  // Operand cursor over the decoded operands of the current instruction.
+  int64_t operand() { return operands_[next_++]; }
+  int64_t &i64Operand() { return i64s_[size_t(operand())]; }
+
+  Opcode opcode() const { return instruction_->opcode; }
+  std::string where() const {
+    return strCat("function '", function_.name, "' at code offset ",
+                  instruction_->codeOffset, " (",
+                  bytecode::opcodeMnemonic(opcode()), ")");
+  }
+  Status fail(const Status &status) const {
+    return status.withContext(where());
+  }
+  template <typename... Args> Status failWith(const Args &...args) const {
+    return invalidArgument(where(), ": ", args...);
+  }
+
+  // Reads a ref operand that must hold a T.
+  template <typename T>
+  Result<std::shared_ptr<T>> refOperand(std::string_view what) {
+    int64_t reg = operand();
+    const Ref &ref = refs_[size_t(reg)];
+    if (const auto *object = std::get_if<std::shared_ptr<T>>(&ref))
+      if (*object)
+        return *object;
+    if (std::holds_alternative<std::monostate>(ref) || isNullObject(ref))
+      return failWith(what, " (ref register ", reg, ") is null, expected a ",
+                      refTypeNameOf<T>());
+    return failWith(what, " (ref register ", reg, ") holds a ",
+                    refTypeName(ref), ", expected a ", refTypeNameOf<T>());
+  }
+  // An optional ref operand: null pointer when kNoRegister.
+  template <typename T>
+  Result<std::shared_ptr<T>> optionalRefOperand(std::string_view what) {
+    if (operands_[next_] == kNoRegister) {
+      ++next_;
+      return std::shared_ptr<T>();
+    }
+    return refOperand<T>(what);
+  }
+  static bool isNullObject(const Ref &ref) {
+    return std::visit(
+        [](const auto &object) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(object)>,
+                                       std::monostate>)
+            return true;
+          else
+            return object == nullptr;
+        },
+        ref);
+  }
+  void setRef(int64_t reg, Ref value) { refs_[size_t(reg)] = std::move(value); }
+
+  Result<uint32_t> u32FromI64(int64_t value, std::string_view what) {
+    if (value < 0 || value > int64_t(std::numeric_limits<uint32_t>::max()))
+      return failWith(what, " ", value, " does not fit in 32 bits");
+    return uint32_t(value);
+  }
+
+  Result<std::vector<int64_t>> dimOperands() {
+    int64_t rank = operand();
+    std::vector<int64_t> dims;
+    for (int64_t i = 0; i < rank; ++i)
+      dims.push_back(i64Operand());
+    return dims;
+  }
+
+  Status execute(std::optional<std::vector<Value>> &results);
+  Status executeHal();
+
+  const Context &context_;
+  const Function &function_;
+  std::vector<int64_t> i64s_;
+  std::vector<Ref> refs_;
+  const Instruction *instruction_ = nullptr;
+  std::span<const int64_t> operands_;
+  size_t next_ = 0;
+};
+
+// Wrapping arithmetic through uint64 (signed overflow is undefined).
+int64_t wrap(uint64_t value) { return int64_t(value); }
+
+Status Frame::execute(std::optional<std::vector<Value>> &results) {
+  switch (opcode()) {
+  case Opcode::kConstI64: {
+    int64_t &dst = i64Operand();
+    dst = operand();
+    return okStatus();
+  }
+  case Opcode::kAddI64:
+  case Opcode::kSubI64:
+  case Opcode::kMulI64:
+  case Opcode::kDivSI64:
+  case Opcode::kAndI64:
+  case Opcode::kOrI64: {
+    int64_t &dst = i64Operand();
+    int64_t lhs = i64Operand();
+    int64_t rhs = i64Operand();
+    uint64_t a = uint64_t(lhs), b = uint64_t(rhs);
+    switch (opcode()) {
+    case Opcode::kAddI64:
+      dst = wrap(a + b);
+      break;
+    case Opcode::kSubI64:
+      dst = wrap(a - b);
+      break;
+    case Opcode::kMulI64:
+      dst = wrap(a * b);
+      break;
+    case Opcode::kAndI64:
+      dst = wrap(a & b);
+      break;
+    case Opcode::kOrI64:
+      dst = wrap(a | b);
+      break;
+    default: // kDivSI64
+      if (rhs == 0)
+        return failWith("division by zero (", lhs, " / 0)");
+      // INT64_MIN / -1 overflows; wrap like the other arithmetic.
+      if (rhs == -1)
+        dst = wrap(0 - a);
+      else
+        dst = lhs / rhs;
+      break;
+    }
+    return okStatus();
+  }
+  case Opcode::kReturn: {
+    int64_t count = operand();
+    std::vector<Value> values;
+    for (int64_t i = 0; i < count; ++i) {
+      RegisterKind kind = RegisterKind(operand());
+      int64_t reg = operand();
+      if (kind == RegisterKind::kI64)
+        values.emplace_back(i64s_[size_t(reg)]);
+      else
+        values.emplace_back(refs_[size_t(reg)]);
+    }
+    results = std::move(values);
+    return okStatus();
+  }
+  case Opcode::kFail:
+    return makeStatus(
+        StatusCode::kAborted, "function '", function_.name,
+        "' failed: ", context_.module().strings()[size_t(operand())]);
+  default:
+    return executeHal();
+  }
+}
+
+Status Frame::executeHal() {
+  switch (opcode()) {
+  case Opcode::kDeviceGet: {
+    int64_t dst = operand();
+    setRef(dst, context_.devices()[size_t(operand())]);
+    return okStatus();
+  }
+  case Opcode::kBufferViewDim: {
+    int64_t &dst = i64Operand();
+    FERRY_ASSIGN_OR_RETURN(auto view, refOperand<hal::BufferView>("view"));
+    int64_t index = operand();
+    if (uint64_t(index) >= view->rank())
+      return failWith("dimension ", index, " is out of range for ",
+                      view->typeString(), " (rank ", view->rank(), ")");
+    dst = view->shape()[size_t(index)];
+    return okStatus();
+  }
+  case Opcode::kBufferViewAssert: {
+    FERRY_ASSIGN_OR_RETURN(auto view, refOperand<hal::BufferView>("view"));
+    hal::ElementType type = hal::ElementType(operand());
+    FERRY_ASSIGN_OR_RETURN(std::vector<int64_t> dims, dimOperands());
+    const std::string &message = context_.module().strings()[size_t(operand())];
+    bool shapeMatches =
+        view->shape().size() == dims.size() &&
+        std::equal(dims.begin(), dims.end(), view->shape().begin());
+    if (shapeMatches && view->elementType() == type)
+      return okStatus();
+    // The module's message says which value this is ("input 0").
+    return invalidArgument(message, ": expected ",
+                           hal::formatTensorType(dims, type), ", got ",
+                           view->typeString());
+  }
+  case Opcode::kBufferViewBuffer: {
+    int64_t dst = operand();
+    FERRY_ASSIGN_OR_RETURN(auto view, refOperand<hal::BufferView>("view"));
+    setRef(dst, view->buffer());
+    return okStatus();
+  }
+  case Opcode::kBufferViewCreate: {
+    int64_t dst = operand();
+    FERRY_ASSIGN_OR_RETURN(auto buffer, refOperand<hal::Buffer>("buffer"));
+    hal::ElementType type = hal::ElementType(operand());
+    FERRY_ASSIGN_OR_RETURN(std::vector<int64_t> dims, dimOperands());
+    if (buffer->isReleased())
+      return failWith("the buffer was already deallocated");
+    Result<std::shared_ptr<hal::BufferView>> view =
+        hal::BufferView::create(std::move(buffer), std::move(dims), type);
+    if (!view.ok())
+      return fail(view.status());
+    setRef(dst, std::move(*view));
+    return okStatus();
+  }
+  case Opcode::kBufferLength: {
+    int64_t &dst = i64Operand();
+    FERRY_ASSIGN_OR_RETURN(auto buffer, refOperand<hal::Buffer>("buffer"));
+    dst = int64_t(buffer->byteLength());
+    return okStatus();
+  }
+  case Opcode::kFenceCreate: {
+    int64_t dst = operand();
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    setRef(dst, hal::Fence::create());
+    return okStatus();
+  }
+  case Opcode::kFenceAwait: {
+    int64_t count = operand();
+    for (int64_t i = 0; i < count; ++i) {
+      FERRY_ASSIGN_OR_RETURN(auto fence,
+                             refOperand<hal::Fence>(strCat("fence ", i)));
+      // A failed fence carries the error of the work that failed; pass it on
+      // unchanged so the user sees the root cause.
+      FERRY_RETURN_IF_ERROR(fence->wait());
+    }
+    return okStatus();
+  }
+  case Opcode::kFenceJoin: {
+    int64_t dst = operand();
+    int64_t count = operand();
+    std::vector<std::shared_ptr<hal::Fence>> fences;
+    for (int64_t i = 0; i < count; ++i) {
+      FERRY_ASSIGN_OR_RETURN(auto fence,
+                             refOperand<hal::Fence>(strCat("fence ", i)));
+      fences.push_back(std::move(fence));
+    }
+    setRef(dst, hal::Fence::join(fences));
+    return okStatus();
+  }
+  case Opcode::kQueueAlloca: {
+    int64_t dst = operand();
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    FERRY_ASSIGN_OR_RETURN(auto wait,
+                           optionalRefOperand<hal::Fence>("wait fence"));
+    FERRY_ASSIGN_OR_RETURN(auto signal, refOperand<hal::Fence>("signal fence"));
+    FERRY_ASSIGN_OR_RETURN(uint32_t memoryType,
+                           u32FromI64(i64Operand(), "memory type"));
+    FERRY_ASSIGN_OR_RETURN(uint32_t usage,
+                           u32FromI64(i64Operand(), "buffer usage"));
+    int64_t size = i64Operand();
+    uint32_t flags = uint32_t(operand());
+    if (size < 0) {
+      Status status = failWith("allocation size ", size, " is negative");
+      signal->fail(status);
+      return status;
+    }
+    Result<std::shared_ptr<hal::Buffer>> buffer = device->queueAlloca(
+        wait, signal, memoryType, usage, uint64_t(size), flags);
+    if (!buffer.ok())
+      return fail(buffer.status());
+    setRef(dst, std::move(*buffer));
+    return okStatus();
+  }
+  case Opcode::kQueueDealloca: {
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    FERRY_ASSIGN_OR_RETURN(auto wait,
+                           optionalRefOperand<hal::Fence>("wait fence"));
+    FERRY_ASSIGN_OR_RETURN(auto signal, refOperand<hal::Fence>("signal fence"));
+    FERRY_ASSIGN_OR_RETURN(auto buffer, refOperand<hal::Buffer>("buffer"));
+    uint32_t flags = uint32_t(operand());
+    Status status = device->queueDealloca(wait, signal, buffer, flags);
+    return status.ok() ? status : fail(status);
+  }
+  case Opcode::kQueueDispatch: {
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    FERRY_ASSIGN_OR_RETURN(auto wait,
+                           optionalRefOperand<hal::Fence>("wait fence"));
+    FERRY_ASSIGN_OR_RETURN(auto signal, refOperand<hal::Fence>("signal fence"));
+    auto kernel = hal::BuiltinKernel(operand());
+    auto type = hal::ElementType(operand());
+    int64_t count = i64Operand();
+    int64_t bindingCount = operand();
+    std::vector<std::shared_ptr<hal::Buffer>> bindings;
+    for (int64_t i = 0; i < bindingCount; ++i) {
+      FERRY_ASSIGN_OR_RETURN(auto buffer,
+                             refOperand<hal::Buffer>(strCat("binding ", i)));
+      bindings.push_back(std::move(buffer));
+    }
+    if (count < 0) {
+      Status status = failWith("element count ", count, " is negative");
+      signal->fail(status);
+      return status;
+    }
+    Status status = device->queueDispatch(wait, signal, kernel, type,
+                                          uint64_t(count), bindings);
+    return status.ok() ? status : fail(status);
+  }
+  default:
+    return internalError(where(), ": opcode has no implementation");
+  }
+}
+
+} // namespace
+
+Result<std::vector<Value>> Context::invoke(std::string_view functionName,
+                                           std::vector<Value> args) const {
+  const Function *function = module_->lookupFunction(functionName);
+  if (!function)
+    return notFound("module has no function '", functionName,
+                    "' (functions: ", module_->functionNamesString(), ")");
+  if (args.size() != function->argKinds.size())
+    return invalidArgument("function '", function->name, "' expects ",
+                           function->argKinds.size(), " arguments, got ",
+                           args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    bool isI64 = function->argKinds[i] == RegisterKind::kI64;
+    if (isI64 != args[i].isI64())
+      return invalidArgument("function '", function->name, "' argument ", i,
+                             " must be ", isI64 ? "an i64" : "a ref", ", got ",
+                             args[i].isI64() ? "an i64" : "a ref");
+  }
+  Frame frame(*this, *function);
+  FERRY_RETURN_IF_ERROR(frame.placeArguments(args));
+  args.clear();
+  return frame.run();
+}
+
+} // namespace ferry::vm

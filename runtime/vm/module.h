@@ -1,0 +1,81 @@
+// Module: a loaded and fully verified bytecode module (.fvm).
+//
+// Module::load() treats every byte as untrusted. It checks the header (magic,
+// version, payload size, checksum), decodes the string, device and function
+// tables, and verifies every instruction of every function up front: known
+// opcode, operands inside the code, register indices inside the function's
+// register counts and of the kind the operand needs, string / device / element
+// type / kernel values valid, and `return` matching the function's result
+// kinds. After load() succeeds the interpreter can run any function without
+// bounds checks on the encoding; only runtime values (null refs, sizes,
+// shapes) can still fail.
+//
+// Instructions are stored decoded: one Instruction per opcode with its
+// operands, in layout order (bytecode_format.h), as int64 values in a flat
+// per-function array. Variable-length operand lists keep their count operand.
+//
+// Ownership/threads: a Module is an immutable value after load(); share it
+// (e.g. by std::shared_ptr<const Module>) between any number of threads.
+#ifndef FERRY_RUNTIME_VM_MODULE_H_
+#define FERRY_RUNTIME_VM_MODULE_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/base/status.h"
+#include "runtime/vm/bytecode_format.h"
+
+namespace ferry::vm {
+
+using bytecode::Opcode;
+using bytecode::RegisterKind;
+
+std::string_view registerKindName(RegisterKind kind);
+
+struct Instruction {
+  Opcode opcode;
+  uint32_t codeOffset;   // byte offset in the function's code, for messages
+  uint32_t operandBegin; // index of the first operand in Function::operands
+  uint32_t operandCount;
+};
+
+struct Function {
+  std::string name;
+  std::vector<RegisterKind> argKinds;
+  std::vector<RegisterKind> resultKinds;
+  uint16_t i64RegisterCount = 0;
+  uint16_t refRegisterCount = 0;
+  std::vector<Instruction> instructions;
+  std::vector<int64_t> operands;
+
+  // "main(ref, ref) -> (ref)" for messages.
+  std::string signatureString() const;
+};
+
+class Module {
+public:
+  static Result<Module> load(std::span<const uint8_t> file);
+
+  uint32_t formatVersion() const { return formatVersion_; }
+  const std::vector<std::string> &strings() const { return strings_; }
+  // Device symbol names, in device-table order.
+  const std::vector<std::string> &deviceNames() const { return deviceNames_; }
+  const std::vector<Function> &functions() const { return functions_; }
+  // Null if absent.
+  const Function *lookupFunction(std::string_view name) const;
+  // "'a', 'b'" for "unknown function" messages.
+  std::string functionNamesString() const;
+
+private:
+  uint32_t formatVersion_ = 0;
+  std::vector<std::string> strings_;
+  std::vector<std::string> deviceNames_;
+  std::vector<Function> functions_;
+};
+
+} // namespace ferry::vm
+
+#endif // FERRY_RUNTIME_VM_MODULE_H_

@@ -1,0 +1,251 @@
+// BytecodeWriter: builds .fvm modules by hand, for tests only.
+//
+// Tests describe a module instruction by instruction and get the file bytes
+// back; finish() fills in the header (payload size, checksum). Nothing is
+// validated here on purpose, so tests can also build broken modules for the
+// loader to reject.
+//
+// Ownership/threads: a plain single-threaded builder.
+#ifndef FERRY_RUNTIME_VM_TESTING_BYTECODE_WRITER_H_
+#define FERRY_RUNTIME_VM_TESTING_BYTECODE_WRITER_H_
+
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "runtime/hal/element_type.h"
+#include "runtime/vm/bytecode_format.h"
+
+namespace ferry::vm::testing {
+
+using bytecode::BuiltinKernel;
+using bytecode::kNoRegister;
+using bytecode::Opcode;
+using bytecode::RegisterKind;
+
+inline void appendU8(std::vector<uint8_t> &out, uint8_t v) { out.push_back(v); }
+inline void appendU16(std::vector<uint8_t> &out, uint16_t v) {
+  for (int i = 0; i < 2; ++i)
+    out.push_back(uint8_t(v >> (8 * i)));
+}
+inline void appendU32(std::vector<uint8_t> &out, uint32_t v) {
+  for (int i = 0; i < 4; ++i)
+    out.push_back(uint8_t(v >> (8 * i)));
+}
+inline void appendU64(std::vector<uint8_t> &out, uint64_t v) {
+  for (int i = 0; i < 8; ++i)
+    out.push_back(uint8_t(v >> (8 * i)));
+}
+
+class BytecodeWriter {
+public:
+  class FunctionBuilder {
+  public:
+    std::string name;
+    std::vector<RegisterKind> args, results;
+    uint16_t i64Count = 0, refCount = 0;
+    std::vector<uint8_t> code;
+
+    FunctionBuilder &op(Opcode opcode) {
+      appendU8(code, uint8_t(opcode));
+      return *this;
+    }
+    FunctionBuilder &u8(uint8_t v) { return appendU8(code, v), *this; }
+    FunctionBuilder &u16(uint16_t v) { return appendU16(code, v), *this; }
+    FunctionBuilder &u32(uint32_t v) { return appendU32(code, v), *this; }
+    FunctionBuilder &u64(uint64_t v) { return appendU64(code, v), *this; }
+
+    FunctionBuilder &constI64(uint16_t dst, int64_t value) {
+      return op(Opcode::kConstI64).u16(dst).u64(uint64_t(value));
+    }
+    FunctionBuilder &binaryI64(Opcode opcode, uint16_t dst, uint16_t lhs,
+                               uint16_t rhs) {
+      return op(opcode).u16(dst).u16(lhs).u16(rhs);
+    }
+    // (kind, register) pairs.
+    FunctionBuilder &
+    ret(std::initializer_list<std::pair<RegisterKind, uint16_t>> values) {
+      op(Opcode::kReturn).u16(uint16_t(values.size()));
+      for (auto [kind, reg] : values)
+        u8(uint8_t(kind)).u16(reg);
+      return *this;
+    }
+    FunctionBuilder &fail(uint32_t message) {
+      return op(Opcode::kFail).u32(message);
+    }
+    FunctionBuilder &deviceGet(uint16_t dst, uint32_t device) {
+      return op(Opcode::kDeviceGet).u16(dst).u32(device);
+    }
+    FunctionBuilder &viewDim(uint16_t dst, uint16_t view, uint32_t index) {
+      return op(Opcode::kBufferViewDim).u16(dst).u16(view).u32(index);
+    }
+    FunctionBuilder &viewAssert(uint16_t view, hal::ElementType type,
+                                std::initializer_list<uint16_t> dims,
+                                uint32_t message) {
+      op(Opcode::kBufferViewAssert).u16(view).u32(uint32_t(type));
+      u16(uint16_t(dims.size()));
+      for (uint16_t d : dims)
+        u16(d);
+      return u32(message);
+    }
+    FunctionBuilder &viewBuffer(uint16_t dst, uint16_t view) {
+      return op(Opcode::kBufferViewBuffer).u16(dst).u16(view);
+    }
+    FunctionBuilder &viewCreate(uint16_t dst, uint16_t buffer,
+                                hal::ElementType type,
+                                std::initializer_list<uint16_t> dims) {
+      op(Opcode::kBufferViewCreate).u16(dst).u16(buffer).u32(uint32_t(type));
+      u16(uint16_t(dims.size()));
+      for (uint16_t d : dims)
+        u16(d);
+      return *this;
+    }
+    FunctionBuilder &bufferLength(uint16_t dst, uint16_t buffer) {
+      return op(Opcode::kBufferLength).u16(dst).u16(buffer);
+    }
+    FunctionBuilder &fenceCreate(uint16_t dst, uint16_t device) {
+      return op(Opcode::kFenceCreate).u16(dst).u16(device);
+    }
+    FunctionBuilder &fenceAwait(std::initializer_list<uint16_t> fences) {
+      op(Opcode::kFenceAwait).u16(uint16_t(fences.size()));
+      for (uint16_t f : fences)
+        u16(f);
+      return *this;
+    }
+    FunctionBuilder &fenceJoin(uint16_t dst,
+                               std::initializer_list<uint16_t> fences) {
+      op(Opcode::kFenceJoin).u16(dst).u16(uint16_t(fences.size()));
+      for (uint16_t f : fences)
+        u16(f);
+      return *this;
+    }
+    FunctionBuilder &queueAlloca(uint16_t dst, uint16_t device, uint16_t wait,
+                                 uint16_t signal, uint16_t memoryType,
+                                 uint16_t usage, uint16_t size,
+                                 uint32_t flags = 0) {
+      return op(Opcode::kQueueAlloca)
+          .u16(dst)
+          .u16(device)
+          .u16(wait)
+          .u16(signal)
+          .u16(memoryType)
+          .u16(usage)
+          .u16(size)
+          .u32(flags);
+    }
+    FunctionBuilder &queueDealloca(uint16_t device, uint16_t wait,
+                                   uint16_t signal, uint16_t buffer,
+                                   uint32_t flags = 0) {
+      return op(Opcode::kQueueDealloca)
+          .u16(device)
+          .u16(wait)
+          .u16(signal)
+          .u16(buffer)
+          .u32(flags);
+    }
+    FunctionBuilder &queueDispatch(uint16_t device, uint16_t wait,
+                                   uint16_t signal, BuiltinKernel kernel,
+                                   hal::ElementType type, uint16_t count,
+                                   std::initializer_list<uint16_t> bindings) {
+      op(Opcode::kQueueDispatch).u16(device).u16(wait).u16(signal);
+      u32(uint32_t(kernel)).u32(uint32_t(type)).u16(count);
+      u16(uint16_t(bindings.size()));
+      for (uint16_t b : bindings)
+        u16(b);
+      return *this;
+    }
+  };
+
+  // Interns a string; returns its index.
+  uint32_t string(std::string_view text) {
+    for (size_t i = 0; i < strings_.size(); ++i)
+      if (strings_[i] == text)
+        return uint32_t(i);
+    strings_.emplace_back(text);
+    return uint32_t(strings_.size() - 1);
+  }
+  uint32_t device(std::string_view name) {
+    devices_.push_back(string(name));
+    return uint32_t(devices_.size() - 1);
+  }
+  // The returned reference stays valid as more functions are added.
+  FunctionBuilder &function(std::string_view name,
+                            std::vector<RegisterKind> args,
+                            std::vector<RegisterKind> results,
+                            uint16_t i64Count, uint16_t refCount) {
+    string(name);
+    FunctionBuilder &f = functions_.emplace_back();
+    f.name = std::string(name);
+    f.args = std::move(args);
+    f.results = std::move(results);
+    f.i64Count = i64Count;
+    f.refCount = refCount;
+    return f;
+  }
+
+  std::vector<uint8_t> payload() const {
+    std::vector<uint8_t> out;
+    appendU32(out, uint32_t(strings_.size()));
+    for (const std::string &s : strings_) {
+      appendU32(out, uint32_t(s.size()));
+      out.insert(out.end(), s.begin(), s.end());
+    }
+    appendU32(out, uint32_t(devices_.size()));
+    for (uint32_t d : devices_)
+      appendU32(out, d);
+    appendU32(out, uint32_t(functions_.size()));
+    for (const FunctionBuilder &f : functions_) {
+      appendU32(out, indexOf(f.name));
+      appendU16(out, uint16_t(f.args.size()));
+      for (RegisterKind k : f.args)
+        appendU8(out, uint8_t(k));
+      appendU16(out, uint16_t(f.results.size()));
+      for (RegisterKind k : f.results)
+        appendU8(out, uint8_t(k));
+      appendU16(out, f.i64Count);
+      appendU16(out, f.refCount);
+      appendU32(out, uint32_t(f.code.size()));
+      out.insert(out.end(), f.code.begin(), f.code.end());
+    }
+    return out;
+  }
+
+  // The whole file: header + payload.
+  std::vector<uint8_t>
+  finish(uint32_t version = bytecode::kFormatVersion) const {
+    return withHeader(payload(), version);
+  }
+
+  static std::vector<uint8_t>
+  withHeader(const std::vector<uint8_t> &payload,
+             uint32_t version = bytecode::kFormatVersion) {
+    std::vector<uint8_t> out(bytecode::kMagic,
+                             bytecode::kMagic + sizeof(bytecode::kMagic));
+    appendU32(out, version);
+    appendU32(out, 0);
+    appendU64(out, payload.size());
+    appendU64(out, bytecode::fnv1a64(payload.data(), payload.size()));
+    out.insert(out.end(), payload.begin(), payload.end());
+    return out;
+  }
+
+private:
+  uint32_t indexOf(const std::string &text) const {
+    for (size_t i = 0; i < strings_.size(); ++i)
+      if (strings_[i] == text)
+        return uint32_t(i);
+    return 0;
+  }
+
+  std::vector<std::string> strings_;
+  std::vector<uint32_t> devices_;
+  std::deque<FunctionBuilder> functions_;
+};
+
+} // namespace ferry::vm::testing
+
+#endif // FERRY_RUNTIME_VM_TESTING_BYTECODE_WRITER_H_

@@ -1,0 +1,13 @@
+// The same program with a dynamic shape prints the same output, and the shape
+// follows the input.
+// RUN: ferry-compile %s -o %t.fvm
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 | FileCheck %s
+// RUN: ferry-run %t.fvm --function=main --input=2xi32=-5,7 --input=2xi32=5,8 | FileCheck %s --check-prefix=TWO
+// RUN: ferry-run %t.fvm --function=main --input=0xi32= --input=0xi32= | FileCheck %s --check-prefix=EMPTY
+// CHECK: 4xi32=[11 22 33 44]
+// TWO: 2xi32=[0 15]
+// EMPTY: 0xi32=[]
+func.func @main(%lhs: tensor<?xi32>, %rhs: tensor<?xi32>) -> tensor<?xi32> {
+  %sum = arith.addi %lhs, %rhs : tensor<?xi32>
+  return %sum : tensor<?xi32>
+}

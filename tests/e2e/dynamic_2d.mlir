@@ -1,0 +1,13 @@
+// Mixed static and dynamic dims; tensor.dim of a static dim folds.
+// RUN: ferry-compile %s -o %t.fvm
+// RUN: ferry-run %t.fvm --input=3x2xi64=1,2,3,4,5,6 --input=3x2xi64=6,5,4,3,2,1 | FileCheck %s
+// CHECK: 3x2xi64=[-5 -3][-1 1][3 5]
+// CHECK-NEXT: 3x2xi64=[6 10][12 12][10 6]
+func.func @main(%a: tensor<?x2xi64>, %b: tensor<?x2xi64>) -> (tensor<?x2xi64>, tensor<?x2xi64>) {
+  %0 = arith.subi %a, %b : tensor<?x2xi64>
+  %1 = arith.muli %a, %b : tensor<?x2xi64>
+  %2 = arith.muli %0, %0 : tensor<?x2xi64>
+  %3 = arith.subi %2, %2 : tensor<?x2xi64>
+  %4 = arith.addi %3, %0 : tensor<?x2xi64>
+  return %4, %1 : tensor<?x2xi64>, tensor<?x2xi64>
+}
