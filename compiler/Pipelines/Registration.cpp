@@ -1,7 +1,7 @@
 #include "compiler/Pipelines/Registration.h"
 
-#include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
+#include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
@@ -17,10 +17,10 @@
 namespace ferry {
 
 void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<hal::HALDialect, stream::StreamDialect,
-                  mlir::arith::ArithDialect, mlir::func::FuncDialect,
-                  mlir::linalg::LinalgDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect>();
+  registry
+      .insert<hal::HALDialect, stream::StreamDialect, mlir::arith::ArithDialect,
+              mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
+              mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
 }
 
 void registerAllPasses() {

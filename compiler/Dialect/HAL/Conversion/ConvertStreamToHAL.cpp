@@ -152,10 +152,10 @@ private:
   LogicalResult lowerImport(stream::TensorImportOp op) {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getResultEncoding());
-    BufferViewAssertOp::create(
-        builder, loc, op.getSource(), op.getMessageAttr(),
-        shapeOf(loc, type, op.getResultEncodingDims()),
-        TypeAttr::get(type.getElementType()));
+    BufferViewAssertOp::create(builder, loc, op.getSource(),
+                               op.getMessageAttr(),
+                               shapeOf(loc, type, op.getResultEncodingDims()),
+                               TypeAttr::get(type.getElementType()));
     buffers[op.getResult()] = BufferViewBufferOp::create(
         builder, loc, BufferType::get(func.getContext()), op.getSource());
     return success();
@@ -185,17 +185,17 @@ private:
       usage |= kMapping;
     }
     auto i32 = builder.getI32Type();
-    Value memory = MemoryTypeOp::create(
-        builder, loc, i32, builder.getI32IntegerAttr(memoryType));
-    Value bufferUsage = BufferUsageOp::create(
-        builder, loc, i32, builder.getI32IntegerAttr(usage));
+    Value memory = MemoryTypeOp::create(builder, loc, i32,
+                                        builder.getI32IntegerAttr(memoryType));
+    Value bufferUsage = BufferUsageOp::create(builder, loc, i32,
+                                              builder.getI32IntegerAttr(usage));
     return {memory, bufferUsage};
   }
 
   LogicalResult lowerAlloca(stream::ResourceAllocaOp op) {
     Location loc = op.getLoc();
-    auto [memoryType, usage] =
-        allocationBits(loc, cast<stream::ResourceType>(op.getResult().getType()));
+    auto [memoryType, usage] = allocationBits(
+        loc, cast<stream::ResourceType>(op.getResult().getType()));
     Value signal = newFence(loc);
     buffers[op.getResult()] = DeviceQueueAllocaOp::create(
         builder, loc, BufferType::get(func.getContext()), device(),
@@ -268,8 +268,7 @@ struct ConvertStreamToHALPass
       return;
     DeviceGlobalOp device = getOrCreateDefaultDevice(module);
     for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isDeclaration() &&
-          failed(FunctionLowering(func, device).run()))
+      if (!func.isDeclaration() && failed(FunctionLowering(func, device).run()))
         return signalPassFailure();
   }
 };

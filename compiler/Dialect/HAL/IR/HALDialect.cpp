@@ -49,8 +49,8 @@ static ParseResult parseBits(OpAsmParser &parser, IntegerAttr &value,
     return failure();
   std::optional<uint32_t> bits = parseFn(text);
   if (!bits)
-    return parser.emitError(loc) << "unknown " << what << " bits \"" << text
-                                 << "\"";
+    return parser.emitError(loc)
+           << "unknown " << what << " bits \"" << text << "\"";
   value = parser.getBuilder().getI32IntegerAttr(static_cast<int32_t>(*bits));
   return success();
 }
@@ -118,8 +118,8 @@ LogicalResult DeviceQueueDispatchOp::verify() {
 }
 
 LogicalResult DeviceGetOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  auto global = symbols.lookupNearestSymbolFrom<DeviceGlobalOp>(
-      *this, getDeviceAttr());
+  auto global =
+      symbols.lookupNearestSymbolFrom<DeviceGlobalOp>(*this, getDeviceAttr());
   if (!global)
     return emitOpError() << "'@" << getDevice()
                          << "' does not name a hal.device.global";

@@ -56,9 +56,9 @@ LogicalResult checkSupported(Operation *op) {
       return op->emitError() << "'" << op->getName()
                              << "' on unranked tensors is not supported";
     if (!hal::getRuntimeElementType(type.getElementType()))
-      return op->emitError() << "'" << op->getName() << "' on element type "
-                             << type.getElementType()
-                             << " is not supported by the runtime";
+      return op->emitError()
+             << "'" << op->getName() << "' on element type "
+             << type.getElementType() << " is not supported by the runtime";
     return success();
   }
   if (auto dimOp = dyn_cast<tensor::DimOp>(op)) {
@@ -148,8 +148,8 @@ public:
     for (Operation *op : llvm::reverse(deadOps))
       op->erase();
     block.eraseArguments(0, originalArgCount);
-    SmallVector<Type> viewTypes(
-        func.getNumResults(), hal::BufferViewType::get(func.getContext()));
+    SmallVector<Type> viewTypes(func.getNumResults(),
+                                hal::BufferViewType::get(func.getContext()));
     func.setType(FunctionType::get(func.getContext(), block.getArgumentTypes(),
                                    viewTypes));
   }
@@ -172,9 +172,9 @@ private:
       TensorStorage storage;
       for (int64_t d = 0; d < type.getRank(); ++d)
         if (type.isDynamicDim(d))
-          storage.dynamicDims.push_back(hal::BufferViewDimOp::create(
-              builder, loc, builder.getIndexType(), view,
-              builder.getIndexAttr(d)));
+          storage.dynamicDims.push_back(
+              hal::BufferViewDimOp::create(builder, loc, builder.getIndexType(),
+                                           view, builder.getIndexAttr(d)));
       storage.size =
           TensorSizeOfOp::create(builder, loc, builder.getIndexType(),
                                  TypeAttr::get(type), storage.dynamicDims);
@@ -200,13 +200,14 @@ private:
         continue;
       }
       Value dim = dynamicDims[next++];
-      dynamicCount = dynamicCount
-                         ? arith::MulIOp::create(builder, loc, dynamicCount, dim)
-                         : dim;
+      dynamicCount =
+          dynamicCount ? arith::MulIOp::create(builder, loc, dynamicCount, dim)
+                       : dim;
     }
     Value count = indexConstant(loc, staticCount);
-    return dynamicCount ? arith::MulIOp::create(builder, loc, dynamicCount, count)
-                        : count;
+    return dynamicCount
+               ? arith::MulIOp::create(builder, loc, dynamicCount, count)
+               : count;
   }
 
   void importElementwise(Operation *op, StringRef kernel) {
@@ -239,7 +240,8 @@ private:
     } else if (!type.isDynamicDim(index)) {
       dim = indexConstant(op.getLoc(), type.getDimSize(index));
     } else {
-      dim = storages[op.getSource()].dynamicDims[type.getDynamicDimIndex(index)];
+      dim =
+          storages[op.getSource()].dynamicDims[type.getDynamicDimIndex(index)];
     }
     op.getResult().replaceAllUsesWith(dim);
     deadOps.push_back(op);

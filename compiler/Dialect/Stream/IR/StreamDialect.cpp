@@ -94,27 +94,25 @@ static LogicalResult verifyEncoding(Operation *op, Type encoding,
                                     ValueRange dims) {
   auto tensorType = dyn_cast<RankedTensorType>(encoding);
   if (!tensorType)
-    return op->emitOpError() << "encoding must be a ranked tensor type, got "
-                             << encoding;
-  if (!hal::getRuntimeElementType(tensorType.getElementType()))
     return op->emitOpError()
-           << "element type " << tensorType.getElementType()
-           << " is not supported by the runtime";
+           << "encoding must be a ranked tensor type, got " << encoding;
+  if (!hal::getRuntimeElementType(tensorType.getElementType()))
+    return op->emitOpError() << "element type " << tensorType.getElementType()
+                             << " is not supported by the runtime";
   if (static_cast<int64_t>(dims.size()) != tensorType.getNumDynamicDims())
     return op->emitOpError()
            << "encoding " << tensorType << " has "
-           << tensorType.getNumDynamicDims()
-           << " dynamic dimensions but " << dims.size()
-           << " dimension values were given";
+           << tensorType.getNumDynamicDims() << " dynamic dimensions but "
+           << dims.size() << " dimension values were given";
   return success();
 }
 
 static LogicalResult verifyLifetime(Operation *op, Type type,
                                     Lifetime expected) {
   if (cast<ResourceType>(type).getLifetime() != expected)
-    return op->emitOpError() << "expects a resource of lifetime '"
-                             << stringifyLifetime(expected) << "', got "
-                             << type;
+    return op->emitOpError()
+           << "expects a resource of lifetime '" << stringifyLifetime(expected)
+           << "', got " << type;
   return success();
 }
 
@@ -123,15 +121,15 @@ LogicalResult TensorSizeOfOp::verify() {
 }
 
 LogicalResult TensorImportOp::verify() {
-  if (failed(verifyEncoding(*this, getResultEncoding(),
-                            getResultEncodingDims())))
+  if (failed(
+          verifyEncoding(*this, getResultEncoding(), getResultEncodingDims())))
     return failure();
   return verifyLifetime(*this, getResult().getType(), Lifetime::External);
 }
 
 LogicalResult TensorExportOp::verify() {
-  if (failed(verifyEncoding(*this, getSourceEncoding(),
-                            getSourceEncodingDims())))
+  if (failed(
+          verifyEncoding(*this, getSourceEncoding(), getSourceEncodingDims())))
     return failure();
   return verifyLifetime(*this, getSource().getType(), Lifetime::External);
 }
@@ -153,22 +151,22 @@ static LogicalResult verifyKernel(Operation *op, StringRef kernel,
 static LogicalResult verifySizes(Operation *op, ValueRange resources,
                                  ValueRange sizes) {
   if (resources.size() != sizes.size())
-    return op->emitOpError() << "has " << resources.size()
-                             << " resources but " << sizes.size() << " sizes";
+    return op->emitOpError() << "has " << resources.size() << " resources but "
+                             << sizes.size() << " sizes";
   return success();
 }
 
 LogicalResult AsyncDispatchOp::verify() {
-  if (failed(verifySizes(*this, getResourceOperands(),
-                         getResourceOperandSizes())))
+  if (failed(
+          verifySizes(*this, getResourceOperands(), getResourceOperandSizes())))
     return failure();
   return verifyKernel(*this, getKernel(), getElementType(),
                       getResourceOperands().size());
 }
 
 LogicalResult CmdDispatchOp::verify() {
-  if (failed(verifySizes(*this, getResourceOperands(),
-                         getResourceOperandSizes())))
+  if (failed(
+          verifySizes(*this, getResourceOperands(), getResourceOperandSizes())))
     return failure();
   if (getResourceOperands().empty())
     return emitOpError() << "needs an output resource";

@@ -100,9 +100,8 @@ private:
     resources.push_back(alloca.getResult());
     sizes.push_back(op.getResultSize());
     auto dispatch = CmdDispatchOp::create(
-        builder, loc, TimepointType::get(func.getContext()),
-        op.getKernelAttr(), op.getElementTypeAttr(), op.getCount(), await,
-        resources, sizes);
+        builder, loc, TimepointType::get(func.getContext()), op.getKernelAttr(),
+        op.getElementTypeAttr(), op.getCount(), await, resources, sizes);
     Value done = dispatch.getResultTimepoint();
     readyAt[alloca.getResult()] = done;
 
