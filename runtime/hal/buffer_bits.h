@@ -1,7 +1,7 @@
 // Memory type and buffer usage bits: the capabilities a buffer is allocated
 // with. Declared once here and shared by the compiler (the spellings of
-// hal.memory_type<"..."> / hal.buffer_usage<"..."> and their i32 values) and the
-// runtime (allocation and enforcement). Plain C++: no LLVM or MLIR.
+// hal.memory_type<"..."> / hal.buffer_usage<"..."> and their i32 values) and
+// the runtime (allocation and enforcement). Plain C++: no LLVM or MLIR.
 #ifndef FERRY_RUNTIME_HAL_BUFFER_BITS_H_
 #define FERRY_RUNTIME_HAL_BUFFER_BITS_H_
 
@@ -64,8 +64,7 @@ struct BitName {
   uint32_t value;
 };
 #define FERRY_X(name, spelling, value) BitName{spelling, value},
-inline constexpr BitName kMemoryTypeNames[] = {
-    FERRY_MEMORY_TYPE_BITS(FERRY_X)};
+inline constexpr BitName kMemoryTypeNames[] = {FERRY_MEMORY_TYPE_BITS(FERRY_X)};
 // Combinations first so that printing picks the shortest spelling.
 inline constexpr BitName kBufferUsageNames[] = {
     FERRY_BUFFER_USAGE_COMBINATIONS(FERRY_X) FERRY_BUFFER_USAGE_BITS(FERRY_X)};

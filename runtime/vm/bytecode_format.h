@@ -88,8 +88,8 @@ enum class RegisterKind : uint8_t {
     "device:r wait:r? signal:r buffer:r flags:u32")                            \
   X(kQueueDispatch, 0x34, "hal.device.queue.dispatch",                         \
     "device:r wait:r? signal:r kernel:u32 element_type:u32 count:i "           \
-    "binding_count:u16 binding_count x buffer:r")                            \
-  X(kFenceJoin, 0x35, "hal.fence.join",                                       \
+    "binding_count:u16 binding_count x buffer:r")                              \
+  X(kFenceJoin, 0x35, "hal.fence.join",                                        \
     "dst:r count:u16 count x fence:r (signalled when all are; fails if any "   \
     "fails)")
 
