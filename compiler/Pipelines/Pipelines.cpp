@@ -1,6 +1,7 @@
 #include "compiler/Pipelines/Pipelines.h"
 
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
+#include "compiler/Dialect/HAL/Transforms/Passes.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
@@ -20,12 +21,26 @@ void buildCompilePipeline(mlir::OpPassManager &pm,
     return;
   pm.addPass(stream::createConvertInputToStreamPass());
   addCleanup(pm);
+  // Copy-on-write first (conservatively), then remove the copies nobody
+  // needs, then write elementwise results into operands that die there.
+  pm.addPass(stream::createMaterializeCopyOnWritePass());
+  pm.addPass(stream::createElideAsyncCopiesPass());
+  pm.addPass(stream::createReuseOperandStoragePass());
   if (options.compileTo == CompilePhase::StreamAsync)
     return;
   pm.addPass(stream::createScheduleAllocationPass());
+  pm.addPass(stream::createAutomaticReferenceCountingPass());
+  pm.addPass(stream::createReuseAllocationsPass());
   if (options.compileTo == CompilePhase::StreamCmd)
     return;
   pm.addPass(hal::createConvertStreamToHALPass());
+  if (options.explainMemoryProperties)
+    pm.addPass(
+        hal::createExplainMemoryPropertiesPass({options.leadAllocationDevice}));
+  pm.addPass(
+      hal::createResolveTopologyQueriesPass({options.leadAllocationDevice}));
+  addCleanup(pm);
+  pm.addPass(hal::createMemoizeDeviceQueriesPass());
   addCleanup(pm);
 }
 

@@ -4,6 +4,8 @@
 
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+
 namespace ferry {
 
 // Where compilation stops; each phase's IR can be printed with --compile-to.
@@ -11,6 +13,11 @@ enum class CompilePhase { Input, StreamAsync, StreamCmd, HAL, Bytecode };
 
 struct CompileOptions {
   CompilePhase compileTo = CompilePhase::Bytecode;
+  // Device symbol (without @) that allocates every shared buffer it uses;
+  // empty: the topology, or the runtime, decides.
+  std::string leadAllocationDevice;
+  // Remark, per allocation, which rule chose its memory bits.
+  bool explainMemoryProperties = false;
 };
 
 // Adds the passes that lower input IR to the given phase.

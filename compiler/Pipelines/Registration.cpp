@@ -2,6 +2,7 @@
 
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
+#include "compiler/Dialect/HAL/Transforms/Passes.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
@@ -28,6 +29,7 @@ void registerAllPasses() {
   stream::registerStreamConversionPasses();
   stream::registerStreamTransformsPasses();
   hal::registerHALConversionPasses();
+  hal::registerHALTransformsPasses();
   registerPipelines();
 }
 

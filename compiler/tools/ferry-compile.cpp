@@ -59,6 +59,19 @@ llvm::cl::opt<CompilePhase> compileTo(
                    "write the bytecode module (default; needs -o)")),
     llvm::cl::cat(ferryCategory));
 
+llvm::cl::opt<std::string> leadAllocationDevice(
+    "lead-allocation-device",
+    llvm::cl::desc("Device (symbol name, without @) that allocates every "
+                   "buffer it shares with other devices, instead of the one "
+                   "the topology or the runtime picks"),
+    llvm::cl::value_desc("NAME"), llvm::cl::cat(ferryCategory));
+
+llvm::cl::opt<bool> explainMemoryProperties(
+    "hal-explain-memory-properties",
+    llvm::cl::desc("Print a remark per allocation saying which topology rule "
+                   "chose its memory type and usage bits"),
+    llvm::cl::cat(ferryCategory));
+
 constexpr const char *kOverview =
     "ferry-compile: compiles an MLIR program into a Ferry bytecode module\n"
     "(.fvm) that ferry-run executes.\n"
@@ -126,6 +139,8 @@ OwningOpRef<ModuleOp> parseAndLower(MLIRContext &context,
   pm.enableTiming(timing);
   ferry::CompileOptions options;
   options.compileTo = compileTo;
+  options.leadAllocationDevice = leadAllocationDevice;
+  options.explainMemoryProperties = explainMemoryProperties;
   ferry::buildCompilePipeline(pm, options);
   if (failed(pm.run(*module)))
     return nullptr;

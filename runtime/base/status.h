@@ -30,6 +30,7 @@ enum class StatusCode {
   kUnimplemented,      // a valid request this runtime cannot do (yet)
   kAborted,            // a program asked to fail (vm `fail`)
   kDeadlock,           // a wait that nothing could ever satisfy
+  kDeadlineExceeded,   // a wait timed out before it was satisfied
   kInternal,           // a runtime bug
 };
 
@@ -55,6 +56,8 @@ constexpr std::string_view statusCodeName(StatusCode code) {
     return "ABORTED";
   case StatusCode::kDeadlock:
     return "DEADLOCK";
+  case StatusCode::kDeadlineExceeded:
+    return "DEADLINE_EXCEEDED";
   case StatusCode::kInternal:
     return "INTERNAL";
   }
@@ -123,6 +126,9 @@ template <typename... Args> Status dataLoss(const Args &...args) {
 }
 template <typename... Args> Status unimplemented(const Args &...args) {
   return makeStatus(StatusCode::kUnimplemented, args...);
+}
+template <typename... Args> Status deadlineExceeded(const Args &...args) {
+  return makeStatus(StatusCode::kDeadlineExceeded, args...);
 }
 template <typename... Args> Status internalError(const Args &...args) {
   return makeStatus(StatusCode::kInternal, args...);

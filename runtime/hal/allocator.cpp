@@ -1,45 +1,46 @@
 #include "runtime/hal/allocator.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <new>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/hal/buffer.h"
+#include "runtime/hal/buffer_bits.h"
 
 namespace ferry::hal {
 
-Result<std::shared_ptr<Buffer>> Allocator::allocate(uint32_t memoryType,
-                                                    uint32_t usage,
-                                                    uint64_t size,
-                                                    uint32_t allocaFlags) {
-  FERRY_ASSIGN_OR_RETURN(uint8_t * storage, allocateStorage(size));
-  std::memset(storage, 0, size);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ++stats_.allocations;
-    stats_.bytesAllocated += size;
-    stats_.liveBytes += size;
-    stats_.peakBytes = std::max(stats_.peakBytes, stats_.liveBytes);
+std::string_view externalBufferTypeName(ExternalBufferType type) {
+  switch (type) {
+  case ExternalBufferType::kHostAllocation:
+    return "host_allocation";
+  case ExternalBufferType::kOpaqueFd:
+    return "opaque_fd";
   }
-  return std::shared_ptr<Buffer>(new Buffer(shared_from_this(), storage, size,
-                                            memoryType, usage,
-                                            BufferPlacement{allocaFlags}));
+  return "unknown";
 }
 
-AllocatorStatistics Allocator::statistics() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return stats_;
-}
-
-void Allocator::release(uint8_t *storage, uint64_t size) {
-  freeStorage(storage, size);
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++stats_.deallocations;
-  stats_.liveBytes -= size;
+std::string formatExternalBufferTypes(uint32_t mask) {
+  std::string out;
+  for (ExternalBufferType type :
+       {ExternalBufferType::kHostAllocation, ExternalBufferType::kOpaqueFd}) {
+    if (mask & uint32_t(type))
+      out += strCat(out.empty() ? "" : "|", externalBufferTypeName(type));
+  }
+  return out.empty() ? "none" : out;
 }
 
 static constexpr std::align_val_t kHeapAlignment{64};
+
+// Lets make_shared reach Buffer's protected constructors.
+struct SharedBuffer : Buffer {
+  template <typename... Args>
+  explicit SharedBuffer(Args &&...args) : Buffer(std::forward<Args>(args)...) {}
+};
+static constexpr uint32_t kAllHostBits =
+    kHostVisible | kHostCoherent | kHostCached | kHostLocal;
 
 static uint64_t physicalMemoryBytes() {
   long pages = sysconf(_SC_PHYS_PAGES);
@@ -49,32 +50,324 @@ static uint64_t physicalMemoryBytes() {
   return uint64_t(pages) * uint64_t(pageSize);
 }
 
-HeapAllocator::HeapAllocator(std::string name, uint64_t maxAllocationBytes)
-    : Allocator(std::move(name)),
-      maxAllocationBytes_(maxAllocationBytes ? maxAllocationBytes
-                                             : physicalMemoryBytes()) {}
-
-std::shared_ptr<HeapAllocator>
-HeapAllocator::create(std::string name, uint64_t maxAllocationBytes) {
-  return std::shared_ptr<HeapAllocator>(
-      new HeapAllocator(std::move(name), maxAllocationBytes));
+std::shared_ptr<Allocator> Allocator::create(std::string name,
+                                             AllocatorOptions options) {
+  return std::shared_ptr<Allocator>(new Allocator(std::move(name), options));
 }
 
-Result<uint8_t *> HeapAllocator::allocateStorage(uint64_t size) {
-  if (size > maxAllocationBytes_)
-    return resourceExhausted(name(), ": cannot allocate ", size,
-                             " bytes (limit ", maxAllocationBytes_, ")");
-  // One byte for empty buffers keeps data() non-null, which means "live".
-  void *storage =
-      ::operator new(std::max<uint64_t>(size, 1), kHeapAlignment, std::nothrow);
-  if (!storage)
-    return resourceExhausted(name(), ": out of memory allocating ", size,
-                             " bytes");
-  return static_cast<uint8_t *>(storage);
+Allocator::Allocator(std::string name, AllocatorOptions options)
+    : name_(std::move(name)), options_(options) {
+  if (!options_.maxAllocationBytes)
+    options_.maxAllocationBytes = physicalMemoryBytes();
+  if (options_.hostVisible) {
+    // The CPU's memory is everything at once.
+    heaps_.push_back({"unified", kAllHostBits | kDeviceVisible | kDeviceLocal});
+  } else {
+    heaps_.push_back({"device", kDeviceLocal | kDeviceVisible});
+    heaps_.push_back({"host staging", kAllHostBits | kDeviceVisible});
+  }
+  freeBlocks_.resize(heaps_.size());
 }
 
-void HeapAllocator::freeStorage(uint8_t *storage, uint64_t size) {
-  ::operator delete(storage, kHeapAlignment);
+Allocator::~Allocator() { trim(); }
+
+uint32_t Allocator::importableTypes() const {
+  return options_.hostVisible ? uint32_t(ExternalBufferType::kHostAllocation) |
+                                    uint32_t(ExternalBufferType::kOpaqueFd)
+                              : uint32_t(ExternalBufferType::kOpaqueFd);
+}
+
+uint32_t Allocator::exportableTypes() const { return importableTypes(); }
+
+CompatibilityResult Allocator::queryCompatibility(
+    BufferParams params, uint64_t size,
+    std::optional<ExternalBufferType> importType) const {
+  CompatibilityResult result;
+  bool wantsHost = (params.memoryType & kHostVisible) ||
+                   ((params.usage & (kMappingScoped | kMappingPersistent)) &&
+                    !(params.usage & kMappingOptional));
+  result.heap = (!options_.hostVisible && wantsHost) ? 1 : 0;
+  const Heap &heap = heaps_[result.heap];
+  // The buffer gets the heap's real bits; a request for DeviceLocal that
+  // lands in a host heap works but is flagged as low performance.
+  result.params.memoryType = heap.memoryType;
+  result.params.usage = params.usage;
+  if ((params.memoryType & ~heap.memoryType) != 0)
+    result.compatibility |= kCompatibilityLowPerformance;
+  result.allocationSize = std::max<uint64_t>(size, 1);
+  if (size > options_.maxAllocationBytes) {
+    result.reason = strCat(name_, ": cannot allocate ", size, " bytes (limit ",
+                           options_.maxAllocationBytes, ")");
+    return result;
+  }
+  result.compatibility |= kCompatibilityAllocatable;
+  if (importType ? (importableTypes() & uint32_t(*importType))
+                 : importableTypes() != 0)
+    result.compatibility |= kCompatibilityImportable;
+  if ((params.usage & kSharingExport) && exportableTypes())
+    result.compatibility |= kCompatibilityExportable;
+  return result;
+}
+
+void Allocator::countAllocationLocked(uint64_t size) {
+  ++stats_.allocations;
+  stats_.bytesAllocated += size;
+  stats_.liveBytes += size;
+  stats_.peakBytes = std::max(stats_.peakBytes, stats_.liveBytes);
+}
+
+Result<uint8_t *> Allocator::allocateMemfd(uint64_t size, int &fd) {
+  fd = memfd_create(name_.c_str(), MFD_CLOEXEC);
+  if (fd < 0)
+    return resourceExhausted(name_,
+                             ": memfd_create failed: ", std::strerror(errno));
+  uint64_t capacity = std::max<uint64_t>(size, 1);
+  if (ftruncate(fd, off_t(capacity)) != 0) {
+    Status status =
+        resourceExhausted(name_, ": cannot size a memfd to ", capacity,
+                          " bytes: ", std::strerror(errno));
+    close(fd);
+    fd = -1;
+    return status;
+  }
+  void *mapping =
+      mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (mapping == MAP_FAILED) {
+    Status status =
+        resourceExhausted(name_, ": cannot map a memfd of ", capacity,
+                          " bytes: ", std::strerror(errno));
+    close(fd);
+    fd = -1;
+    return status;
+  }
+  return static_cast<uint8_t *>(mapping);
+}
+
+Result<std::shared_ptr<Buffer>>
+Allocator::allocate(uint32_t memoryType, uint32_t usage, uint64_t size) {
+  CompatibilityResult fit = queryCompatibility({memoryType, usage}, size);
+  if (!(fit.compatibility & kCompatibilityAllocatable))
+    return resourceExhausted(fit.reason);
+  BufferStorage info;
+  info.heap = fit.heap;
+  info.capacity = fit.allocationSize;
+  uint8_t *storage = nullptr;
+  if (usage & kSharingExport) {
+    info.kind = BufferStorage::Kind::kMemfd;
+    FERRY_ASSIGN_OR_RETURN(storage, allocateMemfd(size, info.fd));
+  } else {
+    info.kind = BufferStorage::Kind::kHeap;
+    storage = static_cast<uint8_t *>(
+        ::operator new(info.capacity, kHeapAlignment, std::nothrow));
+    if (!storage)
+      return resourceExhausted(name_, ": out of memory allocating ", size,
+                               " bytes");
+    std::memset(storage, 0, size);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    countAllocationLocked(size);
+  }
+  return std::shared_ptr<Buffer>(
+      new Buffer(shared_from_this(), nextId(), storage, std::move(info), size,
+                 fit.params.memoryType, fit.params.usage, BufferPlacement{}));
+}
+
+Result<std::shared_ptr<Buffer>>
+Allocator::importBuffer(BufferParams params, const ExternalBuffer &external,
+                        std::function<void()> onRelease) {
+  std::string_view typeName = externalBufferTypeName(external.type);
+  if (!(importableTypes() & uint32_t(external.type)))
+    return failedPrecondition(
+        "import into ", name_, ": cannot import handle type ", typeName,
+        " (importable: ", formatExternalBufferTypes(importableTypes()), ")");
+  CompatibilityResult fit =
+      queryCompatibility(params, external.size, external.type);
+  if (!(fit.compatibility & kCompatibilityAllocatable))
+    return resourceExhausted(fit.reason);
+  BufferStorage info;
+  info.heap = fit.heap;
+  info.capacity = fit.allocationSize;
+  uint8_t *storage = nullptr;
+  if (external.type == ExternalBufferType::kHostAllocation) {
+    if (!external.hostPointer)
+      return invalidArgument("import into ", name_,
+                             ": host allocation pointer is null");
+    info.kind = BufferStorage::Kind::kImportedHost;
+    info.onRelease = std::move(onRelease);
+    storage = static_cast<uint8_t *>(external.hostPointer);
+  } else {
+    struct stat st;
+    if (external.fd < 0 || fstat(external.fd, &st) != 0)
+      return invalidArgument("import into ", name_, ": fd ", external.fd,
+                             " is not open");
+    if (uint64_t(st.st_size) < info.capacity)
+      return outOfRange("import into ", name_, ": fd ", external.fd, " has ",
+                        st.st_size, " bytes, the import needs ", external.size);
+    void *mapping = mmap(nullptr, info.capacity, PROT_READ | PROT_WRITE,
+                         MAP_SHARED, external.fd, 0);
+    if (mapping == MAP_FAILED)
+      return invalidArgument("import into ", name_, ": cannot map fd ",
+                             external.fd, ": ", std::strerror(errno));
+    info.kind = BufferStorage::Kind::kImportedFd;
+    storage = static_cast<uint8_t *>(mapping);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    countAllocationLocked(external.size);
+  }
+  return std::shared_ptr<Buffer>(
+      new Buffer(shared_from_this(), nextId(), storage, std::move(info),
+                 external.size, fit.params.memoryType,
+                 fit.params.usage | kSharingImport, BufferPlacement{}));
+}
+
+Result<ExternalBuffer> Allocator::exportBuffer(const Buffer &buffer,
+                                               ExternalBufferType type) const {
+  std::string operation = strCat("export as ", externalBufferTypeName(type));
+  FERRY_RETURN_IF_ERROR(buffer.requireUsage(kSharingExport, operation));
+  if (!(exportableTypes() & uint32_t(type)))
+    return failedPrecondition(buffer.describe(), ": ", operation, ": ", name_,
+                              " cannot export that handle type (exportable: ",
+                              formatExternalBufferTypes(exportableTypes()),
+                              ")");
+  FERRY_RETURN_IF_ERROR(buffer.requireLive(operation));
+  ExternalBuffer external;
+  external.type = type;
+  external.size = buffer.byteLength();
+  if (type == ExternalBufferType::kHostAllocation) {
+    FERRY_RETURN_IF_ERROR(buffer.requireMemoryType(kHostVisible, operation));
+    external.hostPointer = buffer.data();
+    return external;
+  }
+  const Buffer &root = buffer.root();
+  if (root.storageInfo_.fd < 0 || buffer.isSubspan())
+    return failedPrecondition(buffer.describe(), ": ", operation,
+                              ": only whole buffers allocated with "
+                              "SharingExport have an fd");
+  external.fd = dup(root.storageInfo_.fd);
+  if (external.fd < 0)
+    return resourceExhausted(buffer.describe(), ": ", operation,
+                             ": dup failed: ", std::strerror(errno));
+  return external;
+}
+
+Result<std::shared_ptr<Buffer>>
+Allocator::createPending(const CompatibilityResult &fit, uint64_t size,
+                         BufferPlacement placement) {
+  if (!(fit.compatibility & kCompatibilityAllocatable))
+    return resourceExhausted(fit.reason);
+  BufferStorage info;
+  info.heap = fit.heap;
+  info.capacity = fit.allocationSize;
+  // One allocation for the buffer and its control block: this is the queue
+  // alloca hot path.
+  return std::shared_ptr<Buffer>(std::make_shared<SharedBuffer>(
+      shared_from_this(), nextId(), nullptr, std::move(info), size,
+      fit.params.memoryType, fit.params.usage, std::move(placement)));
+}
+
+Status Allocator::commitPooled(Buffer &buffer) {
+  BufferStorage &info = buffer.storageInfo_;
+  uint64_t size = buffer.byteLength();
+  if (buffer.usage() & kSharingExport) {
+    info.kind = BufferStorage::Kind::kMemfd;
+    FERRY_ASSIGN_OR_RETURN(uint8_t * storage, allocateMemfd(size, info.fd));
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      countAllocationLocked(size);
+    }
+    buffer.commitStorage(storage);
+    return okStatus();
+  }
+  uint32_t sizeClass = uint32_t(
+      std::bit_width((std::max(size, kPoolMinBytes) - 1) / kPoolMinBytes));
+  uint8_t *storage = nullptr;
+  if (sizeClass < kPoolClasses) {
+    info.kind = BufferStorage::Kind::kPool;
+    info.capacity = kPoolMinBytes << sizeClass;
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<uint8_t *> &blocks = freeBlocks_[info.heap][sizeClass];
+    if (!blocks.empty()) {
+      storage = blocks.back();
+      blocks.pop_back();
+      ++stats_.poolHits;
+      stats_.poolReservedBytes -= info.capacity;
+      countAllocationLocked(size);
+    }
+  } else {
+    info.kind = BufferStorage::Kind::kHeap;
+    info.capacity = std::max<uint64_t>(size, 1);
+  }
+  if (!storage) {
+    storage = static_cast<uint8_t *>(
+        ::operator new(info.capacity, kHeapAlignment, std::nothrow));
+    if (!storage)
+      return resourceExhausted(name_, ": out of memory allocating ", size,
+                               " bytes");
+    // Fresh memory is zeroed once; reused blocks keep old contents (a queue
+    // alloca's contents are undefined until written).
+    std::memset(storage, 0, size);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (info.kind == BufferStorage::Kind::kPool)
+      ++stats_.poolMisses;
+    countAllocationLocked(size);
+  }
+  buffer.commitStorage(storage);
+  return okStatus();
+}
+
+void Allocator::release(uint8_t *storage, uint64_t size,
+                        const BufferStorage &info) {
+  switch (info.kind) {
+  case BufferStorage::Kind::kPool: {
+    uint32_t sizeClass =
+        uint32_t(std::countr_zero(info.capacity / kPoolMinBytes));
+    std::lock_guard<std::mutex> lock(mutex_);
+    freeBlocks_[info.heap][sizeClass].push_back(storage);
+    stats_.poolReservedBytes += info.capacity;
+    ++stats_.deallocations;
+    stats_.liveBytes -= size;
+    return;
+  }
+  case BufferStorage::Kind::kHeap:
+    ::operator delete(storage, kHeapAlignment);
+    break;
+  case BufferStorage::Kind::kMemfd:
+    munmap(storage, info.capacity);
+    close(info.fd);
+    break;
+  case BufferStorage::Kind::kImportedHost:
+    if (info.onRelease)
+      info.onRelease();
+    break;
+  case BufferStorage::Kind::kImportedFd:
+    munmap(storage, info.capacity);
+    break;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++stats_.deallocations;
+  stats_.liveBytes -= size;
+}
+
+void Allocator::trim() {
+  std::vector<uint8_t *> blocks;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto &heap : freeBlocks_)
+      for (auto &list : heap) {
+        blocks.insert(blocks.end(), list.begin(), list.end());
+        list.clear();
+      }
+    stats_.poolReservedBytes = 0;
+  }
+  for (uint8_t *block : blocks)
+    ::operator delete(block, kHeapAlignment);
+}
+
+AllocatorStatistics Allocator::statistics() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
 }
 
 } // namespace ferry::hal

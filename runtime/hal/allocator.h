@@ -1,94 +1,202 @@
-// Allocator: hands out Buffers on one device and counts what it hands out.
+// Allocator: hands out Buffers on one device, imports and exports them, and
+// counts what it hands out.
 //
-// Every Buffer remembers the allocator it came from (by shared_ptr, so an
-// allocator outlives its buffers) and gives its memory back exactly once:
-// when a queue dealloca releases it early, or else when the last reference to
-// the Buffer goes. The allocator itself counts allocations, deallocations and
-// live/peak bytes, so the statistics that tools report cannot be skewed by a
-// caller forgetting to count.
+// An allocator owns one or more *heaps*, each with the memory type bits its
+// memory really has. A request (memory type + usage bits) is matched to a heap
+// by queryCompatibility(), which also says what the allocator would adjust
+// (bits added because the memory has them anyway, DeviceLocal dropped when a
+// host-visible request on a discrete device lands in the host heap) and
+// whether the request could be imported or exported. allocate(), import and
+// queue allocas all go through it, so a buffer's bits are always the bits of
+// the memory it actually got.
 //
-// Later growth: pools, placement-aware allocation and capability checks hang
-// off allocate()'s memory type / usage arguments; subclasses replace only the
-// storage hooks.
+// Storage kinds: plain heap memory; pool blocks (queue allocas: size classes
+// per heap, stream ordered because the device returns and takes blocks while
+// executing its queue in order, so memory a dealloca freed is reused by a
+// later alloca with no host round trip); memfd mappings (any buffer with
+// SharingExport, so it can be exported as an opaque fd); imported host
+// allocations and imported fds.
+//
+// Every Buffer holds a reference to its allocator (an allocator outlives its
+// buffers) and gives its memory back exactly once. The allocator counts
+// allocations, deallocations and live/peak bytes itself, so statistics cannot
+// be skewed by a caller forgetting to count. Pool blocks held for reuse are
+// not live bytes; they are reported separately.
 //
 // Ownership/threads: always held by std::shared_ptr (create() functions);
 // every public method is thread-safe.
 #ifndef FERRY_RUNTIME_HAL_ALLOCATOR_H_
 #define FERRY_RUNTIME_HAL_ALLOCATOR_H_
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/base/status.h"
+#include "runtime/hal/buffer.h"
 
 namespace ferry::hal {
 
-class Buffer;
-
 struct AllocatorStatistics {
-  uint64_t allocations = 0;    // successful allocate() calls
+  uint64_t allocations = 0;    // buffers handed out (allocate, alloca, import)
   uint64_t deallocations = 0;  // buffers whose memory went back
   uint64_t bytesAllocated = 0; // total over all allocations
   uint64_t peakBytes = 0;      // highest liveBytes ever seen
   uint64_t liveBytes = 0;      // allocated and not yet given back
+  uint64_t poolHits = 0;       // queue allocas served by a reused block
+  uint64_t poolMisses = 0;     // queue allocas that needed new memory
+  uint64_t poolReservedBytes = 0; // bytes of free blocks kept for reuse
+};
+
+struct BufferParams {
+  uint32_t memoryType = 0; // MemoryTypeBits
+  uint32_t usage = 0;      // BufferUsageBits
+};
+
+enum AllocatorCompatibility : uint32_t {
+  kCompatibilityNone = 0,
+  kCompatibilityAllocatable = 1u << 0,
+  kCompatibilityImportable = 1u << 1,
+  kCompatibilityExportable = 1u << 2,
+  // Works, but not with the memory asked for (e.g. DeviceLocal dropped).
+  kCompatibilityLowPerformance = 1u << 3,
+};
+
+// External handle types (bit values, so sets of them are masks).
+enum class ExternalBufferType : uint32_t {
+  kHostAllocation = 1u << 0, // a host pointer
+  kOpaqueFd = 1u << 1,       // a file descriptor (memfd) to mmap
+};
+std::string_view externalBufferTypeName(ExternalBufferType type);
+// "host_allocation|opaque_fd", "none".
+std::string formatExternalBufferTypes(uint32_t mask);
+
+// An external buffer handle. Import does not take ownership of `fd` (it maps
+// it); export hands the caller a new fd to close.
+struct ExternalBuffer {
+  ExternalBufferType type = ExternalBufferType::kHostAllocation;
+  uint64_t size = 0;
+  void *hostPointer = nullptr;
+  int fd = -1;
+};
+
+struct CompatibilityResult {
+  uint32_t compatibility = kCompatibilityNone; // AllocatorCompatibility bits
+  BufferParams params;         // what the buffer would really have
+  uint64_t allocationSize = 0; // bytes it would reserve
+  uint32_t heap = 0;           // heap index it would come from
+  std::string reason;          // why it is not allocatable, if it is not
+};
+
+struct AllocatorOptions {
+  // Requests above this fail cleanly instead of asking the system for
+  // absurd amounts (a hostile module can ask for any size). 0: physical RAM.
+  uint64_t maxAllocationBytes = 0;
+  // false: a "discrete" memory model for testing (a device heap that is not
+  // host-visible plus a host-visible staging heap; imports and exports only
+  // through opaque fds), so GPU paths are testable without a GPU.
+  bool hostVisible = true;
 };
 
 class Allocator : public std::enable_shared_from_this<Allocator> {
 public:
-  virtual ~Allocator() = default;
+  static std::shared_ptr<Allocator> create(std::string name,
+                                           AllocatorOptions options = {});
+  ~Allocator();
   Allocator(const Allocator &) = delete;
   Allocator &operator=(const Allocator &) = delete;
 
-  // Allocates `size` bytes with the given memory type / usage bits
-  // (runtime/hal/buffer_bits.h). `allocaFlags` records the queue alloca flags
-  // (device.h) on the buffer. The new Buffer holds a reference to this
-  // allocator. Contents are zero-initialized so that reading a buffer that a
-  // program never wrote is deterministic rather than undefined.
-  Result<std::shared_ptr<Buffer>> allocate(uint32_t memoryType, uint32_t usage,
-                                           uint64_t size,
-                                           uint32_t allocaFlags = 0);
-
-  AllocatorStatistics statistics() const;
   // Who this allocator serves, for messages ("device 'cpu0' heap").
   const std::string &name() const { return name_; }
+  const AllocatorOptions &options() const { return options_; }
+  // The memory type bits of the default (device) heap.
+  uint32_t defaultMemoryType() const { return heaps_[0].memoryType; }
+  // ExternalBufferType masks this allocator can import / export.
+  uint32_t importableTypes() const;
+  uint32_t exportableTypes() const;
 
-protected:
-  explicit Allocator(std::string name) : name_(std::move(name)) {}
+  // What allocating (or importing as `importType`, if given) `size` bytes
+  // with `params` would give. Never fails; see `compatibility`.
+  CompatibilityResult
+  queryCompatibility(BufferParams params, uint64_t size,
+                     std::optional<ExternalBufferType> importType = {}) const;
 
-  // Storage hooks: return `size` bytes (non-null even for size 0) or fail;
-  // free what allocateStorage returned.
-  virtual Result<uint8_t *> allocateStorage(uint64_t size) = 0;
-  virtual void freeStorage(uint8_t *storage, uint64_t size) = 0;
+  // Allocates now (synchronously): no origin device, not queue-ordered.
+  // Contents are zero so that reading memory a program never wrote is
+  // deterministic.
+  Result<std::shared_ptr<Buffer>> allocate(uint32_t memoryType, uint32_t usage,
+                                           uint64_t size);
+  // Wraps external memory. Host allocations: `onRelease` runs when the
+  // buffer's memory goes back (the caller frees its memory then). Fds are
+  // mapped (the caller keeps its fd). Fails naming the handle type if this
+  // allocator cannot import it.
+  Result<std::shared_ptr<Buffer>>
+  importBuffer(BufferParams params, const ExternalBuffer &external,
+               std::function<void()> onRelease = {});
+  // Exports `buffer` as `type`. Needs SharingExport usage; host allocations
+  // also need HostVisible memory. An fd export returns a new fd the caller
+  // must close; the buffer must outlive any use of the export.
+  Result<ExternalBuffer> exportBuffer(const Buffer &buffer,
+                                      ExternalBufferType type) const;
+
+  // Queue alloca support (Device use). createPending makes the Buffer with
+  // its final bits and placement but no memory; commitPooled, run when the
+  // alloca executes on its queue, binds a pool block (or memfd memory for
+  // exportable buffers).
+  Result<std::shared_ptr<Buffer>> createPending(const CompatibilityResult &fit,
+                                                uint64_t size,
+                                                BufferPlacement placement);
+  Status commitPooled(Buffer &buffer);
+
+  // Frees every pool block kept for reuse.
+  void trim();
+
+  AllocatorStatistics statistics() const;
 
 private:
   friend class Buffer;
-  // Called by Buffer exactly once per allocation.
-  void release(uint8_t *storage, uint64_t size);
+  struct Heap {
+    std::string name;
+    uint32_t memoryType;
+  };
+  // Pool size classes: 64 B << i for i < kPoolClasses (up to 256 MiB).
+  static constexpr uint32_t kPoolClasses = 23;
+  static constexpr uint64_t kPoolMinBytes = 64;
+
+  Allocator(std::string name, AllocatorOptions options);
+  Result<uint8_t *> allocateMemfd(uint64_t size, int &fd);
+  // Called by Buffer exactly once per root allocation.
+  void release(uint8_t *storage, uint64_t size, const BufferStorage &info);
+  uint64_t nextId() {
+    return nextId_.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
+  void countAllocationLocked(uint64_t size);
 
   std::string name_;
-  mutable std::mutex mutex_;
+  AllocatorOptions options_;
+  std::vector<Heap> heaps_;
+  std::atomic<uint64_t> nextId_{0};
+
+  mutable std::mutex mutex_; // guards stats_ and freeBlocks_
   AllocatorStatistics stats_;
+  // [heap][class] -> free blocks.
+  std::vector<std::array<std::vector<uint8_t *>, kPoolClasses>> freeBlocks_;
 };
 
-// Plain host memory from the C++ heap, 64-byte aligned.
-class HeapAllocator final : public Allocator {
+// The local CPU's plain host memory (64-byte aligned); kept as the name
+// tests and tools use for a unified-memory allocator.
+class HeapAllocator {
 public:
-  // Requests above `maxAllocationBytes` fail cleanly instead of asking the
-  // system for absurd amounts (a corrupt or hostile module can ask for any
-  // size). 0 means "the machine's physical memory".
-  static std::shared_ptr<HeapAllocator> create(std::string name,
-                                               uint64_t maxAllocationBytes = 0);
-
-protected:
-  Result<uint8_t *> allocateStorage(uint64_t size) override;
-  void freeStorage(uint8_t *storage, uint64_t size) override;
-
-private:
-  HeapAllocator(std::string name, uint64_t maxAllocationBytes);
-  uint64_t maxAllocationBytes_;
+  static std::shared_ptr<Allocator> create(std::string name,
+                                           uint64_t maxAllocationBytes = 0) {
+    return Allocator::create(std::move(name),
+                             AllocatorOptions{maxAllocationBytes, true});
+  }
 };
 
 } // namespace ferry::hal

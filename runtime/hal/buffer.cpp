@@ -3,28 +3,129 @@
 #include <limits>
 
 #include "runtime/hal/allocator.h"
+#include "runtime/hal/buffer_bits.h"
 
 namespace ferry::hal {
 
-Buffer::Buffer(std::shared_ptr<Allocator> allocator, uint8_t *storage,
-               uint64_t size, uint32_t memoryType, uint32_t usage,
-               BufferPlacement placement)
-    : allocator_(std::move(allocator)), storage_(storage), size_(size),
-      memoryType_(memoryType), usage_(usage), placement_(placement) {}
+Buffer::Buffer(std::shared_ptr<Allocator> allocator, uint64_t id,
+               uint8_t *storage, BufferStorage storageInfo, uint64_t size,
+               uint32_t memoryType, uint32_t usage, BufferPlacement placement)
+    : root_(this), size_(size), allocator_(std::move(allocator)), id_(id),
+      storage_(storage), storageInfo_(std::move(storageInfo)),
+      memoryType_(memoryType), usage_(usage), placement_(std::move(placement)) {
+}
+
+Buffer::Buffer(std::shared_ptr<Buffer> root, uint64_t offset, uint64_t size)
+    : root_(root.get()), rootRef_(std::move(root)), offset_(offset),
+      size_(size) {}
 
 Buffer::~Buffer() {
-  if (uint8_t *storage = storage_.exchange(nullptr))
-    allocator_->release(storage, size_);
+  if (root_ == this)
+    freeStorage();
+}
+
+void Buffer::freeStorage() {
+  // exchange: exactly one of release(), commitStorage() and the destructor
+  // sees the storage.
+  if (uint8_t *storage = storage_.exchange(nullptr, std::memory_order_acq_rel))
+    allocator_->release(storage, size_, storageInfo_);
 }
 
 Status Buffer::release() {
-  // exchange makes concurrent releases safe: exactly one sees the storage.
-  uint8_t *storage = storage_.exchange(nullptr, std::memory_order_acq_rel);
-  if (!storage)
-    return failedPrecondition("buffer of ", size_,
-                              " bytes was already deallocated");
-  allocator_->release(storage, size_);
+  if (root_->released_.exchange(true, std::memory_order_acq_rel))
+    return failedPrecondition(describe(), " was already deallocated");
+  root_->freeStorage();
   return okStatus();
+}
+
+void Buffer::commitStorage(uint8_t *storage) {
+  root_->storage_.store(storage, std::memory_order_release);
+  if (root_->released_.load(std::memory_order_acquire))
+    root_->freeStorage();
+}
+
+Result<std::shared_ptr<Buffer>>
+Buffer::subspan(const std::shared_ptr<Buffer> &buffer, uint64_t offset,
+                uint64_t length) {
+  if (!buffer)
+    return invalidArgument("subspan of a null buffer");
+  if (offset > buffer->size_ || length > buffer->size_ - offset)
+    return outOfRange(buffer->describe(), ": subspan [", offset, ", +", length,
+                      ") is outside its ", buffer->size_, " bytes");
+  std::shared_ptr<Buffer> root =
+      buffer->isSubspan() ? buffer->rootRef_ : buffer;
+  return std::shared_ptr<Buffer>(
+      new Buffer(std::move(root), buffer->offset_ + offset, length));
+}
+
+std::string Buffer::describe() const {
+  if (isSubspan())
+    return strCat("buffer ", root_->id_, " [", offset_, ", +", size_, ")");
+  return strCat("buffer ", id_, " (", size_, " bytes)");
+}
+
+Status Buffer::discardUnderflow() {
+  // Undo the decrement: the count never stays below zero (and, being 64-bit,
+  // can never wrap).
+  root_->ownerCount_.fetch_add(1, std::memory_order_relaxed);
+  return failedPrecondition(
+      describe(), ": allocation discard with no owner left (ownership count "
+                  "is 0; a preserve is missing or a discard is repeated)");
+}
+
+Status Buffer::requireUsage(uint32_t bits, std::string_view operation) const {
+  uint32_t missing = bits & ~usage();
+  if (!missing)
+    return okStatus();
+  uint32_t first = missing & (~missing + 1);
+  return failedPrecondition(
+      describe(), ": ", operation, ": missing buffer usage bit ",
+      formatBufferUsage(first), " (usage is ", formatBufferUsage(usage()), ")");
+}
+
+Status Buffer::requireMemoryType(uint32_t bits,
+                                 std::string_view operation) const {
+  uint32_t missing = bits & ~memoryType();
+  if (!missing)
+    return okStatus();
+  uint32_t first = missing & (~missing + 1);
+  return failedPrecondition(describe(), ": ", operation,
+                            ": missing memory type bit ",
+                            formatMemoryType(first), " (memory type is ",
+                            formatMemoryType(memoryType()), ")");
+}
+
+Status Buffer::requireLive(std::string_view operation) const {
+  if (isReleased())
+    return failedPrecondition(describe(), ": ", operation,
+                              ": was already deallocated");
+  if (!data())
+    return failedPrecondition(
+        describe(), ": ", operation,
+        ": its queue alloca has not executed yet (wait on its fence)");
+  return okStatus();
+}
+
+Result<std::span<uint8_t>> Buffer::map(MappingMode mode, uint64_t offset,
+                                       uint64_t length) const {
+  std::string_view operation =
+      mode == MappingMode::kPersistent ? "persistent map" : "map";
+  FERRY_RETURN_IF_ERROR(requireMemoryType(kHostVisible, operation));
+  if (mode == MappingMode::kPersistent) {
+    FERRY_RETURN_IF_ERROR(requireUsage(kMappingPersistent, operation));
+  } else if (!(usage() & (kMappingScoped | kMappingPersistent))) {
+    return failedPrecondition(describe(), ": ", operation,
+                              ": missing buffer usage bit MappingScoped "
+                              "(or MappingPersistent) (usage is ",
+                              formatBufferUsage(usage()), ")");
+  }
+  FERRY_RETURN_IF_ERROR(requireLive(operation));
+  if (length == UINT64_MAX && offset <= size_)
+    length = size_ - offset;
+  if (offset > size_ || length > size_ - offset)
+    return outOfRange(describe(), ": ", operation, ": range [", offset, ", +",
+                      length, ") is outside its ", size_, " bytes");
+  return std::span<uint8_t>(data() + offset, length);
 }
 
 Result<uint64_t> shapeElementCount(std::span<const int64_t> shape) {

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "runtime/hal/buffer_bits.h"
+
 namespace ferry::hal {
 
 std::optional<BuiltinKernel> builtinKernelFromValue(uint32_t value) {
@@ -41,7 +43,396 @@ DeviceStatistics Device::statistics() const {
   stats.bytesCopied = bytesCopied_.load(std::memory_order_relaxed);
   stats.fills = fills_.load(std::memory_order_relaxed);
   stats.dispatches = dispatches_.load(std::memory_order_relaxed);
+  stats.allocas = allocas_.load(std::memory_order_relaxed);
+  stats.deallocas = deallocas_.load(std::memory_order_relaxed);
+  stats.barriers = barriers_.load(std::memory_order_relaxed);
+  stats.hostCalls = hostCalls_.load(std::memory_order_relaxed);
   return stats;
+}
+
+void Device::attachTopology(std::shared_ptr<const Topology> topology) {
+  std::lock_guard<std::mutex> lock(topologyMutex_);
+  topology_ = std::move(topology);
+}
+
+std::shared_ptr<const Topology> Device::topology() const {
+  std::lock_guard<std::mutex> lock(topologyMutex_);
+  return topology_;
+}
+
+std::optional<LinkCapabilities> Device::linkTo(std::string_view peer) const {
+  if (peer == name_) {
+    DeviceCapabilities caps = capabilities();
+    return Topology::deriveLink(caps, caps, /*self=*/true);
+  }
+  std::shared_ptr<const Topology> topo = topology();
+  if (!topo)
+    return std::nullopt;
+  std::optional<size_t> self = topo->indexOf(name_);
+  std::optional<size_t> other = topo->indexOf(peer);
+  if (!self || !other)
+    return std::nullopt;
+  return topo->link(*self, *other);
+}
+
+static DeviceQueryResult answer(int64_t value) { return {true, value}; }
+
+DeviceQueryResult Device::query(std::string_view category,
+                                std::string_view key) const {
+  if (category == kQueryCategoryDevice) {
+    if (key.starts_with("driver."))
+      return answer(key.substr(7) == driverName());
+    if (key.starts_with("name."))
+      return answer(key.substr(5) == name_);
+    if (key == "concurrency")
+      return answer(capabilities().concurrency);
+    return {};
+  }
+  if (category == kQueryCategoryMemory) {
+    DeviceCapabilities caps = capabilities();
+    auto has = [](uint32_t mask, ExternalBufferType type) {
+      return answer((mask & uint32_t(type)) != 0);
+    };
+    if (key == "host_visible")
+      return answer(caps.hostVisible);
+    if (key == "host_coherent")
+      return answer(caps.hostCoherent);
+    if (key == "unified_memory")
+      return answer(caps.unifiedMemory);
+    if (key == "device_local")
+      return answer((caps.memoryTypes & kDeviceLocal) != 0);
+    if (key == "memory_types")
+      return answer(caps.memoryTypes);
+    if (key == "max_allocation_size")
+      return answer(int64_t(caps.maxAllocationBytes));
+    if (key == "import.host_allocation")
+      return has(caps.importTypes, ExternalBufferType::kHostAllocation);
+    if (key == "import.opaque_fd")
+      return has(caps.importTypes, ExternalBufferType::kOpaqueFd);
+    if (key == "export.host_allocation")
+      return has(caps.exportTypes, ExternalBufferType::kHostAllocation);
+    if (key == "export.opaque_fd")
+      return has(caps.exportTypes, ExternalBufferType::kOpaqueFd);
+    return {};
+  }
+  if (category == kQueryCategoryLink) {
+    size_t colon = key.rfind(':');
+    if (colon == std::string_view::npos)
+      return {};
+    std::string_view peer = key.substr(0, colon);
+    std::string_view property = key.substr(colon + 1);
+    std::optional<LinkCapabilities> link = linkTo(peer);
+    if (property == "exists") {
+      if (link)
+        return answer(1);
+      // Known absent only when this device is in a group to look in.
+      return topology() ? answer(0) : DeviceQueryResult{};
+    }
+    if (!link)
+      return {};
+    if (property == "transparent_access")
+      return answer(link->transparentAccess);
+    if (property == "unified_memory")
+      return answer(link->unifiedMemory);
+    if (property == "import.opaque_fd")
+      return answer(
+          (link->importTypes & uint32_t(ExternalBufferType::kOpaqueFd)) != 0);
+    if (property == "import.host_allocation")
+      return answer((link->importTypes &
+                     uint32_t(ExternalBufferType::kHostAllocation)) != 0);
+    return {};
+  }
+  return {};
+}
+
+Status Device::reject(const std::shared_ptr<Fence> &signal, Status status) {
+  signal->fail(status);
+  return status;
+}
+
+Status Device::checkAccess(const Buffer &buffer,
+                           std::string_view operation) const {
+  const Allocator *owner = &buffer.allocator();
+  if (owner == allocator_.get())
+    return okStatus();
+  std::shared_ptr<const Topology> topo = topology();
+  std::optional<size_t> self, other;
+  if (topo) {
+    self = topo->indexOf(name_);
+    other = topo->indexOfAllocator(owner);
+  }
+  if (!self || !other)
+    return failedPrecondition(buffer.describe(), ": ", operation,
+                              ": the buffer belongs to ", owner->name(),
+                              ", which is in no device group with device '",
+                              name_, "'");
+  if (!topo->link(*self, *other).transparentAccess)
+    return failedPrecondition(
+        buffer.describe(), ": ", operation, ": device '", name_,
+        "' has no transparent access to the memory of device '",
+        topo->node(*other).name,
+        "' (export and import it, or stage it through host memory)");
+  return okStatus();
+}
+
+template <typename Work>
+Status Device::enqueue(const std::shared_ptr<Fence> &wait,
+                       const std::shared_ptr<Fence> &signal, Work &&work) {
+  if (!executesInline_)
+    return submit(wait, signal, std::forward<Work>(work));
+  if (wait) {
+    Status status = wait->wait();
+    if (!status.ok()) {
+      signal->fail(status);
+      return status;
+    }
+  }
+  Status status = work();
+  if (status.ok())
+    signal->signal();
+  else
+    signal->fail(status);
+  return status;
+}
+
+Status Device::barrier(const std::shared_ptr<Fence> &wait,
+                       const std::shared_ptr<Fence> &signal) {
+  return enqueue(wait, signal, [this] {
+    barriers_.fetch_add(1, std::memory_order_relaxed);
+    return okStatus();
+  });
+}
+
+#define FERRY_CHECK_SIGNAL(signal, context)                                    \
+  if (!(signal))                                                               \
+    return invalidArgument(context, ": the signal fence is null");
+
+Result<std::shared_ptr<Buffer>>
+Device::queueAlloca(const std::shared_ptr<Fence> &wait,
+                    const std::shared_ptr<Fence> &signal, uint32_t memoryType,
+                    uint32_t usage, uint64_t size, uint32_t flags) {
+  auto context = [this] {
+    return strCat("queue alloca on device '", name_, "'");
+  };
+  FERRY_CHECK_SIGNAL(signal, context());
+  if (flags & ~kQueueAllocaKnownFlags)
+    return reject(signal,
+                  invalidArgument(context(), ": unknown flags 0x", std::hex,
+                                  flags & ~kQueueAllocaKnownFlags));
+  CompatibilityResult fit =
+      allocator_->queryCompatibility({memoryType, usage}, size);
+  BufferPlacement placement;
+  placement.device = weak_from_this();
+  placement.queueAffinity = 1;
+  placement.flags = kBufferPlacementAsynchronous;
+  if (flags & kQueueAllocaIndeterminateLifetime)
+    placement.flags |= kBufferPlacementIndeterminateLifetime;
+  Result<std::shared_ptr<Buffer>> buffer =
+      allocator_->createPending(fit, size, std::move(placement));
+  if (!buffer.ok())
+    return reject(signal, buffer.status().withContext(context()));
+  Status status = enqueue(wait, signal, [this, b = *buffer, context] {
+    allocas_.fetch_add(1, std::memory_order_relaxed);
+    Status status = allocator_->commitPooled(*b);
+    return status.ok() ? status : status.withContext(context());
+  });
+  if (!status.ok())
+    return status;
+  return buffer;
+}
+
+Status Device::queueDealloca(const std::shared_ptr<Fence> &wait,
+                             const std::shared_ptr<Fence> &signal,
+                             const std::shared_ptr<Buffer> &buffer,
+                             uint32_t flags) {
+  auto context = [this] {
+    return strCat("queue dealloca on device '", name_, "'");
+  };
+  FERRY_CHECK_SIGNAL(signal, context());
+  if (flags & ~kQueueDeallocaKnownFlags)
+    return reject(signal,
+                  invalidArgument(context(), ": unknown flags 0x", std::hex,
+                                  flags & ~kQueueDeallocaKnownFlags));
+  if (!buffer)
+    return reject(signal, invalidArgument(context(), ": the buffer is null"));
+  const BufferPlacement &placement = buffer->placement();
+  if (flags & kQueueDeallocaPreferOrigin) {
+    std::shared_ptr<Device> origin = placement.device.lock();
+    if (origin && origin.get() != this)
+      return origin->queueDealloca(wait, signal, buffer, flags);
+  }
+  if (!buffer->markDeallocaIssued())
+    return reject(signal,
+                  failedPrecondition(buffer->describe(), ": ", context(),
+                                     ": was already deallocated (a second "
+                                     "dealloca of the same buffer)"));
+  bool frees = (placement.flags & kBufferPlacementAsynchronous) &&
+               !(placement.flags & kBufferPlacementIndeterminateLifetime);
+  if (!frees)
+    return barrier(wait, signal);
+  return enqueue(wait, signal, [this, buffer, context] {
+    deallocas_.fetch_add(1, std::memory_order_relaxed);
+    Status status = buffer->release();
+    return status.ok() ? status : status.withContext(context());
+  });
+}
+
+Status Device::queueBarrier(const std::shared_ptr<Fence> &wait,
+                            const std::shared_ptr<Fence> &signal) {
+  FERRY_CHECK_SIGNAL(signal, strCat("queue barrier on device '", name_, "'"));
+  return barrier(wait, signal);
+}
+
+// Checks [offset, offset + length) lies in `buffer`.
+static Status checkRange(const Buffer &buffer, uint64_t offset, uint64_t length,
+                         std::string_view operation) {
+  if (offset > buffer.byteLength() || length > buffer.byteLength() - offset)
+    return outOfRange(buffer.describe(), ": ", operation, ": range [", offset,
+                      ", +", length, ") is outside its ", buffer.byteLength(),
+                      " bytes");
+  return okStatus();
+}
+
+Status Device::queueFill(const std::shared_ptr<Fence> &wait,
+                         const std::shared_ptr<Fence> &signal,
+                         const std::shared_ptr<Buffer> &target, uint64_t offset,
+                         uint64_t length, uint64_t pattern,
+                         uint32_t patternLength) {
+  auto context = [this] {
+    return strCat("queue fill on device '", name_, "'");
+  };
+  FERRY_CHECK_SIGNAL(signal, context());
+  if (!target)
+    return reject(signal, invalidArgument(context(), ": the target is null"));
+  if (patternLength != 1 && patternLength != 2 && patternLength != 4 &&
+      patternLength != 8)
+    return reject(signal,
+                  invalidArgument(context(), ": pattern length ", patternLength,
+                                  " is not 1, 2, 4 or 8 bytes"));
+  if (length % patternLength)
+    return reject(signal,
+                  invalidArgument(context(), ": length ", length,
+                                  " is not a multiple of the pattern length ",
+                                  patternLength));
+  Status status = checkRange(*target, offset, length, context());
+  if (status.ok())
+    status = target->requireUsage(kTransferTarget, context());
+  if (status.ok())
+    status = checkAccess(*target, context());
+  if (status.ok() && target->isReleased())
+    status = target->requireLive(context());
+  if (!status.ok())
+    return reject(signal, status);
+  return enqueue(wait, signal, [=, this] {
+    if (!target->data())
+      return target->requireLive(context());
+    executeFill(target->data() + offset, length, pattern, patternLength);
+    fills_.fetch_add(1, std::memory_order_relaxed);
+    return okStatus();
+  });
+}
+
+Status Device::queueCopy(const std::shared_ptr<Fence> &wait,
+                         const std::shared_ptr<Fence> &signal,
+                         const std::shared_ptr<Buffer> &source,
+                         uint64_t sourceOffset,
+                         const std::shared_ptr<Buffer> &target,
+                         uint64_t targetOffset, uint64_t length) {
+  auto context = [this] {
+    return strCat("queue copy on device '", name_, "'");
+  };
+  FERRY_CHECK_SIGNAL(signal, context());
+  if (!source || !target)
+    return reject(signal,
+                  invalidArgument(context(), ": the ",
+                                  source ? "target" : "source", " is null"));
+  Status status = checkRange(*source, sourceOffset, length, context());
+  if (status.ok())
+    status = checkRange(*target, targetOffset, length, context());
+  if (status.ok())
+    status = source->requireUsage(kTransferSource, context());
+  if (status.ok())
+    status = target->requireUsage(kTransferTarget, context());
+  if (status.ok())
+    status = checkAccess(*source, context());
+  if (status.ok())
+    status = checkAccess(*target, context());
+  if (status.ok() && &source->root() == &target->root()) {
+    uint64_t s = source->byteOffset() + sourceOffset;
+    uint64_t t = target->byteOffset() + targetOffset;
+    if (s < t + length && t < s + length && length)
+      status = invalidArgument(context(), ": source and target ranges of ",
+                               source->describe(), " overlap");
+  }
+  for (const Buffer *b : {source.get(), target.get()})
+    if (status.ok() && b->isReleased())
+      status = b->requireLive(context());
+  if (!status.ok())
+    return reject(signal, status);
+  return enqueue(wait, signal, [=, this] {
+    if (!source->data())
+      return source->requireLive(context());
+    if (!target->data())
+      return target->requireLive(context());
+    executeCopy(source->data() + sourceOffset, target->data() + targetOffset,
+                length);
+    copies_.fetch_add(1, std::memory_order_relaxed);
+    bytesCopied_.fetch_add(length, std::memory_order_relaxed);
+    return okStatus();
+  });
+}
+
+Status Device::queueDispatch(
+    const std::shared_ptr<Fence> &wait, const std::shared_ptr<Fence> &signal,
+    BuiltinKernel kernel, ElementType elementType, uint64_t count,
+    std::span<const std::shared_ptr<Buffer>> bindings) {
+  auto context = [this] {
+    return strCat("queue dispatch on device '", name_, "'");
+  };
+  FERRY_CHECK_SIGNAL(signal, context());
+  Status status = validateDispatch(kernel, elementType, count, bindings);
+  if (!status.ok())
+    return reject(signal, status.withContext(context()));
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    bool output = i + 1 == bindings.size();
+    std::string operation =
+        strCat(context(), " (binding ", i, ", ",
+               output ? std::string("output") : strCat("input ", i), ")");
+    status = bindings[i]->requireUsage(
+        output ? kDispatchStorageWrite : kDispatchStorageRead, operation);
+    if (status.ok())
+      status = checkAccess(*bindings[i], operation);
+    if (!status.ok())
+      return reject(signal, status);
+  }
+  std::vector<std::shared_ptr<Buffer>> held(bindings.begin(), bindings.end());
+  return enqueue(wait, signal, [=, this, held = std::move(held)] {
+    std::vector<uint8_t *> pointers;
+    pointers.reserve(held.size());
+    for (const auto &buffer : held) {
+      if (!buffer->data())
+        return buffer->requireLive(context());
+      pointers.push_back(buffer->data());
+    }
+    dispatches_.fetch_add(1, std::memory_order_relaxed);
+    Status status = executeDispatch(kernel, elementType, count, pointers);
+    return status.ok() ? status : status.withContext(context());
+  });
+}
+
+Status Device::queueHostCall(const std::shared_ptr<Fence> &wait,
+                             const std::shared_ptr<Fence> &signal,
+                             std::function<Status()> call) {
+  auto context = [this] {
+    return strCat("queue host call on device '", name_, "'");
+  };
+  FERRY_CHECK_SIGNAL(signal, context());
+  if (!call)
+    return reject(signal, invalidArgument(context(), ": the call is empty"));
+  return enqueue(wait, signal, [this, call = std::move(call)] {
+    hostCalls_.fetch_add(1, std::memory_order_relaxed);
+    return call();
+  });
 }
 
 Status validateDispatch(BuiltinKernel kernel, ElementType elementType,

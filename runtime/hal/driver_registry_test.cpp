@@ -14,7 +14,14 @@ TEST(DriverRegistryTest, CreatesBuiltinDevicesByName) {
   ASSERT_TRUE(device.ok()) << device.status().toString();
   EXPECT_EQ((*device)->name(), "device_a");
   EXPECT_EQ((*device)->driverName(), "local-sync");
-  EXPECT_EQ(registry.driverNames(), std::vector<std::string>{"local-sync"});
+  EXPECT_EQ(
+      registry.driverNames(),
+      (std::vector<std::string>{"local-discrete", "local-sync", "local-task"}));
+  for (std::string_view driver : {"local-task", "local-discrete"}) {
+    auto other = registry.createDevice(driver, "device_b");
+    ASSERT_TRUE(other.ok()) << other.status().toString();
+    EXPECT_EQ((*other)->driverName(), driver);
+  }
 }
 
 TEST(DriverRegistryTest, UnknownDriverListsKnownOnes) {
@@ -24,7 +31,8 @@ TEST(DriverRegistryTest, UnknownDriverListsKnownOnes) {
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(device.status().message(),
-            "unknown driver 'cuda' (known drivers: local-sync)");
+            "unknown driver 'cuda' (known drivers: local-discrete, "
+            "local-sync, local-task)");
 }
 
 TEST(DriverRegistryTest, DuplicateRegistrationFails) {

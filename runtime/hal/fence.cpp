@@ -5,7 +5,9 @@
 namespace ferry::hal {
 
 std::shared_ptr<Fence> Fence::create() {
-  return std::shared_ptr<Fence>(new Fence());
+  // One allocation for the fence and its control block.
+  struct Shared : Fence {};
+  return std::make_shared<Shared>();
 }
 
 std::shared_ptr<Fence> Fence::createSignaled() {
@@ -88,6 +90,14 @@ Status Fence::wait() {
     return makeStatus(StatusCode::kDeadlock,
                       "waiting on a fence that nothing will ever signal");
   resolved_.wait(lock, [&] { return status_.has_value(); });
+  return *status_;
+}
+
+Status Fence::wait(std::chrono::nanoseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!resolved_.wait_for(lock, timeout, [&] { return status_.has_value(); }))
+    return deadlineExceeded("fence not signaled within ", timeout.count(),
+                            " ns");
   return *status_;
 }
 

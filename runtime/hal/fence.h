@@ -11,13 +11,15 @@
 // addPendingSignal() when they accept work that will resolve the fence.
 // Synchronous drivers resolve fences before returning, so they never need to.
 //
-// Later growth: a timeline semaphore + value pair can replace the internals
-// without changing this interface.
+// A fence can also stand for a point on a timeline Semaphore
+// (Semaphore::fenceAt, semaphore.h): it resolves when the semaphore reaches
+// the value, or fails with the semaphore's failure.
 //
 // Ownership/threads: held by std::shared_ptr; every method is thread-safe.
 #ifndef FERRY_RUNTIME_HAL_FENCE_H_
 #define FERRY_RUNTIME_HAL_FENCE_H_
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -62,12 +64,17 @@ public:
 
   // Blocks until resolved; OK if signaled, the failure otherwise.
   Status wait();
+  // Same, giving up after `timeout` with DEADLINE_EXCEEDED (the fence stays
+  // pending). A zero timeout polls.
+  Status wait(std::chrono::nanoseconds timeout);
   // Non-blocking: nullopt while pending, else what wait() would return.
   std::optional<Status> query() const;
   bool isResolved() const { return query().has_value(); }
 
+protected:
+  Fence() = default; // create(); protected so make_shared can reach it
+
 private:
-  Fence() = default;
   void resolve(Status status);
 
   mutable std::mutex mutex_;

@@ -7,6 +7,7 @@
 #include "runtime/drivers/builtin_drivers.h"
 #include "runtime/hal/buffer_bits.h"
 #include "runtime/hal/driver_registry.h"
+#include "runtime/hal/topology.h"
 #include "runtime/tools/host_tensor.h"
 #include "runtime/tools/npy.h"
 #include "runtime/vm/context.h"
@@ -55,6 +56,7 @@ std::string statsFields(const DeviceReport &r, std::string_view indent) {
 // Everything a run creates; destroyed as a unit before stats are read.
 struct Run {
   std::vector<std::shared_ptr<hal::Device>> devices;
+  std::shared_ptr<hal::DeviceGroup> group;
   std::optional<vm::Context> context;
   std::vector<vm::Value> results;
 };
@@ -67,8 +69,10 @@ Result<std::shared_ptr<hal::BufferView>> uploadInput(hal::Device &device,
           hal::kHostVisible | hal::kHostCoherent | hal::kDeviceVisible,
           hal::kTransfer | hal::kDispatchStorage | hal::kMapping,
           tensor.bytes.size()));
+  FERRY_ASSIGN_OR_RETURN(std::span<uint8_t> mapped,
+                         buffer->map(hal::MappingMode::kScoped));
   if (!tensor.bytes.empty())
-    std::memcpy(buffer->data(), tensor.bytes.data(), tensor.bytes.size());
+    std::memcpy(mapped.data(), tensor.bytes.data(), tensor.bytes.size());
   return hal::BufferView::create(std::move(buffer), tensor.shape,
                                  tensor.elementType);
 }
@@ -99,7 +103,11 @@ Result<std::span<const uint8_t>> resultBytes(const vm::Value &value,
   if (buffer.isReleased())
     return failedPrecondition("result ", index,
                               " is a view of a deallocated buffer");
-  return std::span<const uint8_t>(buffer.data(), view->byteLength());
+  Result<std::span<uint8_t>> mapped =
+      buffer.map(hal::MappingMode::kScoped, 0, view->byteLength());
+  if (!mapped.ok())
+    return mapped.status().withContext(strCat("result ", index));
+  return std::span<const uint8_t>(mapped->data(), mapped->size());
 }
 
 Status runInto(const RunOptions &options, Run &run, std::ostream &out) {
@@ -141,6 +149,9 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out) {
       return device.status().withContext(strCat("device '", name, "'"));
     run.devices.push_back(std::move(*device));
   }
+  // One group: the devices learn their links (copies between them, device
+  // queries from the program).
+  FERRY_ASSIGN_OR_RETURN(run.group, hal::DeviceGroup::create(run.devices));
   FERRY_ASSIGN_OR_RETURN(run.context, vm::Context::create(module, run.devices));
 
   const vm::Function *function = module->lookupFunction(options.function);
@@ -237,6 +248,7 @@ Status runModule(const RunOptions &options, std::ostream &out) {
       reports.push_back({device->name(), {}, device->statistics()});
       allocators.push_back(device->sharedAllocator());
     }
+    run.group.reset();
     run.devices.clear();
     for (size_t i = 0; i < reports.size(); ++i)
       reports[i].allocator = allocators[i]->statistics();

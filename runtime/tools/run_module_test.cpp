@@ -115,7 +115,8 @@ TEST_F(RunModuleTest, ErrorsNameTheProblem) {
                          "device 'gpu' (devices: 'device_a')");
   device.devices = {{"device_a", "cuda"}};
   EXPECT_EQ(run(device), "error: device 'device_a': unknown driver 'cuda' "
-                         "(known drivers: local-sync)");
+                         "(known drivers: local-discrete, local-sync, "
+                         "local-task)");
   RunOptions missing;
   missing.modulePath = dir + "/missing.fvm";
   EXPECT_EQ(run(missing), "error: cannot open '" + dir +

@@ -87,8 +87,15 @@ Flags:
                          peak_bytes live_bytes_at_exit copies bytes_copied
                          fills dispatches
   --device=NAME=DRIVER   run the module's device NAME on DRIVER (repeatable;
-                         default: every device on local-sync)
-                           --device=device_a=local-sync
+                         default: every device on local-sync). Drivers:
+                           local-sync      the CPU, operations run inline
+                           local-task      the CPU, an in-order queue thread
+                                           per device plus helper threads
+                           local-discrete  a TESTING device: the CPU with
+                                           memory that is not host-visible
+                                           and no direct access from other
+                                           devices, like a discrete GPU
+                           --device=device_a=local-task
   --help                 show this text
 
 Results print as SHAPExTYPE=[...]:

@@ -51,6 +51,12 @@ inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
 inline constexpr uint32_t kFormatVersion = 1;
 inline constexpr size_t kHeaderBytes = 32;
 inline constexpr uint16_t kNoRegister = 0xFFFF;
+// The module initializer: when a module defines a function of this name (no
+// arguments, no results), the runtime runs it once when it binds the module
+// to devices, before any other function. Only it may store to globals.
+inline constexpr std::string_view kInitializerFunctionName = "__init";
+// Globals are i64 slots indexed from 0, zero until the initializer stores.
+inline constexpr uint32_t kMaxGlobals = 0x10000;
 
 enum class RegisterKind : uint8_t {
   kI64 = 0, // integers and index values (sizes, dims, bit masks)
@@ -91,7 +97,17 @@ enum class RegisterKind : uint8_t {
     "binding_count:u16 binding_count x buffer:r")                              \
   X(kFenceJoin, 0x35, "hal.fence.join",                                        \
     "dst:r count:u16 count x fence:r (signalled when all are; fails if any "   \
-    "fails)")
+    "fails)")                                                                  \
+  /* Device queries, allocation device choice and module globals. */           \
+  X(kDeviceQuery, 0x40, "hal.device.query",                                    \
+    "ok:i value:i device:r category:s key:s default:i64 value_bits:u8 "        \
+    "(value: the answer or default, truncated to value_bits, sign-extended)")  \
+  X(kAllocatorSelect, 0x41, "hal.allocator.select",                            \
+    "dst:r count:u16 count x device:r (the device to allocate a buffer "       \
+    "shared by all on; see runtime/vm/context.cpp)")                           \
+  X(kGlobalLoadI64, 0x42, "global.load.i64", "dst:i global:u32")               \
+  X(kGlobalStoreI64, 0x43, "global.store.i64",                                 \
+    "global:u32 value:i (only in the initializer)")
 
 enum class Opcode : uint8_t {
 #define FERRY_X(name, value, mnemonic, layout) name = value,

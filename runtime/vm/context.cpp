@@ -38,7 +38,9 @@ Context::create(std::shared_ptr<const Module> module,
   for (size_t i = 0; i < devices.size(); ++i)
     if (!devices[i])
       return invalidArgument("device ", i, " ('", names[i], "') is null");
-  return Context(std::move(module), std::move(devices));
+  Context context(std::move(module), std::move(devices));
+  FERRY_RETURN_IF_ERROR(context.initialize());
+  return context;
 }
 
 namespace {
@@ -48,9 +50,12 @@ using bytecode::kNoRegister;
 // One activation of a function: its registers and the instruction running.
 class Frame {
 public:
-  Frame(const Context &context, const Function &function)
+  // `writableGlobals` is empty except for the module initializer.
+  Frame(const Context &context, const Function &function,
+        std::span<int64_t> writableGlobals = {})
       : context_(context), function_(function),
-        i64s_(function.i64RegisterCount), refs_(function.refRegisterCount) {}
+        i64s_(function.i64RegisterCount), refs_(function.refRegisterCount),
+        writableGlobals_(writableGlobals) {}
 
   Status placeArguments(std::vector<Value> &args) {
     size_t nextI64 = 0, nextRef = 0;
@@ -152,11 +157,14 @@ private:
 
   Status execute(std::optional<std::vector<Value>> &results);
   Status executeHal();
+  Result<std::shared_ptr<hal::Device>>
+  selectAllocator(const std::vector<std::shared_ptr<hal::Device>> &candidates);
 
   const Context &context_;
   const Function &function_;
   std::vector<int64_t> i64s_;
   std::vector<Ref> refs_;
+  std::span<int64_t> writableGlobals_;
   const Instruction *instruction_ = nullptr;
   std::span<const int64_t> operands_;
   size_t next_ = 0;
@@ -164,6 +172,19 @@ private:
 
 // Wrapping arithmetic through uint64 (signed overflow is undefined).
 int64_t wrap(uint64_t value) { return int64_t(value); }
+
+// How an integer of `bits` width lives in an i64 register: i1 as 0 or 1,
+// wider types sign-extended.
+int64_t truncateToWidth(int64_t value, int64_t bits) {
+  if (bits >= 64)
+    return value;
+  uint64_t mask = (uint64_t(1) << bits) - 1;
+  uint64_t truncated = uint64_t(value) & mask;
+  if (bits == 1)
+    return int64_t(truncated);
+  uint64_t sign = uint64_t(1) << (bits - 1);
+  return wrap((truncated ^ sign) - sign);
+}
 
 Status Frame::execute(std::optional<std::vector<Value>> &results) {
   switch (opcode()) {
@@ -222,6 +243,21 @@ Status Frame::execute(std::optional<std::vector<Value>> &results) {
         values.emplace_back(refs_[size_t(reg)]);
     }
     results = std::move(values);
+    return okStatus();
+  }
+  case Opcode::kGlobalLoadI64: {
+    int64_t &dst = i64Operand();
+    dst = context_.globals()[size_t(operand())];
+    return okStatus();
+  }
+  case Opcode::kGlobalStoreI64: {
+    size_t index = size_t(operand());
+    int64_t value = i64Operand();
+    // The verifier admits stores only in the initializer, which runs with
+    // the globals writable.
+    if (index >= writableGlobals_.size())
+      return internalError(where(), ": globals are read-only here");
+    writableGlobals_[index] = value;
     return okStatus();
   }
   case Opcode::kFail:
@@ -378,12 +414,87 @@ Status Frame::executeHal() {
                                           uint64_t(count), bindings);
     return status.ok() ? status : fail(status);
   }
+  case Opcode::kDeviceQuery: {
+    int64_t &ok = i64Operand();
+    int64_t &value = i64Operand();
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    const std::vector<std::string> &strings = context_.module().strings();
+    const std::string &category = strings[size_t(operand())];
+    const std::string &key = strings[size_t(operand())];
+    int64_t defaultValue = operand();
+    int64_t bits = operand();
+    hal::DeviceQueryResult answer = device->query(category, key);
+    ok = answer.known ? 1 : 0;
+    value = truncateToWidth(answer.known ? answer.value : defaultValue, bits);
+    return okStatus();
+  }
+  case Opcode::kAllocatorSelect: {
+    int64_t dst = operand();
+    int64_t count = operand();
+    std::vector<std::shared_ptr<hal::Device>> candidates;
+    for (int64_t i = 0; i < count; ++i) {
+      FERRY_ASSIGN_OR_RETURN(auto device,
+                             refOperand<hal::Device>(strCat("device ", i)));
+      candidates.push_back(std::move(device));
+    }
+    FERRY_ASSIGN_OR_RETURN(auto chosen, selectAllocator(candidates));
+    setRef(dst, std::move(chosen));
+    return okStatus();
+  }
   default:
     return internalError(where(), ": opcode has no implementation");
   }
 }
 
+// The device to allocate a buffer shared by all `candidates` on, by the
+// runtime topology (the same preference as the compiler's rules): the first
+// whose memory every other candidate accesses transparently, else the first
+// every other shares unified memory with, else the first whose buffers every
+// other can import, else the first.
+Result<std::shared_ptr<hal::Device>> Frame::selectAllocator(
+    const std::vector<std::shared_ptr<hal::Device>> &candidates) {
+  // Each preference holds when `user` answers yes to any of its keys about
+  // the owner ("<owner>:<property>", see runtime/hal/device.h).
+  static constexpr std::string_view kPreferences[][2] = {
+      {"transparent_access", ""},
+      {"unified_memory", ""},
+      {"import.opaque_fd", "import.host_allocation"},
+  };
+  auto holds = [](const hal::Device &user, const hal::Device &owner,
+                  const std::string_view(&properties)[2]) {
+    for (std::string_view property : properties) {
+      if (property.empty())
+        continue;
+      hal::DeviceQueryResult answer =
+          user.query("hal.device.link", strCat(owner.name(), ":", property));
+      if (answer.known && answer.value != 0)
+        return true;
+    }
+    return false;
+  };
+  for (const auto &properties : kPreferences)
+    for (const auto &owner : candidates)
+      if (std::all_of(candidates.begin(), candidates.end(),
+                      [&](const std::shared_ptr<hal::Device> &user) {
+                        return user == owner ||
+                               holds(*user, *owner, properties);
+                      }))
+        return owner;
+  return candidates.front();
+}
+
 } // namespace
+
+Status Context::initialize() {
+  const Function *init = module_->initializer();
+  if (!init)
+    return okStatus();
+  Frame frame(*this, *init, globals_);
+  Result<std::vector<Value>> results = frame.run();
+  if (!results.ok())
+    return results.status().withContext("module initializer");
+  return okStatus();
+}
 
 Result<std::vector<Value>> Context::invoke(std::string_view functionName,
                                            std::vector<Value> args) const {

@@ -15,9 +15,14 @@
 // runtime/modules/ is where native (C++/plugin) modules for external
 // functions will live.
 //
+// Module initialization: create() runs the module initializer (a function
+// named bytecode::kInitializerFunctionName, if the module has one) once,
+// before returning; it is the only code that may store to the module's
+// globals, which later invocations read (e.g. memoized device queries).
+//
 // Ownership/threads: the Context shares the Module and Devices by
-// shared_ptr. invoke() keeps no state between calls and may run concurrently
-// from several threads.
+// shared_ptr. invoke() keeps no state between calls (globals are read-only
+// after create()) and may run concurrently from several threads.
 #ifndef FERRY_RUNTIME_VM_CONTEXT_H_
 #define FERRY_RUNTIME_VM_CONTEXT_H_
 
@@ -35,7 +40,8 @@ namespace ferry::vm {
 
 class Context {
 public:
-  // Fails unless there is exactly one non-null device per module device.
+  // Fails unless there is exactly one non-null device per module device, or
+  // when the module initializer fails.
   static Result<Context>
   create(std::shared_ptr<const Module> module,
          std::vector<std::shared_ptr<hal::Device>> devices);
@@ -44,6 +50,8 @@ public:
   std::span<const std::shared_ptr<hal::Device>> devices() const {
     return devices_;
   }
+  // The module's globals, as the initializer left them.
+  std::span<const int64_t> globals() const { return globals_; }
 
   // Runs `functionName` with `args`. Fails naming the module's functions if
   // it does not exist, and on an argument count or kind mismatch.
@@ -51,12 +59,17 @@ public:
                                     std::vector<Value> args) const;
 
 private:
+  // Runs the module initializer, if any, with the globals writable.
+  Status initialize();
+
   Context(std::shared_ptr<const Module> module,
           std::vector<std::shared_ptr<hal::Device>> devices)
-      : module_(std::move(module)), devices_(std::move(devices)) {}
+      : module_(std::move(module)), devices_(std::move(devices)),
+        globals_(module_->globalCount(), 0) {}
 
   std::shared_ptr<const Module> module_;
   std::vector<std::shared_ptr<hal::Device>> devices_;
+  std::vector<int64_t> globals_;
 };
 
 } // namespace ferry::vm

@@ -4,7 +4,8 @@
 #include <gtest/gtest.h>
 #include <random>
 
-#include "runtime/drivers/local/local_sync_device.h"
+#include "runtime/drivers/local/local_device.h"
+#include "runtime/hal/buffer_bits.h"
 #include "runtime/vm/testing/sample_modules.h"
 
 namespace ferry::vm {
@@ -24,7 +25,7 @@ std::shared_ptr<const Module> load(const std::vector<uint8_t> &file) {
 class ContextTest : public ::testing::Test {
 protected:
   std::shared_ptr<hal::Device> device =
-      drivers::local::LocalSyncDevice::create("device_a");
+      drivers::local::LocalDevice::create("device_a");
 
   Context makeContext(const std::vector<uint8_t> &file) {
     auto module = load(file);
@@ -38,7 +39,8 @@ protected:
   std::shared_ptr<hal::BufferView> view(std::vector<int32_t> values,
                                         ElementType type = ElementType::kI32) {
     auto buffer =
-        *device->allocator().allocate(0, 0, values.size() * sizeof(int32_t));
+        *device->allocator().allocate(0, hal::kTransfer | hal::kDispatchStorage,
+                                      values.size() * sizeof(int32_t));
     std::memcpy(buffer->data(), values.data(), values.size() * sizeof(int32_t));
     return *hal::BufferView::create(buffer, {int64_t(values.size())}, type);
   }
@@ -231,7 +233,8 @@ TEST_F(ContextTest, RunningMutatedModulesNeverCrashes) {
   std::vector<uint8_t> valid = testing::buildElementwiseModule();
   std::vector<uint8_t> payload(valid.begin() + bytecode::kHeaderBytes,
                                valid.end());
-  auto small = drivers::local::LocalSyncDevice::create("device_a", 1 << 20);
+  auto small = drivers::local::LocalDevice::create(
+      "device_a", {.maxAllocationBytes = 1 << 20});
   std::mt19937 rng(99);
   int loaded = 0;
   for (int i = 0; i < 5000; ++i) {

@@ -1,5 +1,6 @@
 #include "runtime/vm/module.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -64,9 +65,9 @@ Status invalidModule(const std::string &message) {
 class CodeVerifier {
 public:
   CodeVerifier(size_t stringCount, size_t deviceCount, Function &function,
-               std::span<const uint8_t> code)
+               std::span<const uint8_t> code, uint32_t &globalCount)
       : stringCount_(stringCount), deviceCount_(deviceCount),
-        function_(function), reader_(code) {}
+        function_(function), reader_(code), globalCount_(globalCount) {}
 
   Status run() {
     if (reader_.atEnd())
@@ -173,6 +174,19 @@ private:
     push(count);
     for (uint16_t i = 0; i < count && !reader_.failed(); ++i)
       FERRY_RETURN_IF_ERROR(refReg(what));
+    return okStatus();
+  }
+
+  Status globalIndex() {
+    uint32_t index = reader_.u32();
+    if (reader_.failed())
+      return okStatus();
+    if (index >= kMaxGlobals)
+      return operandError(strCat("global index ", index,
+                                 " is out of range (at most ", kMaxGlobals,
+                                 " globals)"));
+    globalCount_ = std::max(globalCount_, index + 1);
+    push(index);
     return okStatus();
   }
 
@@ -292,6 +306,40 @@ private:
     case Opcode::kFenceJoin:
       FERRY_RETURN_IF_ERROR(refReg("dst"));
       return refRegList("fence");
+    case Opcode::kDeviceQuery: {
+      FERRY_RETURN_IF_ERROR(i64Reg("ok"));
+      FERRY_RETURN_IF_ERROR(i64Reg("value"));
+      FERRY_RETURN_IF_ERROR(refReg("device"));
+      FERRY_RETURN_IF_ERROR(stringIndex("category"));
+      FERRY_RETURN_IF_ERROR(stringIndex("key"));
+      push(int64_t(reader_.u64()));
+      uint8_t bits = reader_.u8();
+      if (reader_.failed())
+        return okStatus();
+      if (bits == 0 || bits > 64)
+        return operandError(
+            strCat("value width ", int(bits), " is not between 1 and 64 bits"));
+      push(bits);
+      return okStatus();
+    }
+    case Opcode::kAllocatorSelect: {
+      FERRY_RETURN_IF_ERROR(refReg("dst"));
+      size_t countAt = function_.operands.size();
+      FERRY_RETURN_IF_ERROR(refRegList("device"));
+      if (!reader_.failed() && function_.operands[countAt] == 0)
+        return operandError("selects from no devices");
+      return okStatus();
+    }
+    case Opcode::kGlobalLoadI64:
+      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
+      return globalIndex();
+    case Opcode::kGlobalStoreI64:
+      if (function_.name != kInitializerFunctionName)
+        return operandError(strCat("only the module initializer '",
+                                   kInitializerFunctionName,
+                                   "' may store to globals"));
+      FERRY_RETURN_IF_ERROR(globalIndex());
+      return i64Reg("value");
     }
     return operandError("opcode has no decoder");
   }
@@ -300,6 +348,7 @@ private:
   size_t deviceCount_;
   Function &function_;
   Reader reader_;
+  uint32_t &globalCount_;
   Opcode current_ = Opcode::kReturn;
   size_t currentOffset_ = 0;
 };
@@ -347,6 +396,10 @@ const Function *Module::lookupFunction(std::string_view name) const {
     if (function.name == name)
       return &function;
   return nullptr;
+}
+
+const Function *Module::initializer() const {
+  return lookupFunction(kInitializerFunctionName);
 }
 
 std::string Module::functionNamesString() const {
@@ -457,8 +510,15 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
     CodeVerifier verifier(
         module.strings_.size(), module.deviceNames_.size(), function,
         std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(code.data()),
-                                 code.size()));
+                                 code.size()),
+        module.globalCount_);
     FERRY_RETURN_IF_ERROR(verifier.run());
+    if (function.name == kInitializerFunctionName &&
+        (!function.argKinds.empty() || !function.resultKinds.empty()))
+      return invalidModule(strCat("the module initializer '", function.name,
+                                  "' must take no arguments and return "
+                                  "nothing, but is ",
+                                  function.signatureString()));
     module.functions_.push_back(std::move(function));
   }
   if (reader.failed())

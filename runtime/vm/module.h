@@ -66,6 +66,10 @@ public:
   const std::vector<Function> &functions() const { return functions_; }
   // Null if absent.
   const Function *lookupFunction(std::string_view name) const;
+  // The module initializer (kInitializerFunctionName), or null.
+  const Function *initializer() const;
+  // One more than the highest global index the code uses.
+  uint32_t globalCount() const { return globalCount_; }
   // "'a', 'b'" for "unknown function" messages.
   std::string functionNamesString() const;
 
@@ -74,6 +78,7 @@ private:
   std::vector<std::string> strings_;
   std::vector<std::string> deviceNames_;
   std::vector<Function> functions_;
+  uint32_t globalCount_ = 0;
 };
 
 } // namespace ferry::vm

@@ -122,6 +122,22 @@ private:
   std::vector<uint32_t> nameIndices;
 };
 
+// The hal.global ops of the module, in declaration order.
+class GlobalTable {
+public:
+  void add(StringAttr name) { indices.try_emplace(name, indices.size()); }
+  std::optional<uint32_t> lookup(StringAttr name) const {
+    auto it = indices.find(name);
+    if (it == indices.end())
+      return std::nullopt;
+    return it->second;
+  }
+  size_t size() const { return indices.size(); }
+
+private:
+  llvm::DenseMap<StringAttr, uint32_t> indices;
+};
+
 //===----------------------------------------------------------------------===//
 // Registers
 //===----------------------------------------------------------------------===//
@@ -187,8 +203,9 @@ private:
 // Encodes one func.func: its signature, register counts and code.
 class FunctionEncoder {
 public:
-  FunctionEncoder(StringTable &strings, const DeviceTable &devices)
-      : strings(strings), devices(devices) {}
+  FunctionEncoder(StringTable &strings, const DeviceTable &devices,
+                  const GlobalTable &globals)
+      : strings(strings), devices(devices), globals(globals) {}
 
   LogicalResult encode(func::FuncOp func, ByteBuffer &out);
 
@@ -212,6 +229,11 @@ private:
   LogicalResult encodeQueueAlloca(hal::DeviceQueueAllocaOp op);
   LogicalResult encodeQueueDealloca(hal::DeviceQueueDeallocaOp op);
   LogicalResult encodeQueueDispatch(hal::DeviceQueueDispatchOp op);
+  LogicalResult encodeDeviceQuery(hal::DeviceQueryOp op);
+  LogicalResult encodeAllocatorSelect(hal::AllocatorSelectOp op);
+  LogicalResult encodeGlobalLoad(hal::GlobalLoadOp op);
+  LogicalResult encodeGlobalStore(hal::GlobalStoreOp op);
+  FailureOr<uint32_t> lookupGlobal(Operation *op, FlatSymbolRefAttr symbol);
 
   // Operand emitters, one per layout letter in bytecode_format.h.
   LogicalResult defineResult(Operation *op);
@@ -228,6 +250,7 @@ private:
 
   StringTable &strings;
   const DeviceTable &devices;
+  const GlobalTable &globals;
   RegisterFile registers;
   ByteBuffer code;
 };
@@ -351,6 +374,11 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
       .Case([&](hal::DeviceQueueDispatchOp op) {
         return encodeQueueDispatch(op);
       })
+      .Case([&](hal::DeviceQueryOp op) { return encodeDeviceQuery(op); })
+      .Case(
+          [&](hal::AllocatorSelectOp op) { return encodeAllocatorSelect(op); })
+      .Case([&](hal::GlobalLoadOp op) { return encodeGlobalLoad(op); })
+      .Case([&](hal::GlobalStoreOp op) { return encodeGlobalStore(op); })
       .Default([&](Operation *op) {
         return op->emitError()
                << "'" << op->getName()
@@ -544,6 +572,68 @@ FunctionEncoder::encodeQueueDispatch(hal::DeviceQueueDispatchOp op) {
   return success();
 }
 
+LogicalResult FunctionEncoder::encodeDeviceQuery(hal::DeviceQueryOp op) {
+  if (failed(registers.define(op.getOk(), op)) ||
+      failed(registers.define(op.getValue(), op)))
+    return failure();
+  emitOpcode(Opcode::kDeviceQuery);
+  emitRegister(op.getOk());
+  emitRegister(op.getValue());
+  emitRegister(op.getDevice());
+  code.appendU32(strings.intern(op.getCategory()));
+  code.appendU32(strings.intern(op.getKey()));
+  code.appendI64(op.getDefaultValue());
+  code.appendU8(op.getValue().getType().getIntOrFloatBitWidth());
+  return success();
+}
+
+LogicalResult
+FunctionEncoder::encodeAllocatorSelect(hal::AllocatorSelectOp op) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kAllocatorSelect);
+  emitRegister(op.getResult());
+  if (failed(emitCount(op, op.getDevices().size(), "device")))
+    return failure();
+  for (Value device : op.getDevices())
+    emitRegister(device);
+  return success();
+}
+
+FailureOr<uint32_t> FunctionEncoder::lookupGlobal(Operation *op,
+                                                  FlatSymbolRefAttr symbol) {
+  std::optional<uint32_t> index = globals.lookup(symbol.getAttr());
+  if (!index)
+    return op->emitError() << symbol << " does not name a hal.global";
+  return *index;
+}
+
+LogicalResult FunctionEncoder::encodeGlobalLoad(hal::GlobalLoadOp op) {
+  FailureOr<uint32_t> index = lookupGlobal(op, op.getGlobalAttr());
+  if (failed(index) || failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kGlobalLoadI64);
+  emitRegister(op.getResult());
+  code.appendU32(*index);
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeGlobalStore(hal::GlobalStoreOp op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (func.getSymName() != vm::bytecode::kInitializerFunctionName.data())
+    return op.emitError() << "globals may only be stored by the module "
+                             "initializer '@"
+                          << vm::bytecode::kInitializerFunctionName.data()
+                          << "'";
+  FailureOr<uint32_t> index = lookupGlobal(op, op.getGlobalAttr());
+  if (failed(index))
+    return failure();
+  emitOpcode(Opcode::kGlobalStoreI64);
+  code.appendU32(*index);
+  emitRegister(op.getValue());
+  return success();
+}
+
 LogicalResult FunctionEncoder::defineResult(Operation *op) {
   assert(op->getNumResults() == 1 && "expected a single-result op");
   return registers.define(op->getResult(0), op);
@@ -590,12 +680,20 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
   DeviceTable devices;
   for (auto device : module.getOps<hal::DeviceGlobalOp>())
     devices.add(device.getSymNameAttr(), strings);
+  GlobalTable globals;
+  for (auto global : module.getOps<hal::GlobalOp>())
+    globals.add(global.getSymNameAttr());
+  if (globals.size() > vm::bytecode::kMaxGlobals)
+    return module.emitError() << "has " << globals.size()
+                              << " hal.global ops; a Ferry bytecode module "
+                                 "holds at most "
+                              << vm::bytecode::kMaxGlobals;
 
   ByteBuffer functions;
   uint32_t functionCount = 0;
   bool succeeded = true;
   for (Operation &op : module.getBody()->getOperations()) {
-    if (isa<hal::DeviceGlobalOp>(op))
+    if (isa<hal::DeviceGlobalOp, hal::GlobalOp>(op))
       continue;
     auto func = dyn_cast<func::FuncOp>(op);
     if (!func) {
@@ -608,7 +706,7 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
     // Declarations have no code to run; the runtime cannot import them.
     if (func.isExternal())
       continue;
-    FunctionEncoder encoder(strings, devices);
+    FunctionEncoder encoder(strings, devices, globals);
     if (failed(encoder.encode(func, functions))) {
       succeeded = false;
       continue;

@@ -1,7 +1,7 @@
 // The local CPU driver's built-in elementwise kernels (add, sub, mul) for
 // every element type.
 //
-// Called by LocalSyncDevice after validateDispatch (runtime/hal/device.h) has
+// Called by LocalDevice after validateDispatch (runtime/hal/device.h) has
 // checked bindings and sizes, so these only compute. Integer kernels wrap on
 // overflow (computed in the unsigned type, which is defined behaviour).
 //

@@ -8,11 +8,11 @@
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 
-#include "runtime/hal/buffer_bits.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace ferry::hal {
 #define GEN_PASS_DEF_CONVERTSTREAMTOHALPASS
@@ -97,20 +97,28 @@ private:
                               "stream-schedule-allocation first";
   }
 
-  Value device() {
-    if (!cachedDevice) {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(&func.getBody().front());
-      cachedDevice = DeviceGetOp::create(builder, func.getLoc(),
-                                         DeviceType::get(func.getContext()),
-                                         deviceGlobal.getSymName());
-    }
-    return cachedDevice;
+  // The device `op` runs on: its affinity's, else the default device.
+  StringRef deviceSymbolOf(Operation *op) {
+    if (DeviceAffinityAttr affinity = getAffinity(op))
+      return affinity.getDevice().getValue();
+    return deviceGlobal.getSymName();
   }
 
-  Value newFence(Location loc) {
+  Value device(StringRef symbol) {
+    Value &cached = devices[symbol];
+    if (!cached) {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(&func.getBody().front());
+      cached = DeviceGetOp::create(builder, func.getLoc(),
+                                   DeviceType::get(func.getContext()), symbol);
+    }
+    return cached;
+  }
+  Value deviceOf(Operation *op) { return device(deviceSymbolOf(op)); }
+
+  Value newFence(Location loc, Value onDevice) {
     return FenceCreateOp::create(builder, loc,
-                                 FenceType::get(func.getContext()), device());
+                                 FenceType::get(func.getContext()), onDevice);
   }
 
   Value fenceFor(Value timepoint) {
@@ -173,44 +181,111 @@ private:
     return success();
   }
 
-  // Fixed bits until allocation properties are resolved from the topology:
-  // results handed to the host must be mappable by it.
-  std::pair<Value, Value> allocationBits(Location loc,
-                                         stream::ResourceType type) {
-    bool external = type.getLifetime() == stream::Lifetime::External;
-    uint32_t memoryType = kDeviceLocal;
-    uint32_t usage = kTransfer | kDispatchStorage;
-    if (external) {
-      memoryType |= kHostVisible;
-      usage |= kMapping;
+  // The affinities of every op that uses `resource`, deduplicated, in use
+  // order. Uses without an affinity run on the default device, which counts
+  // only once some use names a device.
+  SmallVector<DeviceAffinityAttr> usingAffinities(stream::ResourceAllocaOp op) {
+    llvm::SetVector<DeviceAffinityAttr> affinities;
+    bool defaultDeviceUse = false;
+    auto addUser = [&](Operation *user) {
+      if (DeviceAffinityAttr affinity = getAffinity(user))
+        affinities.insert(affinity);
+      else
+        defaultDeviceUse = true;
+    };
+    addUser(op);
+    for (Operation *user : op.getResult().getUsers()) {
+      if (isa<stream::ResourceDeallocaOp>(user))
+        continue;
+      auto await = dyn_cast<stream::TimepointAwaitOp>(user);
+      if (!await) {
+        addUser(user);
+        continue;
+      }
+      // The awaited resource is the same buffer: follow it to its users.
+      for (auto [operand, result] :
+           llvm::zip_equal(await.getResourceOperands(), await.getResults()))
+        if (operand == op.getResult())
+          for (Operation *awaitUser : result.getUsers())
+            addUser(awaitUser);
     }
-    auto i32 = builder.getI32Type();
-    Value memory = MemoryTypeOp::create(builder, loc, i32,
-                                        builder.getI32IntegerAttr(memoryType));
-    Value bufferUsage = BufferUsageOp::create(builder, loc, i32,
-                                              builder.getI32IntegerAttr(usage));
-    return {memory, bufferUsage};
+    if (!affinities.empty() && defaultDeviceUse)
+      affinities.insert(DeviceAffinityAttr::get(
+          FlatSymbolRefAttr::get(deviceGlobal.getSymNameAttr())));
+    return affinities.takeVector();
   }
 
+  static Lifetime toHALLifetime(stream::Lifetime lifetime) {
+    switch (lifetime) {
+    case stream::Lifetime::External:
+      return Lifetime::External;
+    case stream::Lifetime::Staging:
+      return Lifetime::Staging;
+    case stream::Lifetime::Variable:
+      return Lifetime::Variable;
+    case stream::Lifetime::Constant:
+      return Lifetime::Constant;
+    case stream::Lifetime::Transient:
+    case stream::Lifetime::Unknown:
+      return Lifetime::Transient;
+    }
+    return Lifetime::Transient;
+  }
+
+  // One resolve_memory_properties per allocation, for every device using
+  // it; hal-resolve-topology-queries decides the bits (and, for several
+  // devices, the hal.allocator.select that picks the allocating one).
   LogicalResult lowerAlloca(stream::ResourceAllocaOp op) {
     Location loc = op.getLoc();
-    auto [memoryType, usage] = allocationBits(
-        loc, cast<stream::ResourceType>(op.getResult().getType()));
-    Value signal = newFence(loc);
-    buffers[op.getResult()] = DeviceQueueAllocaOp::create(
-        builder, loc, BufferType::get(func.getContext()), device(),
-        fenceFor(op.getAwaitTimepoint()), signal, memoryType, usage,
-        op.getStorageSize());
+    MLIRContext *context = func.getContext();
+    SmallVector<DeviceAffinityAttr> affinities = usingAffinities(op);
+    Attribute forAttr;
+    if (affinities.size() == 1)
+      forAttr = affinities.front();
+    else if (affinities.size() > 1)
+      forAttr = DeviceOptimalAttr::get(context, affinities);
+    auto lifetime = toHALLifetime(
+        cast<stream::ResourceType>(op.getResult().getType()).getLifetime());
+    auto i32 = builder.getI32Type();
+    auto resolve = AllocatorResolveMemoryPropertiesOp::create(
+        builder, loc, i32, i32, forAttr, LifetimeAttr::get(context, lifetime));
+
+    llvm::SetVector<StringRef> symbols;
+    for (DeviceAffinityAttr affinity : affinities)
+      symbols.insert(affinity.getDevice().getValue());
+    Value allocator;
+    if (symbols.size() > 1) {
+      SmallVector<Value> candidates;
+      for (StringRef symbol : symbols)
+        candidates.push_back(device(symbol));
+      allocator = AllocatorSelectOp::create(
+          builder, loc, DeviceType::get(context), candidates,
+          resolve.getMemoryTypes(), resolve.getBufferUsage());
+    } else {
+      allocator = symbols.empty() ? deviceOf(op) : device(symbols.front());
+    }
+
+    Value signal = newFence(loc, allocator);
+    Value buffer = DeviceQueueAllocaOp::create(
+        builder, loc, BufferType::get(context), allocator,
+        fenceFor(op.getAwaitTimepoint()), signal, resolve.getMemoryTypes(),
+        resolve.getBufferUsage(), op.getStorageSize());
+    buffers[op.getResult()] = buffer;
+    bufferDevices[buffer] = allocator;
     fences[op.getResultTimepoint()] = signal;
     return success();
   }
 
   LogicalResult lowerDealloca(stream::ResourceDeallocaOp op) {
     Location loc = op.getLoc();
-    Value signal = newFence(loc);
-    DeviceQueueDeallocaOp::create(builder, loc, device(),
-                                  fenceFor(op.getAwaitTimepoint()), signal,
-                                  buffers.lookup(op.getOperand()));
+    Value buffer = buffers.lookup(op.getOperand());
+    // Memory goes back to the device that allocated it.
+    Value owner = bufferDevices.lookup(buffer);
+    if (!owner)
+      owner = deviceOf(op);
+    Value signal = newFence(loc, owner);
+    DeviceQueueDeallocaOp::create(
+        builder, loc, owner, fenceFor(op.getAwaitTimepoint()), signal, buffer);
     fences[op.getResultTimepoint()] = signal;
     return success();
   }
@@ -220,9 +295,10 @@ private:
     SmallVector<Value> bindings;
     for (Value resource : op.getResourceOperands())
       bindings.push_back(buffers.lookup(resource));
-    Value signal = newFence(loc);
+    Value onDevice = deviceOf(op);
+    Value signal = newFence(loc, onDevice);
     DeviceQueueDispatchOp::create(
-        builder, loc, device(), fenceFor(op.getAwaitTimepoint()), signal,
+        builder, loc, onDevice, fenceFor(op.getAwaitTimepoint()), signal,
         op.getKernelAttr(), op.getElementTypeAttr(), op.getCount(), bindings);
     fences[op.getResultTimepoint()] = signal;
     return success();
@@ -249,9 +325,10 @@ private:
   func::FuncOp func;
   DeviceGlobalOp deviceGlobal;
   OpBuilder builder;
-  Value cachedDevice;
-  llvm::DenseMap<Value, Value> buffers; // resource -> !hal.buffer
-  llvm::DenseMap<Value, Value> fences;  // timepoint -> !hal.fence
+  llvm::StringMap<Value> devices;             // device symbol -> !hal.device
+  llvm::DenseMap<Value, Value> buffers;       // resource -> !hal.buffer
+  llvm::DenseMap<Value, Value> bufferDevices; // !hal.buffer -> allocator
+  llvm::DenseMap<Value, Value> fences;        // timepoint -> !hal.fence
   SmallVector<Operation *> deadOps;
 };
 

@@ -3,6 +3,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "runtime/hal/buffer_bits.h"
@@ -127,6 +128,266 @@ LogicalResult DeviceGetOp::verifySymbolUses(SymbolTableCollection &symbols) {
 }
 
 //===----------------------------------------------------------------------===//
+// Device attributes
+//===----------------------------------------------------------------------===//
+
+// A capability value: a bool, or #hal.runtime when only the device knows.
+static bool isCapabilityValue(Attribute value) {
+  return isa<BoolAttr, RuntimeValueAttr>(value);
+}
+
+// A handle type list: an array of handle type names, or #hal.runtime.
+static bool isHandleTypeList(Attribute value) {
+  if (isa<RuntimeValueAttr>(value))
+    return true;
+  auto array = dyn_cast<ArrayAttr>(value);
+  return array && llvm::all_of(array, [](Attribute element) {
+           return isa<StringAttr>(element);
+         });
+}
+
+LogicalResult
+DeviceTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         StringRef driver, DictionaryAttr properties) {
+  if (driver.empty())
+    return emitError() << "device target needs a driver name";
+  for (NamedAttribute property : properties) {
+    StringRef name = property.getName().getValue();
+    if (llvm::is_contained(kTargetCapabilities, name) &&
+        !isCapabilityValue(property.getValue()))
+      return emitError() << "device target property '" << name
+                         << "' must be a bool or #hal.runtime, got "
+                         << property.getValue();
+    if (llvm::is_contained(kHandleTypeLists, name) &&
+        !isHandleTypeList(property.getValue()))
+      return emitError() << "device target property '" << name
+                         << "' must be an array of handle type names or "
+                            "#hal.runtime, got "
+                         << property.getValue();
+  }
+  return success();
+}
+
+Attribute DeviceOptimalAttr::parse(AsmParser &parser, Type) {
+  SmallVector<DeviceAffinityAttr> affinities;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       DeviceAffinityAttr affinity;
+                                       if (parser.parseAttribute(affinity))
+                                         return failure();
+                                       affinities.push_back(affinity);
+                                       return success();
+                                     }) ||
+      parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    affinities);
+}
+
+void DeviceOptimalAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(
+      getAffinities(), printer,
+      [&](DeviceAffinityAttr affinity) { printer.printAttribute(affinity); });
+  printer << "]>";
+}
+
+LogicalResult
+DeviceOptimalAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<DeviceAffinityAttr> affinities) {
+  if (affinities.empty())
+    return emitError() << "#hal.device.optimal needs at least one affinity";
+  return success();
+}
+
+LogicalResult
+DeviceLinkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       FlatSymbolRefAttr source, FlatSymbolRefAttr target,
+                       DictionaryAttr properties) {
+  if (source == target)
+    return emitError() << "link from " << source << " to itself";
+  for (NamedAttribute property : properties) {
+    StringRef name = property.getName().getValue();
+    Attribute value = property.getValue();
+    if (llvm::is_contained(kLinkCapabilities, name)) {
+      if (!isCapabilityValue(value))
+        return emitError() << "link property '" << name
+                           << "' must be a bool or #hal.runtime, got " << value;
+    } else if (llvm::is_contained(kHandleTypeLists, name)) {
+      if (!isHandleTypeList(value))
+        return emitError() << "link property '" << name
+                           << "' must be an array of handle type names or "
+                              "#hal.runtime, got "
+                           << value;
+    } else if (name == "properties") {
+      if (!isa<DictionaryAttr>(value))
+        return emitError() << "link property 'properties' must be a "
+                              "dictionary, got "
+                           << value;
+    } else {
+      return emitError() << "unknown link property '" << name
+                         << "' (known: transparent_access, unified_memory, "
+                            "import_handle_types, export_handle_types; put "
+                            "others in 'properties')";
+    }
+  }
+  return success();
+}
+
+// `<links = [(@a -> @b = {...}), ...]>`
+Attribute DeviceTopologyAttr::parse(AsmParser &parser, Type) {
+  SmallVector<DeviceLinkAttr> links;
+  SMLoc loc = parser.getCurrentLocation();
+  auto parseLink = [&]() -> ParseResult {
+    FlatSymbolRefAttr source, target;
+    DictionaryAttr properties;
+    SMLoc linkLoc = parser.getCurrentLocation();
+    if (parser.parseLParen() || parser.parseAttribute(source) ||
+        parser.parseArrow() || parser.parseAttribute(target) ||
+        parser.parseEqual() || parser.parseAttribute(properties) ||
+        parser.parseRParen())
+      return failure();
+    auto link = DeviceLinkAttr::getChecked(
+        [&] { return parser.emitError(linkLoc); }, parser.getContext(), source,
+        target, properties);
+    if (!link)
+      return failure();
+    links.push_back(link);
+    return success();
+  };
+  if (parser.parseLess() || parser.parseKeyword("links") ||
+      parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseLink) ||
+      parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    links);
+}
+
+void DeviceTopologyAttr::print(AsmPrinter &printer) const {
+  printer << "<links = [";
+  llvm::interleaveComma(getLinks(), printer, [&](DeviceLinkAttr link) {
+    printer << '(' << link.getSource() << " -> " << link.getTarget() << " = ";
+    printer.printAttribute(link.getProperties());
+    printer << ')';
+  });
+  printer << "]>";
+}
+
+LogicalResult
+DeviceTopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<DeviceLinkAttr> links) {
+  llvm::DenseSet<std::pair<Attribute, Attribute>> seen;
+  for (DeviceLinkAttr link : links)
+    if (!seen.insert({link.getSource(), link.getTarget()}).second)
+      return emitError() << "link " << link.getSource() << " -> "
+                         << link.getTarget() << " is declared twice";
+  return success();
+}
+
+LogicalResult verifyTopologyDevices(Operation *module,
+                                    DeviceTopologyAttr topology) {
+  for (DeviceLinkAttr link : topology.getLinks())
+    for (FlatSymbolRefAttr device : {link.getSource(), link.getTarget()})
+      if (!SymbolTable::lookupSymbolIn(module, device.getAttr()) ||
+          !isa<DeviceGlobalOp>(
+              SymbolTable::lookupSymbolIn(module, device.getAttr())))
+        return module->emitError()
+               << "topology link " << link.getSource() << " -> "
+               << link.getTarget() << " names " << device
+               << ", which is not a hal.device.global of the module";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Device queries, allocators and globals
+//===----------------------------------------------------------------------===//
+
+LogicalResult DeviceQueryOp::verify() {
+  if (getValue().getType().getIntOrFloatBitWidth() > 64)
+    return emitOpError() << "value type " << getValue().getType()
+                         << " is wider than 64 bits";
+  return success();
+}
+
+LogicalResult AllocatorResolveMemoryPropertiesOp::verify() {
+  std::optional<Attribute> affinity = getAffinity();
+  if (affinity && !isa<DeviceAffinityAttr, DeviceOptimalAttr>(*affinity))
+    return emitOpError() << "'for' must be a #hal.device.affinity or a "
+                            "#hal.device.optimal, got "
+                         << *affinity;
+  return success();
+}
+
+SmallVector<FlatSymbolRefAttr>
+AllocatorResolveMemoryPropertiesOp::getDeviceSymbols() {
+  SmallVector<FlatSymbolRefAttr> symbols;
+  auto add = [&](DeviceAffinityAttr affinity) {
+    if (!llvm::is_contained(symbols, affinity.getDevice()))
+      symbols.push_back(affinity.getDevice());
+  };
+  if (std::optional<Attribute> affinity = getAffinity()) {
+    if (auto single = dyn_cast<DeviceAffinityAttr>(*affinity))
+      add(single);
+    else if (auto optimal = dyn_cast<DeviceOptimalAttr>(*affinity))
+      llvm::for_each(optimal.getAffinities(), add);
+  }
+  return symbols;
+}
+
+size_t AllocatorResolveMemoryPropertiesOp::getAffinityCount() {
+  if (auto optimal = dyn_cast_or_null<DeviceOptimalAttr>(getAffinityAttr()))
+    return optimal.getAffinities().size();
+  return getAffinityAttr() ? 1 : 0;
+}
+
+LogicalResult AllocatorResolveMemoryPropertiesOp::verifySymbolUses(
+    SymbolTableCollection &symbols) {
+  for (FlatSymbolRefAttr device : getDeviceSymbols())
+    if (!symbols.lookupNearestSymbolFrom<DeviceGlobalOp>(*this, device))
+      return emitOpError() << device << " does not name a hal.device.global";
+  return success();
+}
+
+LogicalResult AllocatorSelectOp::verify() {
+  if (getDevices().empty())
+    return emitOpError() << "needs at least one device to select from";
+  return success();
+}
+
+LogicalResult GlobalOp::verify() {
+  auto type = dyn_cast<IntegerType>(getType());
+  if (!type || !type.isSignless() || type.getWidth() > 64)
+    return emitOpError() << "type must be a signless integer of at most 64 "
+                            "bits, got "
+                         << getType();
+  return success();
+}
+
+static LogicalResult verifyGlobalUse(Operation *op, FlatSymbolRefAttr symbol,
+                                     Type type,
+                                     SymbolTableCollection &symbols) {
+  auto global = symbols.lookupNearestSymbolFrom<GlobalOp>(op, symbol);
+  if (!global)
+    return op->emitOpError() << symbol << " does not name a hal.global";
+  if (global.getType() != type)
+    return op->emitOpError() << "type " << type << " does not match " << symbol
+                             << " of type " << global.getType();
+  return success();
+}
+
+LogicalResult GlobalLoadOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyGlobalUse(*this, getGlobalAttr(), getResult().getType(),
+                         symbols);
+}
+
+LogicalResult GlobalStoreOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyGlobalUse(*this, getGlobalAttr(), getValue().getType(), symbols);
+}
+
+//===----------------------------------------------------------------------===//
 // Dialect
 //===----------------------------------------------------------------------===//
 
@@ -155,6 +416,7 @@ Operation *HALDialect::materializeConstant(OpBuilder &builder, Attribute value,
 } // namespace ferry::hal
 
 #include "compiler/Dialect/HAL/IR/HALDialect.cpp.inc"
+#include "compiler/Dialect/HAL/IR/HALEnums.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "compiler/Dialect/HAL/IR/HALTypes.cpp.inc"

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "compiler/Dialect/HAL/IR/HALDialect.h.inc"
+#include "compiler/Dialect/HAL/IR/HALEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "compiler/Dialect/HAL/IR/HALTypes.h.inc"
@@ -27,6 +28,34 @@
 #include "compiler/Dialect/HAL/IR/HALOps.h.inc"
 
 namespace ferry::hal {
+
+// Capability properties of #hal.device.target and of topology links (see
+// their descriptions in HALBase.td).
+inline constexpr llvm::StringLiteral kTargetCapabilities[] = {
+    "host_visible_memory", "unified_memory", "host_memory_access"};
+inline constexpr llvm::StringLiteral kLinkCapabilities[] = {
+    "transparent_access", "unified_memory"};
+inline constexpr llvm::StringLiteral kHandleTypeLists[] = {
+    "import_handle_types", "export_handle_types"};
+
+// The module attribute holding a user-written #hal.device.topology.
+inline constexpr llvm::StringLiteral kTopologyAttrName = "stream.topology";
+// The #hal.device.affinity an op (or a function, or a function argument or
+// result) runs on; in input programs and on stream ops.
+inline constexpr llvm::StringLiteral kAffinityAttrName = "stream.affinity";
+
+// The affinity `op` carries itself, or null.
+inline DeviceAffinityAttr getAffinity(mlir::Operation *op) {
+  return op->getAttrOfType<DeviceAffinityAttr>(kAffinityAttrName);
+}
+inline void setAffinity(mlir::Operation *op, DeviceAffinityAttr affinity) {
+  if (affinity)
+    op->setAttr(kAffinityAttrName, affinity);
+}
+
+// Checks that every link of `topology` names a hal.device.global of `module`.
+mlir::LogicalResult verifyTopologyDevices(mlir::Operation *module,
+                                          DeviceTopologyAttr topology);
 
 // The runtime element type of an MLIR element type; nullopt when the runtime
 // has no such type (e.g. bf16 or i1 today).

@@ -5,6 +5,19 @@ include "compiler/Dialect/HAL/IR/HALBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/EnumAttr.td"
+
+// Declared here rather than in HALBase.td, which the stream dialect includes:
+// its enum generator would emit a second copy.
+def HAL_Lifetime : I32EnumAttr<"Lifetime", "what an allocation is used for", [
+  I32EnumAttrCase<"External", 0, "external">,
+  I32EnumAttrCase<"Staging", 1, "staging">,
+  I32EnumAttrCase<"Transient", 2, "transient">,
+  I32EnumAttrCase<"Variable", 3, "variable">,
+  I32EnumAttrCase<"Constant", 4, "constant">,
+]> {
+  let cppNamespace = "::ferry::hal";
+}
 
 class HAL_Op<string mnemonic, list<Trait> traits = []>
     : Op<HAL_Dialect, mnemonic, traits>;
@@ -76,6 +89,150 @@ def HAL_DeviceGetOp : HAL_Op<"device.get", [Pure,
   let arguments = (ins FlatSymbolRefAttr:$device);
   let results = (outs HAL_Device:$result);
   let assemblyFormat = "$device attr-dict `:` type($result)";
+}
+
+def HAL_DeviceQueryOp : HAL_Op<"device.query", [Pure]> {
+  let summary = "asks a running device a question about itself or a peer";
+  let description = [{
+    Asks the device the (`category`, `key`) question the runtime documents
+    in runtime/hal/device.h (for example `"hal.device.link"` /
+    `"device_b:transparent_access"`). `ok` says whether the device knew the
+    answer; `value` is its answer, or `default` when it did not, truncated
+    to the value's integer type. Emitted where the compiler cannot decide a
+    capability; `--hal-memoize-device-queries` runs each distinct query once
+    at module initialization.
+
+    ```mlir
+    %ok, %value = hal.device.query<%device : !hal.device>
+        category("hal.device.link") key("device_b:transparent_access")
+        default(0) : i1, i32
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, StrAttr:$category, StrAttr:$key,
+                       DefaultValuedAttr<I64Attr, "0">:$default_value);
+  let results = (outs I1:$ok, AnySignlessInteger:$value);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>` `category` `(` $category `)`
+    `key` `(` $key `)` (`default` `(` $default_value^ `)`)? attr-dict
+    `:` type($ok) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Allocators
+//===----------------------------------------------------------------------===//
+
+def HAL_AllocatorResolveMemoryPropertiesOp
+    : HAL_Op<"allocator.resolve_memory_properties", [Pure,
+        DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the memory type and usage bits an allocation needs";
+  let description = [{
+    Stands for the bits an allocation of the given lifetime needs so that
+    every device in `for` can use it. Lowering from stream always emits it
+    (one per allocation), so conversion patterns need no global knowledge;
+    `--hal-resolve-topology-queries` then replaces it with constants or, when
+    only the running devices know, with device queries and the bit
+    arithmetic over their answers. `for` is a `#hal.device.affinity` or a
+    `#hal.device.optimal`; without it the bits follow from the lifetime
+    alone.
+
+    ```mlir
+    %memory_types, %buffer_usage = hal.allocator.resolve_memory_properties
+        for(#hal.device.optimal<[#hal.device.affinity<@a>,
+                                 #hal.device.affinity<@b>]>)
+        lifetime(transient) : i32, i32
+    ```
+  }];
+  let arguments = (ins OptionalAttr<AnyAttr>:$affinity,
+                       HAL_Lifetime:$lifetime);
+  let results = (outs I32:$memory_types, I32:$buffer_usage);
+  let assemblyFormat = [{
+    (`for` `(` $affinity^ `)`)? `lifetime` `(` $lifetime `)` attr-dict
+    `:` type($memory_types) `,` type($buffer_usage)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // The device symbols in `for`, in order, each once.
+    ::llvm::SmallVector<::mlir::FlatSymbolRefAttr> getDeviceSymbols();
+    // How many affinities `for` lists (0 without `for`).
+    size_t getAffinityCount();
+  }];
+}
+
+def HAL_AllocatorSelectOp : HAL_Op<"allocator.select", [Pure]> {
+  let summary = "picks at run time the device that allocates a shared buffer";
+  let description = [{
+    Among devices that all use one buffer, returns the one to allocate it
+    on. `type` and `usage` are the bits the buffer is allocated with (they
+    tie the choice to its `hal.allocator.resolve_memory_properties`).
+    `--hal-resolve-topology-queries` replaces it with `hal.device.get` when
+    the topology or `--lead-allocation-device` decides; otherwise the runtime
+    decides from its topology: the first device whose memory every other
+    one accesses transparently, else the first every other shares unified
+    memory with, else the first whose buffers every other can import, else
+    the first.
+
+    ```mlir
+    %device = hal.allocator.select from([%a, %b]) type(%memory_types)
+        usage(%buffer_usage) : !hal.device
+    ```
+  }];
+  let arguments = (ins Variadic<HAL_Device>:$devices, I32:$memory_types,
+                       I32:$buffer_usage);
+  let results = (outs HAL_Device:$result);
+  let assemblyFormat = [{
+    `from` `(` `[` $devices `]` `)` `type` `(` $memory_types `)`
+    `usage` `(` $buffer_usage `)` attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Module globals
+//===----------------------------------------------------------------------===//
+
+def HAL_GlobalOp : HAL_Op<"global", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "an integer the module keeps between invocations";
+  let description = [{
+    Zero until written. Only the module initializer (`@__init`, run by the
+    runtime once when it loads the module) may store to it; every other
+    function reads it. Holds memoized device query answers.
+
+    ```mlir
+    hal.global @__query_0_value : i32
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type);
+  let assemblyFormat = "$sym_name attr-dict `:` $type";
+  let hasVerifier = 1;
+}
+
+def HAL_GlobalLoadOp : HAL_Op<"global.load", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemRead]>]> {
+  let summary = "reads a module global";
+  let description = [{
+    ```mlir
+    %value = hal.global.load @__query_0_value : i32
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$global);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat = "$global attr-dict `:` type($result)";
+}
+
+def HAL_GlobalStoreOp : HAL_Op<"global.store", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "writes a module global (only in the module initializer)";
+  let description = [{
+    ```mlir
+    hal.global.store %value, @__query_0_value : i32
+    ```
+  }];
+  let arguments = (ins AnySignlessInteger:$value, FlatSymbolRefAttr:$global);
+  let assemblyFormat = "$value `,` $global attr-dict `:` type($value)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,15 +1,18 @@
-// Imports a tensor program (func + arith + tensor.dim on ranked tensors) into
-// the stream dialect's async phase. See Passes.td for the contract.
+// Imports a tensor program into the stream dialect's async phase. See
+// Passes.td for the contract.
 //
 // The rewrite walks each function's single block in order, keeping for every
 // tensor value the resource that now holds it, the resource's byte size and
-// the tensor's dynamic dimensions. Unsupported ops are all reported before
+// the tensor's dynamic dimensions. External declarations are imported first so
+// that calls can read their ties. Unsupported ops are all reported before
 // anything is changed.
 
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -23,6 +26,10 @@ using namespace mlir;
 
 namespace ferry::stream {
 namespace {
+
+constexpr StringLiteral kInputTiedAttr = "iree.abi.tied";
+constexpr StringLiteral kInputModelAttr = "iree.abi.model";
+constexpr StringLiteral kCoarseFencesModel = "coarse-fences";
 
 // Where a tensor value lives after import.
 struct TensorStorage {
@@ -42,30 +49,77 @@ std::optional<StringRef> getElementwiseKernel(Operation *op) {
   return std::nullopt;
 }
 
+bool isTensor(Type type) { return isa<TensorType>(type); }
+
 bool hasTensorTypes(Operation *op) {
-  auto isTensor = [](Type type) { return isa<TensorType>(type); };
   return llvm::any_of(op->getOperandTypes(), isTensor) ||
          llvm::any_of(op->getResultTypes(), isTensor);
 }
 
-// Reports why `op` cannot be imported, or succeeds if it can.
-LogicalResult checkSupported(Operation *op) {
-  if (getElementwiseKernel(op) && hasTensorTypes(op)) {
-    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!type)
-      return op->emitError() << "'" << op->getName()
-                             << "' on unranked tensors is not supported";
-    if (!hal::getRuntimeElementType(type.getElementType()))
-      return op->emitError()
-             << "'" << op->getName() << "' on element type "
-             << type.getElementType() << " is not supported by the runtime";
+// A ranked tensor type whose elements the runtime can hold.
+bool isRuntimeTensor(Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  return tensorType && hal::getRuntimeElementType(tensorType.getElementType());
+}
+
+LogicalResult checkRuntimeTensor(Operation *op, Type type) {
+  if (isRuntimeTensor(type))
     return success();
-  }
+  return op->emitError() << "'" << op->getName() << "' on " << type
+                         << " is not supported: only ranked tensors of i8, "
+                            "i16, i32, i64, f32 or f64 are";
+}
+
+// A splat tensor constant, or null.
+DenseElementsAttr getSplatConstant(Operation *op) {
+  auto constant = dyn_cast<arith::ConstantOp>(op);
+  if (!constant)
+    return {};
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  return dense && dense.isSplat() && isTensor(constant.getType()) ? dense
+                                                                  : nullptr;
+}
+
+// Reports why `op` cannot be imported, or succeeds if it can.
+LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
+  if (getElementwiseKernel(op) && hasTensorTypes(op))
+    return checkRuntimeTensor(op, op->getResult(0).getType());
   if (auto dimOp = dyn_cast<tensor::DimOp>(op)) {
     if (!dimOp.getConstantIndex())
       return op->emitError()
              << "'tensor.dim' with a non-constant dimension index is not "
                 "supported";
+    return success();
+  }
+  if (isa<tensor::EmptyOp>(op))
+    return checkRuntimeTensor(op, op->getResult(0).getType());
+  if (getSplatConstant(op))
+    return checkRuntimeTensor(op, op->getResult(0).getType());
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    if (!fill.hasPureTensorSemantics() || fill.getNumResults() != 1)
+      return op->emitError() << "'linalg.fill' is supported on tensors only";
+    return checkRuntimeTensor(op, fill.getResult(0).getType());
+  }
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+    if (!callee || !callee.isDeclaration())
+      return op->emitError() << "calls to '" << call.getCallee()
+                             << "' are not supported: only external "
+                                "functions can be called";
+    for (Type type : call->getOperandTypes())
+      if (failed(checkRuntimeTensor(op, type)))
+        return failure();
+    auto ties = callee->getAttrOfType<DenseI64ArrayAttr>(kTiedOperandsAttr);
+    for (auto [i, type] : llvm::enumerate(call.getResultTypes())) {
+      if (failed(checkRuntimeTensor(op, type)))
+        return failure();
+      bool tied = ties && ties[i] >= 0;
+      auto tensorType = cast<RankedTensorType>(type);
+      if (!tied && !tensorType.hasStaticShape())
+        return op->emitError() << "result " << i << " of '" << call.getCallee()
+                               << "' is a new tensor of dynamic shape " << type
+                               << "; only tied results may have dynamic shapes";
+    }
     return success();
   }
   if (isa<func::ReturnOp>(op))
@@ -80,7 +134,6 @@ LogicalResult checkSupported(Operation *op) {
 // True for a function that still works on tensors. Others were imported
 // already (or written at a lower level) and are left alone.
 bool isInputFunction(func::FuncOp func) {
-  auto isTensor = [](Type type) { return isa<TensorType>(type); };
   if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
       llvm::any_of(func.getResultTypes(), isTensor))
     return true;
@@ -92,100 +145,180 @@ bool isInputFunction(func::FuncOp func) {
       .wasInterrupted();
 }
 
-LogicalResult checkFunction(func::FuncOp func) {
-  if (func.isDeclaration())
-    return func.emitError() << "external function '" << func.getSymName()
-                            << "' is not supported yet";
+LogicalResult checkBoundaryTypes(func::FuncOp func) {
+  bool ok = true;
+  auto check = [&](Type type, StringRef what, unsigned index) {
+    if (isRuntimeTensor(type))
+      return;
+    func.emitError() << what << " " << index << " of function '"
+                     << func.getSymName() << "' has type " << type
+                     << "; only ranked tensors of i8, i16, i32, i64, f32 or "
+                        "f64 cross a function boundary";
+    ok = false;
+  };
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+    check(type, "argument", i);
+  for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+    check(type, "result", i);
+  return success(ok);
+}
+
+// An external declaration: its `iree.abi.tied` result attributes become the
+// function's tied operands (checked: in range, same type, one result per
+// operand); the ABI model must be one the runtime implements.
+LogicalResult importExternal(func::FuncOp func) {
+  if (failed(checkBoundaryTypes(func)))
+    return failure();
+  if (auto model = func->getAttrOfType<StringAttr>(kInputModelAttr);
+      model && model.getValue() != kCoarseFencesModel)
+    return func.emitError() << "'" << func.getSymName() << "' uses ABI model '"
+                            << model.getValue() << "'; only '"
+                            << kCoarseFencesModel << "' is supported";
+  SmallVector<int64_t> ties(func.getNumResults(), -1);
+  llvm::SmallDenseSet<int64_t> tiedOperands;
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    auto tie = func.getResultAttrOfType<IntegerAttr>(i, kInputTiedAttr);
+    if (!tie)
+      continue;
+    int64_t operand = tie.getInt();
+    if (operand < 0 || operand >= func.getNumArguments())
+      return func.emitError()
+             << "result " << i << " of '" << func.getSymName()
+             << "' is tied to operand " << operand << ", but it takes "
+             << func.getNumArguments() << " operands";
+    if (func.getArgumentTypes()[operand] != func.getResultTypes()[i])
+      return func.emitError()
+             << "result " << i << " of '" << func.getSymName() << "' has type "
+             << func.getResultTypes()[i] << " but is tied to operand "
+             << operand << " of type " << func.getArgumentTypes()[operand];
+    if (!tiedOperands.insert(operand).second)
+      return func.emitError()
+             << "operand " << operand << " of '" << func.getSymName()
+             << "' is tied to more than one result";
+    ties[i] = operand;
+    func.removeResultAttr(i,
+                          StringAttr::get(func.getContext(), kInputTiedAttr));
+  }
+  if (!tiedOperands.empty())
+    func->setAttr(kTiedOperandsAttr,
+                  DenseI64ArrayAttr::get(func.getContext(), ties));
+  return success();
+}
+
+LogicalResult checkFunction(func::FuncOp func, SymbolTable &symbols) {
   if (!func.isPublic())
     return func.emitError() << "private function '" << func.getSymName()
-                            << "' is not supported yet: calls between "
-                               "functions come with a later import";
+                            << "' with a body is not supported yet: only "
+                               "public functions and external declarations";
   if (!func.getBody().hasOneBlock())
     return func.emitError() << "function '" << func.getSymName()
                             << "' has several blocks; only straight-line "
                                "functions are supported";
-  bool ok = true;
-  auto checkBoundaryType = [&](Type type, StringRef what, unsigned index) {
-    auto tensorType = dyn_cast<RankedTensorType>(type);
-    if (tensorType && hal::getRuntimeElementType(tensorType.getElementType()))
-      return;
-    func.emitError() << what << " " << index << " of public function '"
-                     << func.getSymName() << "' has type " << type
-                     << "; only ranked tensors of i8, i16, i32, i64, f32 or "
-                        "f64 cross the program boundary";
-    ok = false;
-  };
-  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-    checkBoundaryType(type, "argument", i);
-  for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
-    checkBoundaryType(type, "result", i);
+  bool ok = succeeded(checkBoundaryTypes(func));
   // Ops nested in an unsupported op are not reported again.
   for (Operation &op : func.getBody().front())
-    if (failed(checkSupported(&op)))
+    if (failed(checkSupported(&op, symbols)))
       ok = false;
   return success(ok);
 }
 
 class FunctionImporter {
 public:
-  explicit FunctionImporter(func::FuncOp func)
-      : func(func), builder(func.getContext()) {}
+  FunctionImporter(func::FuncOp func, SymbolTable &symbols)
+      : func(func), symbols(symbols), builder(func.getContext()) {}
 
   void run() {
     Block &block = func.getBody().front();
     importArguments(block);
     for (Operation &op : llvm::make_early_inc_range(block)) {
       builder.setInsertionPoint(&op);
-      if (auto kernel = getElementwiseKernel(&op);
-          kernel && isa<TensorType>(op.getResult(0).getType()))
-        importElementwise(&op, *kernel);
-      else if (auto dimOp = dyn_cast<tensor::DimOp>(&op))
-        importDim(dimOp);
-      else if (auto returnOp = dyn_cast<func::ReturnOp>(&op))
-        importReturn(returnOp);
+      importOp(&op);
     }
     // Erase replaced tensor ops last-first so their uses go before them.
     for (Operation *op : llvm::reverse(deadOps))
       op->erase();
     block.eraseArguments(0, originalArgCount);
-    SmallVector<Type> viewTypes(func.getNumResults(),
-                                hal::BufferViewType::get(func.getContext()));
+    SmallVector<Type> viewTypes(func.getNumResults(), viewType());
     func.setType(FunctionType::get(func.getContext(), block.getArgumentTypes(),
                                    viewTypes));
   }
 
 private:
+  Type viewType() { return hal::BufferViewType::get(func.getContext()); }
+  ResourceType resourceType(Lifetime lifetime) {
+    return ResourceType::get(func.getContext(), lifetime);
+  }
   Value indexConstant(Location loc, int64_t value) {
     return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+
+  void importOp(Operation *op) {
+    if (auto kernel = getElementwiseKernel(op); kernel && hasTensorTypes(op))
+      importElementwise(op, *kernel);
+    else if (auto dimOp = dyn_cast<tensor::DimOp>(op))
+      importDim(dimOp);
+    else if (auto empty = dyn_cast<tensor::EmptyOp>(op))
+      importEmpty(empty);
+    else if (DenseElementsAttr splat = getSplatConstant(op))
+      importSplat(op, splat);
+    else if (auto fill = dyn_cast<linalg::FillOp>(op))
+      importFill(fill);
+    else if (auto call = dyn_cast<func::CallOp>(op))
+      importCall(call);
+    else if (auto returnOp = dyn_cast<func::ReturnOp>(op))
+      importReturn(returnOp);
+  }
+
+  // A fresh storage for a tensor of `type` with the given dynamic dims.
+  TensorStorage sizedStorage(Location loc, RankedTensorType type,
+                             ValueRange dynamicDims) {
+    TensorStorage storage;
+    storage.dynamicDims.assign(dynamicDims.begin(), dynamicDims.end());
+    storage.size =
+        TensorSizeOfOp::create(builder, loc, builder.getIndexType(),
+                               TypeAttr::get(type), storage.dynamicDims);
+    return storage;
   }
 
   // Every argument becomes a buffer view, checked and imported.
   void importArguments(Block &block) {
     originalArgCount = block.getNumArguments();
-    auto viewType = hal::BufferViewType::get(func.getContext());
     builder.setInsertionPointToStart(&block);
     for (unsigned i = 0; i < originalArgCount; ++i) {
       BlockArgument arg = block.getArgument(i);
       Location loc = arg.getLoc();
-      Value view = block.addArgument(viewType, loc);
+      Value view = block.addArgument(viewType(), loc);
       auto type = cast<RankedTensorType>(arg.getType());
-      TensorStorage storage;
+      SmallVector<Value> dynamicDims;
       for (int64_t d = 0; d < type.getRank(); ++d)
         if (type.isDynamicDim(d))
-          storage.dynamicDims.push_back(
+          dynamicDims.push_back(
               hal::BufferViewDimOp::create(builder, loc, builder.getIndexType(),
                                            view, builder.getIndexAttr(d)));
-      storage.size =
-          TensorSizeOfOp::create(builder, loc, builder.getIndexType(),
-                                 TypeAttr::get(type), storage.dynamicDims);
-      auto resourceType =
-          ResourceType::get(func.getContext(), Lifetime::External);
+      TensorStorage storage = sizedStorage(loc, type, dynamicDims);
       storage.resource = TensorImportOp::create(
-          builder, loc, resourceType, view,
+          builder, loc, resourceType(Lifetime::External), view,
           builder.getStringAttr("input " + std::to_string(i)), type,
           storage.dynamicDims, storage.size);
+      hal::setAffinity(storage.resource.getDefiningOp(),
+                       boundaryAffinity(func.getArgAttrDict(i)));
       storages[arg] = storage;
     }
+  }
+
+  // The device an op runs on: its own stream.affinity, else its function's.
+  hal::DeviceAffinityAttr affinityOf(Operation *op) {
+    if (hal::DeviceAffinityAttr affinity = hal::getAffinity(op))
+      return affinity;
+    return hal::getAffinity(func);
+  }
+  // The same for a function argument or result, given its attributes.
+  hal::DeviceAffinityAttr boundaryAffinity(DictionaryAttr attrs) {
+    if (auto affinity =
+            attrs ? attrs.getAs<hal::DeviceAffinityAttr>(hal::kAffinityAttrName)
+                  : nullptr)
+      return affinity;
+    return hal::getAffinity(func);
   }
 
   // Number of elements of `type` as an index value.
@@ -219,12 +352,13 @@ private:
     result.dynamicDims = lhs.dynamicDims;
     result.size = lhs.size;
     Value count = elementCount(loc, type, lhs.dynamicDims);
-    auto resourceType = ResourceType::get(func.getContext(), Lifetime::Unknown);
     result.resource = AsyncDispatchOp::create(
-        builder, loc, resourceType, builder.getStringAttr(kernel),
-        TypeAttr::get(type.getElementType()), count,
-        ValueRange{lhs.resource, rhs.resource}, ValueRange{lhs.size, rhs.size},
-        result.size);
+        builder, loc, resourceType(Lifetime::Unknown),
+        builder.getStringAttr(kernel), TypeAttr::get(type.getElementType()),
+        count, ValueRange{lhs.resource, rhs.resource},
+        ValueRange{lhs.size, rhs.size}, result.size,
+        /*tied_operands=*/nullptr);
+    hal::setAffinity(result.resource.getDefiningOp(), affinityOf(op));
     storages[op->getResult(0)] = result;
     deadOps.push_back(op);
   }
@@ -247,22 +381,98 @@ private:
     deadOps.push_back(op);
   }
 
+  // Undefined contents: an allocation of its own that nothing merges.
+  void importEmpty(tensor::EmptyOp op) {
+    auto type = cast<RankedTensorType>(op.getType());
+    TensorStorage storage =
+        sizedStorage(op.getLoc(), type, op.getDynamicSizes());
+    storage.resource = AsyncAllocaOp::create(
+        builder, op.getLoc(), resourceType(Lifetime::Unknown), storage.size);
+    storages[op.getResult()] = storage;
+    deadOps.push_back(op);
+  }
+
+  void importSplat(Operation *op, DenseElementsAttr splat) {
+    Location loc = op->getLoc();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    TensorStorage storage = sizedStorage(loc, type, {});
+    Value value = arith::ConstantOp::create(
+        builder, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+    storage.resource = AsyncSplatOp::create(
+        builder, loc, resourceType(Lifetime::Unknown), value, storage.size);
+    storages[op->getResult(0)] = storage;
+    deadOps.push_back(op);
+  }
+
+  // linalg.fill writes its init operand in place.
+  void importFill(linalg::FillOp op) {
+    TensorStorage storage = storages[op.getOutputs()[0]];
+    storage.resource =
+        AsyncFillOp::create(builder, op.getLoc(), storage.resource.getType(),
+                            op.getInputs()[0], storage.resource, storage.size);
+    storages[op.getResult(0)] = storage;
+    deadOps.push_back(op);
+  }
+
+  // A call to an external function: tied results are the operands they are
+  // written into; new results have static shapes.
+  void importCall(func::CallOp op) {
+    Location loc = op.getLoc();
+    auto callee = symbols.lookup<func::FuncOp>(op.getCallee());
+    SmallVector<int64_t> ties(op.getNumResults(), -1);
+    if (auto attr = callee->getAttrOfType<DenseI64ArrayAttr>(kTiedOperandsAttr))
+      ties.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+
+    SmallVector<Value> resources, sizes, argumentDims;
+    for (Value operand : op.getOperands()) {
+      const TensorStorage &storage = storages[operand];
+      resources.push_back(storage.resource);
+      sizes.push_back(storage.size);
+      llvm::append_range(argumentDims, storage.dynamicDims);
+    }
+    SmallVector<TensorStorage> results;
+    SmallVector<Type> resultTypes;
+    SmallVector<Value> resultSizes;
+    for (auto [i, type] : llvm::enumerate(op.getResultTypes())) {
+      TensorStorage result =
+          ties[i] >= 0 ? storages[op.getOperand(ties[i])]
+                       : sizedStorage(loc, cast<RankedTensorType>(type), {});
+      resultTypes.push_back(ties[i] >= 0 ? result.resource.getType()
+                                         : resourceType(Lifetime::Unknown));
+      resultSizes.push_back(result.size);
+      results.push_back(result);
+    }
+    bool anyTied = llvm::any_of(ties, [](int64_t t) { return t >= 0; });
+    auto call = AsyncCallOp::create(
+        builder, loc, resultTypes, op.getCalleeAttr(), resources, sizes,
+        argumentDims, resultSizes,
+        anyTied ? builder.getDenseI64ArrayAttr(ties) : nullptr);
+    for (auto [i, result] : llvm::enumerate(results)) {
+      result.resource = call.getResult(i);
+      storages[op.getResult(i)] = result;
+    }
+    deadOps.push_back(op);
+  }
+
   // Results leave as external resources wrapped in fresh buffer views.
   void importReturn(func::ReturnOp op) {
-    auto external = ResourceType::get(func.getContext(), Lifetime::External);
     SmallVector<Value> views;
     for (Value operand : op.getOperands()) {
       TensorStorage &storage = storages[operand];
-      storage.resource.setType(external);
+      // Returned storage is external, with all it was written into.
+      retypeStorageChain(storage.resource, resourceType(Lifetime::External));
       views.push_back(TensorExportOp::create(
-          builder, op.getLoc(), hal::BufferViewType::get(func.getContext()),
-          storage.resource, TypeAttr::get(operand.getType()),
-          storage.dynamicDims, storage.size));
+          builder, op.getLoc(), viewType(), storage.resource,
+          TypeAttr::get(operand.getType()), storage.dynamicDims, storage.size));
+      hal::setAffinity(
+          views.back().getDefiningOp(),
+          boundaryAffinity(func.getResultAttrDict(views.size() - 1)));
     }
     op->setOperands(views);
   }
 
   func::FuncOp func;
+  SymbolTable &symbols;
   OpBuilder builder;
   unsigned originalArgCount = 0;
   llvm::DenseMap<Value, TensorStorage> storages;
@@ -273,11 +483,16 @@ struct ConvertInputToStreamPass
     : impl::ConvertInputToStreamPassBase<ConvertInputToStreamPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SymbolTable symbols(module);
     bool ok = true;
+    // Declarations first: calls read the ties they declare.
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func.isDeclaration() && isInputFunction(func))
+        ok &= succeeded(importExternal(func));
     for (Operation &op : module.getBody()->getOperations()) {
       if (auto func = dyn_cast<func::FuncOp>(op)) {
-        if (func.isDeclaration() || isInputFunction(func))
-          ok &= succeeded(checkFunction(func));
+        if (!func.isDeclaration() && isInputFunction(func))
+          ok &= succeeded(checkFunction(func, symbols));
         continue;
       }
       if (isa<hal::HALDialect>(op.getDialect()))
@@ -289,8 +504,8 @@ struct ConvertInputToStreamPass
     if (!ok)
       return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())
-      if (isInputFunction(func))
-        FunctionImporter(func).run();
+      if (!func.isDeclaration() && isInputFunction(func))
+        FunctionImporter(func, symbols).run();
   }
 };
 

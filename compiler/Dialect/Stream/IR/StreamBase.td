@@ -20,6 +20,8 @@ def Stream_Dialect : Dialect {
     operation awaits and signals timepoints.
   }];
   let useDefaultTypePrinterParser = 1;
+  // stream.affinity and stream.topology (see verifyOperationAttribute).
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::ferry::hal::HALDialect",
                            "::mlir::arith::ArithDialect"];
 }

@@ -1,14 +1,17 @@
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
 #include "compiler/Dialect/Stream/IR/StreamEnums.cpp.inc"
+#include "compiler/Dialect/Stream/IR/StreamInterfaces.cpp.inc"
 
 namespace ferry::stream {
 
@@ -84,6 +87,131 @@ static ParseResult parseSameTypes(OpAsmParser &, SmallVectorImpl<Type> &results,
 }
 static void printSameTypes(OpAsmPrinter &, Operation *, TypeRange, TypeRange) {}
 
+// Results of tied ops: each is either `%operand{%size}` (the result is that
+// operand, written in place; `%operand[i]{%size}` when the value is passed
+// more than once) or `type{%size}` (a new resource). Several are
+// parenthesized; `tied` holds one operand index or -1 per result.
+static ParseResult
+parseTiedResultList(OpAsmParser &parser, SmallVectorImpl<Type> &types,
+                    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &sizes,
+                    ArrayRef<OpAsmParser::UnresolvedOperand> operands,
+                    TypeRange operandTypes, DenseI64ArrayAttr &tied,
+                    bool single) {
+  SmallVector<int64_t> tiedIndices;
+  auto parseOne = [&]() -> ParseResult {
+    OpAsmParser::UnresolvedOperand tiedOperand;
+    OptionalParseResult isOperand = parser.parseOptionalOperand(tiedOperand);
+    if (isOperand.has_value()) {
+      if (failed(*isOperand))
+        return failure();
+      auto sameValue = [&](const OpAsmParser::UnresolvedOperand &operand) {
+        return operand.name == tiedOperand.name &&
+               operand.number == tiedOperand.number;
+      };
+      // `%x[i]` picks operand i when %x is passed more than once.
+      size_t index;
+      if (succeeded(parser.parseOptionalLSquare())) {
+        if (parser.parseInteger(index) || parser.parseRSquare())
+          return failure();
+        if (index >= operands.size() || !sameValue(operands[index]))
+          return parser.emitError(tiedOperand.location)
+                 << "tied result names operand " << index
+                 << ", which is not that value";
+      } else {
+        auto it = llvm::find_if(operands, sameValue);
+        if (it == operands.end())
+          return parser.emitError(tiedOperand.location)
+                 << "tied result names a value that is not an operand";
+        index = it - operands.begin();
+      }
+      tiedIndices.push_back(index);
+      types.push_back(operandTypes[index]);
+    } else {
+      Type type;
+      if (parser.parseType(type))
+        return failure();
+      tiedIndices.push_back(-1);
+      types.push_back(type);
+    }
+    OpAsmParser::UnresolvedOperand size;
+    if (parser.parseLBrace() || parser.parseOperand(size) ||
+        parser.parseRBrace())
+      return failure();
+    sizes.push_back(size);
+    return success();
+  };
+  if (single) {
+    if (parseOne())
+      return failure();
+  } else if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
+                                            parseOne)) {
+    return failure();
+  }
+  if (llvm::any_of(tiedIndices, [](int64_t i) { return i >= 0; }))
+    tied = parser.getBuilder().getDenseI64ArrayAttr(tiedIndices);
+  return success();
+}
+
+static void printTiedResultList(OpAsmPrinter &printer, TypeRange types,
+                                ValueRange sizes, OperandRange operands,
+                                DenseI64ArrayAttr tied, bool single) {
+  if (!single)
+    printer << '(';
+  for (auto [i, type, size] : llvm::enumerate(types, sizes)) {
+    if (i)
+      printer << ", ";
+    int64_t index = tied ? tied[i] : -1;
+    if (index >= 0 && index < static_cast<int64_t>(operands.size())) {
+      printer << operands[index];
+      if (llvm::count(operands, operands[index]) > 1)
+        printer << '[' << index << ']';
+    } else
+      printer << type;
+    printer << '{' << size << '}';
+  }
+  if (!single)
+    printer << ')';
+}
+
+static ParseResult
+parseTiedResult(OpAsmParser &parser, Type &type,
+                OpAsmParser::UnresolvedOperand &size,
+                ArrayRef<OpAsmParser::UnresolvedOperand> operands,
+                TypeRange operandTypes, DenseI64ArrayAttr &tied) {
+  SmallVector<Type> types;
+  SmallVector<OpAsmParser::UnresolvedOperand> sizes;
+  if (parseTiedResultList(parser, types, sizes, operands, operandTypes, tied,
+                          /*single=*/true))
+    return failure();
+  type = types.front();
+  size = sizes.front();
+  return success();
+}
+
+static void printTiedResult(OpAsmPrinter &printer, Operation *, Type type,
+                            Value size, OperandRange operands, TypeRange,
+                            DenseI64ArrayAttr tied) {
+  printTiedResultList(printer, TypeRange{type}, ValueRange{size}, operands,
+                      tied, /*single=*/true);
+}
+
+static ParseResult
+parseTiedResults(OpAsmParser &parser, SmallVectorImpl<Type> &types,
+                 SmallVectorImpl<OpAsmParser::UnresolvedOperand> &sizes,
+                 ArrayRef<OpAsmParser::UnresolvedOperand> operands,
+                 TypeRange operandTypes, DenseI64ArrayAttr &tied) {
+  return parseTiedResultList(parser, types, sizes, operands, operandTypes, tied,
+                             /*single=*/false);
+}
+
+static void printTiedResults(OpAsmPrinter &printer, Operation *,
+                             TypeRange types, OperandRange sizes,
+                             OperandRange operands, TypeRange,
+                             DenseI64ArrayAttr tied) {
+  printTiedResultList(printer, types, sizes, operands, tied,
+                      /*single=*/false);
+}
+
 //===----------------------------------------------------------------------===//
 // Verifiers
 //===----------------------------------------------------------------------===//
@@ -124,7 +252,73 @@ LogicalResult TensorImportOp::verify() {
   if (failed(
           verifyEncoding(*this, getResultEncoding(), getResultEncodingDims())))
     return failure();
+  if (getConsume())
+    for (Operation *user : getSource().getUsers())
+      if (auto other = dyn_cast<TensorImportOp>(user);
+          other && other != *this && other.getConsume())
+        return emitOpError() << "consumes a buffer view that another import "
+                                "also consumes; ownership moves in only once";
   return verifyLifetime(*this, getResult().getType(), Lifetime::External);
+}
+
+Value joinTimepoints(OpBuilder &builder, Location loc,
+                     ArrayRef<Value> timepoints) {
+  llvm::SetVector<Value> unique;
+  for (Value timepoint : timepoints)
+    if (timepoint)
+      unique.insert(timepoint);
+  if (unique.empty())
+    return {};
+  if (unique.size() == 1)
+    return unique.front();
+  return TimepointJoinOp::create(builder, loc,
+                                 TimepointType::get(builder.getContext()),
+                                 unique.getArrayRef());
+}
+
+//===----------------------------------------------------------------------===//
+// Ownership
+//===----------------------------------------------------------------------===//
+
+// Ownership exists once lifetimes are decided, and never for constants.
+static LogicalResult verifyOwnable(Operation *op, Value resource) {
+  Lifetime lifetime = cast<ResourceType>(resource.getType()).getLifetime();
+  if (lifetime == Lifetime::Unknown)
+    return op->emitOpError()
+           << "needs a resource of decided lifetime; ownership is tracked "
+              "only after allocation scheduling";
+  if (lifetime == Lifetime::Constant)
+    return op->emitOpError() << "cannot act on a constant resource: "
+                                "constants have no owners";
+  return success();
+}
+
+LogicalResult ResourceRetainOp::verify() {
+  return verifyOwnable(*this, getOperand());
+}
+LogicalResult ResourceReleaseOp::verify() {
+  return verifyOwnable(*this, getOperand());
+}
+LogicalResult ResourceIsTerminalOp::verify() {
+  return verifyOwnable(*this, getOperand());
+}
+
+LogicalResult ResourceDeallocaOp::verify() {
+  if (failed(verifyOwnable(*this, getOperand())))
+    return failure();
+  Operation *def = getOperand().getDefiningOp();
+  if (auto importOp = dyn_cast_or_null<TensorImportOp>(def);
+      importOp && !importOp.getConsume())
+    return emitOpError() << "frees a buffer the host owns; only an import "
+                            "with 'consume' hands ownership to the program";
+  if (auto alloca = dyn_cast_or_null<ResourceAllocaOp>(def);
+      alloca && alloca.getIndeterminate())
+    return emitOpError() << "frees an indeterminate allocation, whose memory "
+                            "goes only with its last reference";
+  if (getPreferOrigin() && (*this)->hasAttr("stream.affinity"))
+    return emitOpError() << "has both 'origin' and an affinity; 'origin' "
+                            "means the buffer's own placement decides";
+  return success();
 }
 
 LogicalResult TensorExportOp::verify() {
@@ -156,12 +350,192 @@ static LogicalResult verifySizes(Operation *op, ValueRange resources,
   return success();
 }
 
+// Each tie names an operand in range, of the result's type, and no operand
+// is written by two results.
+static LogicalResult verifyTies(Operation *op,
+                                std::optional<ArrayRef<int64_t>> tied,
+                                ValueRange operands, TypeRange resultTypes) {
+  if (!tied)
+    return success();
+  if (tied->size() != resultTypes.size())
+    return op->emitOpError()
+           << "has " << tied->size() << " tied operand entries for "
+           << resultTypes.size() << " results";
+  llvm::SmallDenseSet<int64_t> seen;
+  for (auto [result, index] : llvm::enumerate(*tied)) {
+    if (index < 0)
+      continue;
+    if (index >= static_cast<int64_t>(operands.size()))
+      return op->emitOpError()
+             << "result " << result << " is tied to operand " << index
+             << ", but there are only " << operands.size() << " operands";
+    if (operands[index].getType() != resultTypes[result])
+      return op->emitOpError()
+             << "result " << result << " of type " << resultTypes[result]
+             << " is tied to operand " << index << " of type "
+             << operands[index].getType();
+    if (!seen.insert(index).second)
+      return op->emitOpError()
+             << "operand " << index << " is tied to more than one result";
+  }
+  return success();
+}
+
+static OpOperand *tiedOperandAt(Operation *op,
+                                std::optional<ArrayRef<int64_t>> tied,
+                                OperandRange operands, unsigned resultIndex) {
+  if (!tied || resultIndex >= tied->size() || (*tied)[resultIndex] < 0)
+    return nullptr;
+  return &op->getOpOperand(operands.getBeginOperandIndex() +
+                           (*tied)[resultIndex]);
+}
+
 LogicalResult AsyncDispatchOp::verify() {
   if (failed(
           verifySizes(*this, getResourceOperands(), getResourceOperandSizes())))
     return failure();
+  if (failed(verifyTies(*this, getTiedOperands(), getResourceOperands(),
+                        getOperation()->getResultTypes())))
+    return failure();
   return verifyKernel(*this, getKernel(), getElementType(),
                       getResourceOperands().size());
+}
+
+OpOperand *AsyncDispatchOp::getTiedOperand(unsigned resultIndex) {
+  return tiedOperandAt(*this, getTiedOperands(), getResourceOperands(),
+                       resultIndex);
+}
+
+static LogicalResult verifyFillValue(Operation *op, Type valueType) {
+  unsigned width = valueType.getIntOrFloatBitWidth();
+  if (width != 8 && width != 16 && width != 32 && width != 64)
+    return op->emitOpError() << "fill value type " << valueType
+                             << " is not 8, 16, 32 or 64 bits wide";
+  return success();
+}
+
+LogicalResult AsyncSplatOp::verify() {
+  return verifyFillValue(*this, getValue().getType());
+}
+
+LogicalResult AsyncFillOp::verify() {
+  return verifyFillValue(*this, getValue().getType());
+}
+
+OpOperand *AsyncFillOp::getTiedOperand(unsigned) { return &getTargetMutable(); }
+
+OpOperand *AsyncUpdateOp::getTiedOperand(unsigned) {
+  return &getTargetMutable();
+}
+
+// The ties a function declares on its results (`stream.tied_operands`),
+// normalized so that "no attribute" means "nothing tied".
+static SmallVector<int64_t> getFunctionTies(func::FuncOp func) {
+  SmallVector<int64_t> ties(func.getNumResults(), -1);
+  if (auto attr = func->getAttrOfType<DenseI64ArrayAttr>(kTiedOperandsAttr))
+    for (auto [i, index] : llvm::enumerate(attr.asArrayRef()))
+      if (i < ties.size())
+        ties[i] = index;
+  return ties;
+}
+
+static SmallVector<int64_t> normalizeTies(std::optional<ArrayRef<int64_t>> tied,
+                                          size_t resultCount) {
+  SmallVector<int64_t> ties(resultCount, -1);
+  if (tied)
+    for (auto [i, index] : llvm::enumerate(*tied))
+      if (i < ties.size())
+        ties[i] = index;
+  return ties;
+}
+
+// Calls and their callee agree on arity and on which results are written
+// into which operands.
+static LogicalResult verifyCallee(Operation *op, FlatSymbolRefAttr calleeAttr,
+                                  size_t operandCount, size_t resultCount,
+                                  std::optional<ArrayRef<int64_t>> tied,
+                                  SymbolTableCollection &symbols) {
+  auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(op, calleeAttr);
+  if (!callee)
+    return op->emitOpError()
+           << "'" << calleeAttr << "' does not name a function";
+  if (callee.getNumArguments() != operandCount ||
+      callee.getNumResults() != resultCount)
+    return op->emitOpError()
+           << "passes " << operandCount << " operands and expects "
+           << resultCount << " results, but '" << calleeAttr.getValue()
+           << "' takes " << callee.getNumArguments() << " and returns "
+           << callee.getNumResults();
+  SmallVector<int64_t> calleeTies = getFunctionTies(callee);
+  SmallVector<int64_t> callTies = normalizeTies(tied, resultCount);
+  for (auto [result, callTie, calleeTie] :
+       llvm::enumerate(callTies, calleeTies)) {
+    if (callTie == calleeTie)
+      continue;
+    auto describe = [](int64_t tie) {
+      return tie < 0 ? std::string("not tied")
+                     : "tied to operand " + std::to_string(tie);
+    };
+    return op->emitOpError()
+           << "result " << result << " is " << describe(callTie)
+           << " at the call but " << describe(calleeTie) << " in '"
+           << calleeAttr.getValue() << "'";
+  }
+  return success();
+}
+
+// Verification shared by async and cmd calls.
+template <typename CallOp> static LogicalResult verifyCall(CallOp op) {
+  if (failed(verifySizes(op, op.getResourceOperands(),
+                         op.getResourceOperandSizes())))
+    return failure();
+  if (op.getResults().size() != op.getResultSizes().size())
+    return op.emitOpError()
+           << "has " << op.getResults().size() << " results but "
+           << op.getResultSizes().size() << " result sizes";
+  return verifyTies(op, op.getTiedOperands(), op.getResourceOperands(),
+                    op.getResults().getTypes());
+}
+
+template <typename CallOp>
+static LogicalResult verifyCallSymbol(CallOp op,
+                                      SymbolTableCollection &symbols) {
+  if (failed(
+          verifyCallee(op, op.getCalleeAttr(), op.getResourceOperands().size(),
+                       op.getResults().size(), op.getTiedOperands(), symbols)))
+    return failure();
+  // One dimension value per dynamic dimension of the callee's tensor
+  // arguments.
+  auto callee =
+      symbols.lookupNearestSymbolFrom<func::FuncOp>(op, op.getCalleeAttr());
+  int64_t expectedDims = 0;
+  for (Type type : callee.getArgumentTypes())
+    if (auto tensorType = dyn_cast<RankedTensorType>(type))
+      expectedDims += tensorType.getNumDynamicDims();
+  if (static_cast<int64_t>(op.getArgumentDims().size()) != expectedDims)
+    return op.emitOpError()
+           << "passes " << op.getArgumentDims().size()
+           << " argument dimensions, but the arguments of '" << op.getCallee()
+           << "' have " << expectedDims << " dynamic dimensions";
+  return success();
+}
+
+LogicalResult AsyncCallOp::verify() { return verifyCall(*this); }
+LogicalResult AsyncCallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyCallSymbol(*this, symbols);
+}
+OpOperand *AsyncCallOp::getTiedOperand(unsigned resultIndex) {
+  return tiedOperandAt(*this, getTiedOperands(), getResourceOperands(),
+                       resultIndex);
+}
+
+LogicalResult CmdCallOp::verify() { return verifyCall(*this); }
+LogicalResult CmdCallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyCallSymbol(*this, symbols);
+}
+OpOperand *CmdCallOp::getTiedOperand(unsigned resultIndex) {
+  return tiedOperandAt(*this, getTiedOperands(), getResourceOperands(),
+                       resultIndex);
 }
 
 LogicalResult CmdDispatchOp::verify() {
@@ -187,6 +561,28 @@ LogicalResult TimepointAwaitOp::verify() {
 //===----------------------------------------------------------------------===//
 // Dialect
 //===----------------------------------------------------------------------===//
+
+// `stream.affinity` (on ops and functions) must be a #hal.device.affinity;
+// `stream.topology` (on the module) a #hal.device.topology whose links name
+// the module's devices.
+LogicalResult StreamDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() == hal::kAffinityAttrName) {
+    if (!isa<hal::DeviceAffinityAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << attr.getName().getValue()
+             << "' must be a #hal.device.affinity, got " << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == hal::kTopologyAttrName) {
+    auto topology = dyn_cast<hal::DeviceTopologyAttr>(attr.getValue());
+    if (!topology || !isa<ModuleOp>(op))
+      return op->emitError() << "'" << attr.getName().getValue()
+                             << "' must be a #hal.device.topology on a module";
+    return hal::verifyTopologyDevices(op, topology);
+  }
+  return success();
+}
 
 void StreamDialect::initialize() {
   addTypes<

@@ -7,16 +7,36 @@
 
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "compiler/Dialect/Stream/IR/StreamEnums.h.inc"
 
 #include "compiler/Dialect/Stream/IR/StreamDialect.h.inc"
 
+#include "compiler/Dialect/Stream/IR/StreamInterfaces.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "compiler/Dialect/Stream/IR/StreamTypes.h.inc"
 
+namespace ferry::stream {
+
+// On a func.func: for each result, the index of the argument it is written
+// into (tied to), or -1. Calls to the function carry the same ties.
+inline constexpr llvm::StringLiteral kTiedOperandsAttr = "stream.tied_operands";
+
+} // namespace ferry::stream
+
 #define GET_OP_CLASSES
 #include "compiler/Dialect/Stream/IR/StreamOps.h.inc"
+
+namespace ferry::stream {
+
+// A timepoint reached once all non-null `timepoints` are: null when there are
+// none, the timepoint itself when there is one, else a stream.timepoint.join.
+mlir::Value joinTimepoints(mlir::OpBuilder &builder, mlir::Location loc,
+                           llvm::ArrayRef<mlir::Value> timepoints);
+
+} // namespace ferry::stream
 
 #endif // FERRY_COMPILER_DIALECT_STREAM_IR_STREAMDIALECT_H_

@@ -2,7 +2,9 @@
 #define FERRY_DIALECT_STREAM_OPS
 
 include "compiler/Dialect/Stream/IR/StreamBase.td"
+include "compiler/Dialect/Stream/IR/StreamInterfaces.td"
 include "compiler/Dialect/HAL/IR/HALBase.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 class Stream_Op<string mnemonic, list<Trait> traits = []>
@@ -37,18 +39,24 @@ def Stream_TensorImportOp : Stream_Op<"tensor.import"> {
     type) and its buffer becomes the resource. `message` names the value in
     the check's error.
 
+    Without `consume` the host keeps its ownership: the program never frees
+    the buffer. With `consume` the host's ownership moves into the program
+    (like moving a shared pointer), which then frees it after its last use.
+
     ```mlir
     %r = stream.tensor.import %view message("input 0") : !hal.buffer_view
         -> tensor<?xi32>{%d0} in !stream.resource<external>{%size}
+    %owned = stream.tensor.import consume %view2 message("input 1") ...
     ```
   }];
   let arguments = (ins HAL_BufferView:$source, StrAttr:$message,
                        TypeAttr:$result_encoding,
                        Variadic<Index>:$result_encoding_dims,
-                       Index:$result_size);
+                       Index:$result_size, UnitAttr:$consume);
   let results = (outs Stream_AnyResource:$result);
   let assemblyFormat = [{
-    $source `message` `(` $message `)` `:` type($source) `->`
+    (`consume` $consume^)? $source `message` `(` $message `)` `:`
+    type($source) `->`
     $result_encoding (`{` $result_encoding_dims^ `}`)?
     `in` qualified(type($result)) `{` $result_size `}` attr-dict
   }];
@@ -78,28 +86,215 @@ def Stream_TensorExportOp : Stream_Op<"tensor.export"> {
 // Async phase
 //===----------------------------------------------------------------------===//
 
-def Stream_AsyncDispatchOp : Stream_Op<"async.dispatch", [AttrSizedOperandSegments]> {
-  let summary = "a built-in kernel over resources, producing a new resource";
+def Stream_AsyncDispatchOp : Stream_Op<"async.dispatch", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Stream_TiedOpInterface>]> {
+  let summary = "a built-in kernel over resources";
   let description = [{
-    Value semantics: the result is a new resource; the operands are read
-    only. `count` is the element count.
+    The result is a new resource, or, when tied to an operand, that operand
+    updated in place (elementwise kernels read element i before writing it,
+    so any operand may be the output). `count` is the element count.
 
     ```mlir
     %r = stream.async.dispatch kernel("add") type(i32) count(%n)
         (%a, %b) : (!stream.resource<*>{%s}, !stream.resource<*>{%s})
         -> !stream.resource<*>{%s}
+    // Written into %a:
+    %r = stream.async.dispatch kernel("add") type(i32) count(%n)
+        (%a, %b) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %a{%s}
     ```
   }];
   let arguments = (ins StrAttr:$kernel, TypeAttr:$element_type, Index:$count,
                        Variadic<Stream_AnyResource>:$resource_operands,
                        Variadic<Index>:$resource_operand_sizes,
-                       Index:$result_size);
+                       Index:$result_size,
+                       OptionalAttr<DenseI64ArrayAttr>:$tied_operands);
   let results = (outs Stream_AnyResource:$result);
   let assemblyFormat = [{
     `kernel` `(` $kernel `)` `type` `(` $element_type `)` `count` `(` $count `)`
     `(` $resource_operands `)` `:`
     custom<SizedTypeList>(type($resource_operands), $resource_operand_sizes)
-    `->` qualified(type($result)) `{` $result_size `}` attr-dict
+    `->` custom<TiedResult>(type($result), $result_size,
+                            ref($resource_operands),
+                            ref(type($resource_operands)), $tied_operands)
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Stream_AsyncAllocaOp : Stream_Op<"async.alloca", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "a new resource whose contents are undefined";
+  let description = [{
+    What `tensor.empty` becomes. Every alloca is a distinct allocation: it
+    allocates (so CSE never merges two), and copying one would copy nothing
+    worth having, so copy-on-write makes a fresh alloca instead.
+
+    ```mlir
+    %r = stream.async.alloca : !stream.resource<*>{%size}
+    ```
+  }];
+  let arguments = (ins Index:$storage_size);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = "`:` qualified(type($result)) `{` $storage_size `}` attr-dict";
+}
+
+def Stream_AsyncSplatOp : Stream_Op<"async.splat", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "a new resource with every element set to a value";
+  let description = [{
+    Copy-on-write of a splat makes a new splat rather than a copy.
+
+    ```mlir
+    %r = stream.async.splat %c5 : i32 -> !stream.resource<*>{%size}
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, F32, F64]>:$value,
+                       Index:$storage_size);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = [{
+    $value `:` type($value) `->` qualified(type($result)) `{` $storage_size `}`
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Stream_AsyncConstantOp : Stream_Op<"async.constant", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "a resource holding constant data";
+  let description = [{
+    Immutable: copy-on-write always clones a constant before a tied use.
+
+    ```mlir
+    %c = stream.async.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+        -> !stream.resource<constant>{%size}
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value, Index:$storage_size);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = [{
+    $value `->` qualified(type($result)) `{` $storage_size `}` attr-dict
+  }];
+}
+
+def Stream_AsyncCloneOp : Stream_Op<"async.clone", [
+    MemoryEffects<[MemAlloc<DefaultResource>, MemRead<DefaultResource>]>]> {
+  let summary = "a copy of a resource that can be written independently";
+  let description = [{
+    Inserted by copy-on-write before a tied use of a value that something
+    else still needs; removed by copy elision when the source is never used
+    afterwards.
+
+    ```mlir
+    %c = stream.async.clone %r : !stream.resource<*>{%s}
+        -> !stream.resource<*>{%s}
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$source, Index:$source_size,
+                       Index:$result_size);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = [{
+    $source `:` qualified(type($source)) `{` $source_size `}` `->`
+    qualified(type($result)) `{` $result_size `}` attr-dict
+  }];
+}
+
+def Stream_AsyncTransferOp : Stream_Op<"async.transfer", [
+    MemoryEffects<[MemAlloc<DefaultResource>, MemRead<DefaultResource>]>]> {
+  let summary = "a copy of a resource into another lifetime or device";
+  let description = [{
+    Like a clone, but the copy exists to move the value (e.g. from
+    transient to external storage), so copy elision keeps it.
+
+    ```mlir
+    %e = stream.async.transfer %r : !stream.resource<transient>{%s}
+        -> !stream.resource<external>{%s}
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$source, Index:$source_size,
+                       Index:$result_size);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = [{
+    $source `:` qualified(type($source)) `{` $source_size `}` `->`
+    qualified(type($result)) `{` $result_size `}` attr-dict
+  }];
+}
+
+def Stream_AsyncFillOp : Stream_Op<"async.fill", [
+    AllTypesMatch<["target", "result"]>,
+    DeclareOpInterfaceMethods<Stream_TiedOpInterface>]> {
+  let summary = "sets every element of a resource to a value, in place";
+  let description = [{
+    The result is `target`, written in place.
+
+    ```mlir
+    %r = stream.async.fill %c0, %t : i32 -> !stream.resource<*>{%s}
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, F32, F64]>:$value,
+                       Stream_AnyResource:$target, Index:$target_size);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = [{
+    $value `,` $target `:` type($value) `->` qualified(type($result))
+    `{` $target_size `}` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Stream_AsyncUpdateOp : Stream_Op<"async.update", [
+    AllTypesMatch<["target", "result"]>,
+    DeclareOpInterfaceMethods<Stream_TiedOpInterface>]> {
+  let summary = "copies a resource into part of another, in place";
+  let description = [{
+    Writes `update` into `target` at byte `offset`; the result is `target`.
+
+    ```mlir
+    %r = stream.async.update %u, %t[%offset] : !stream.resource<*>{%us}
+        -> !stream.resource<*>{%ts}
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$update, Index:$update_size,
+                       Stream_AnyResource:$target, Index:$target_size,
+                       Index:$target_offset);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = [{
+    $update `,` $target `[` $target_offset `]` `:`
+    qualified(type($update)) `{` $update_size `}` `->`
+    qualified(type($result)) `{` $target_size `}` attr-dict
+  }];
+}
+
+def Stream_AsyncCallOp : Stream_Op<"async.call", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<Stream_TiedOpInterface>]> {
+  let summary = "calls a function on resources; tied results are in place";
+  let description = [{
+    A result tied to an operand is that operand, written by the callee.
+    Ties must match the callee's `stream.tied_operands` (verified), so every
+    call site and the function agree on what is written. `dims` are the
+    dynamic dimensions of the callee's tensor arguments, in order, which an
+    external callee receives with its buffers.
+
+    ```mlir
+    %r = stream.async.call @Double.function(%a, %b)
+        : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %b{%s}
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<Stream_AnyResource>:$resource_operands,
+                       Variadic<Index>:$resource_operand_sizes,
+                       Variadic<Index>:$argument_dims,
+                       Variadic<Index>:$result_sizes,
+                       OptionalAttr<DenseI64ArrayAttr>:$tied_operands);
+  let results = (outs Variadic<Stream_AnyResource>:$results);
+  let assemblyFormat = [{
+    $callee `(` $resource_operands `)` (`dims` `(` $argument_dims^ `)`)? `:`
+    custom<SizedTypeList>(type($resource_operands), $resource_operand_sizes)
+    `->` custom<TiedResults>(type($results), $result_sizes,
+                             ref($resource_operands),
+                             ref(type($resource_operands)), $tied_operands)
+    attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -115,41 +310,113 @@ def Stream_ResourceAllocaOp : Stream_Op<"resource.alloca", [
     The resource is usable once `result_timepoint` is reached. Its contents
     are undefined (`uninitialized`). Never merged with another alloca.
 
+    `indeterminate` marks an allocation whose lifetime the compiler could not
+    decide: explicit deallocation is ignored and the memory goes when the
+    last reference to the buffer goes.
+
     ```mlir
     %r, %t = stream.resource.alloca uninitialized await(%t0)
+        : !stream.resource<transient>{%size} => !stream.timepoint
+    %u, %ut = stream.resource.alloca uninitialized indeterminate
         : !stream.resource<transient>{%size} => !stream.timepoint
     ```
   }];
   let arguments = (ins Optional<Stream_Timepoint>:$await_timepoint,
-                       Index:$storage_size);
+                       Index:$storage_size, UnitAttr:$indeterminate);
   let results = (outs Stream_AnyResource:$result,
                       Stream_Timepoint:$result_timepoint);
   let assemblyFormat = [{
-    `uninitialized` (`await` `(` $await_timepoint^ `)`)? `:`
+    `uninitialized` (`indeterminate` $indeterminate^)?
+    (`await` `(` $await_timepoint^ `)`)? `:`
     qualified(type($result)) `{` $storage_size `}` `=` `>` type($result_timepoint)
     attr-dict
   }];
 }
 
 def Stream_ResourceDeallocaOp : Stream_Op<"resource.dealloca", [
-    MemoryEffects<[MemFree<DefaultResource>]>]> {
+    AttrSizedOperandSegments, MemoryEffects<[MemFree<DefaultResource>]>]> {
   let summary = "returns a resource's memory in timeline order";
   let description = [{
     Frees the resource once `await_timepoint` is reached: after its last use.
 
+    `origin` routes the deallocation to the device and queue the buffer was
+    allocated on (for buffers whose placement the program does not know).
+    `if(%c)` frees only when `%c` is true (e.g. the result of
+    `stream.resource.release`); otherwise the op only orders the timeline.
+
     ```mlir
     %t = stream.resource.dealloca await(%t0) %r
         : !stream.resource<transient>{%size} => !stream.timepoint
+    %t2 = stream.resource.dealloca origin if(%last) await(%t0) %r
+        : !stream.resource<external>{%size} => !stream.timepoint
     ```
   }];
   let arguments = (ins Optional<Stream_Timepoint>:$await_timepoint,
-                       Stream_AnyResource:$operand, Index:$operand_size);
+                       Stream_AnyResource:$operand, Index:$operand_size,
+                       Optional<I1>:$condition, UnitAttr:$prefer_origin);
   let results = (outs Stream_Timepoint:$result_timepoint);
+  let hasVerifier = 1;
   let assemblyFormat = [{
+    (`origin` $prefer_origin^)? (`if` `(` $condition^ `)`)?
     (`await` `(` $await_timepoint^ `)`)? $operand `:`
     qualified(type($operand)) `{` $operand_size `}` `=` `>` type($result_timepoint)
     attr-dict
   }];
+}
+
+def Stream_ResourceRetainOp : Stream_Op<"resource.retain"> {
+  let summary = "adds an owner of a resource's memory";
+  let description = [{
+    Ownership (who must free) is separate from holding a reference. Retain
+    before handing a resource to someone that will release it later.
+
+    ```mlir
+    stream.resource.retain %r : !stream.resource<external>{%size}
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$operand, Index:$operand_size);
+  let assemblyFormat = [{
+    $operand `:` qualified(type($operand)) `{` $operand_size `}` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Stream_ResourceReleaseOp : Stream_Op<"resource.release"> {
+  let summary = "removes an owner; true when it was the last";
+  let description = [{
+    Where the program cannot see whether someone else took ownership (an
+    external call that may keep an argument), it releases its own and frees
+    only if it was the last owner:
+
+    ```mlir
+    %last = stream.resource.release %r : !stream.resource<external>{%size}
+    %t = stream.resource.dealloca if(%last) await(%t0) %r : ...
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$operand, Index:$operand_size);
+  let results = (outs I1:$was_terminal);
+  let assemblyFormat = [{
+    $operand `:` qualified(type($operand)) `{` $operand_size `}` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Stream_ResourceIsTerminalOp : Stream_Op<"resource.is_terminal"> {
+  let summary = "true when the program is a resource's only owner";
+  let description = [{
+    The run-time answer to "may this be written in place?" where the
+    compiler cannot decide.
+
+    ```mlir
+    %only = stream.resource.is_terminal %r : !stream.resource<external>{%size}
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$operand, Index:$operand_size);
+  let results = (outs I1:$result);
+  let assemblyFormat = [{
+    $operand `:` qualified(type($operand)) `{` $operand_size `}` attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 def Stream_CmdDispatchOp : Stream_Op<"cmd.dispatch", [AttrSizedOperandSegments]> {
@@ -182,6 +449,85 @@ def Stream_CmdDispatchOp : Stream_Op<"cmd.dispatch", [AttrSizedOperandSegments]>
     ::mlir::Value getOutput() { return getResourceOperands().back(); }
     ::mlir::Value getOutputSize() { return getResourceOperandSizes().back(); }
   }];
+}
+
+def Stream_CmdFillOp : Stream_Op<"cmd.fill"> {
+  let summary = "sets every element of a resource, in timeline order";
+  let description = [{
+    ```mlir
+    %t = stream.cmd.fill %c0, %r await(%t0) : i32
+        -> !stream.resource<transient>{%s} => !stream.timepoint
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, F32, F64]>:$value,
+                       Stream_AnyResource:$target, Index:$target_size,
+                       Optional<Stream_Timepoint>:$await_timepoint);
+  let results = (outs Stream_Timepoint:$result_timepoint);
+  let assemblyFormat = [{
+    $value `,` $target (`await` `(` $await_timepoint^ `)`)? `:` type($value)
+    `->` qualified(type($target)) `{` $target_size `}` `=` `>`
+    type($result_timepoint) attr-dict
+  }];
+}
+
+def Stream_CmdCopyOp : Stream_Op<"cmd.copy"> {
+  let summary = "copies bytes between resources, in timeline order";
+  let description = [{
+    ```mlir
+    %t = stream.cmd.copy %src[%c0], %dst[%offset], %length await(%t0)
+        : !stream.resource<external>{%ss} -> !stream.resource<transient>{%ds}
+        => !stream.timepoint
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$source, Index:$source_size,
+                       Index:$source_offset,
+                       Stream_AnyResource:$target, Index:$target_size,
+                       Index:$target_offset, Index:$length,
+                       Optional<Stream_Timepoint>:$await_timepoint);
+  let results = (outs Stream_Timepoint:$result_timepoint);
+  let assemblyFormat = [{
+    $source `[` $source_offset `]` `,` $target `[` $target_offset `]` `,`
+    $length (`await` `(` $await_timepoint^ `)`)? `:`
+    qualified(type($source)) `{` $source_size `}` `->`
+    qualified(type($target)) `{` $target_size `}` `=` `>`
+    type($result_timepoint) attr-dict
+  }];
+}
+
+def Stream_CmdCallOp : Stream_Op<"cmd.call", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<Stream_TiedOpInterface>]> {
+  let summary = "calls a function in timeline order";
+  let description = [{
+    The callee receives the await point and signals the result timepoint
+    (the coarse-fences ABI); tied results are operands written in place.
+
+    ```mlir
+    %r, %t = stream.cmd.call @Double.function(%a, %b) await(%t0)
+        : (!stream.resource<external>{%s}, !stream.resource<external>{%s})
+        -> %b{%s} => !stream.timepoint
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<Stream_AnyResource>:$resource_operands,
+                       Variadic<Index>:$resource_operand_sizes,
+                       Variadic<Index>:$argument_dims,
+                       Variadic<Index>:$result_sizes,
+                       Optional<Stream_Timepoint>:$await_timepoint,
+                       OptionalAttr<DenseI64ArrayAttr>:$tied_operands);
+  let results = (outs Variadic<Stream_AnyResource>:$results,
+                      Stream_Timepoint:$result_timepoint);
+  let assemblyFormat = [{
+    $callee `(` $resource_operands `)` (`dims` `(` $argument_dims^ `)`)?
+    (`await` `(` $await_timepoint^ `)`)? `:`
+    custom<SizedTypeList>(type($resource_operands), $resource_operand_sizes)
+    `->` custom<TiedResults>(type($results), $result_sizes,
+                             ref($resource_operands),
+                             ref(type($resource_operands)), $tied_operands)
+    `=` `>` type($result_timepoint) attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 def Stream_TimepointJoinOp : Stream_Op<"timepoint.join", [Pure]> {

@@ -3,22 +3,123 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MaterializeCopyOnWritePass
+    : Pass<"stream-materialize-copy-on-write", "mlir::ModuleOp"> {
+  let summary = "Copies a value before an op writes into it, where needed";
+  let description = [{
+    An op with a tied result (a dispatch or call writing in place, a fill,
+    an update) overwrites its tied operand. When anything else may still
+    see that value (it has other uses, is a block argument, is a constant,
+    or is a host import the program does not own), the operand is replaced
+    by a copy first:
+
+    - a copy of undefined contents (`stream.async.alloca`) is a fresh
+      alloca, never a copy of garbage;
+    - a copy of a splat is a new splat of the same value;
+    - anything else gets a `stream.async.clone`.
+
+    Clones are inserted conservatively; stream-elide-async-copies removes
+    the ones whose source is never used again.
+  }];
+  let dependentDialects = ["::ferry::stream::StreamDialect"];
+}
+
+def ElideAsyncCopiesPass : Pass<"stream-elide-async-copies", "mlir::ModuleOp"> {
+  let summary = "Removes clones whose source is never used afterwards";
+  let description = [{
+    A `stream.async.clone` is removed (its users take the source) when the
+    clone is the source's last use and the source is storage the program
+    may write: something it allocated, split, cloned or computed, possibly
+    through in-place writes. Host imports and constants are kept.
+
+    Across calls: an argument of a private function counts as writable when
+    every call passes a writable value as its last use at the call. Other
+    block arguments (of `scf` regions) are not, and a use inside a loop
+    around the clone counts as later, so regions are handled conservatively
+    and correctly. Runs to a fixed point, as one elision can enable another.
+  }];
+  let dependentDialects = ["::ferry::stream::StreamDialect"];
+}
+
+def ReuseOperandStoragePass
+    : Pass<"stream-reuse-operand-storage", "mlir::ModuleOp"> {
+  let summary = "Writes elementwise results into operands that die there";
+  let description = [{
+    When an operand of an untied `stream.async.dispatch` is used for the
+    last time by it, has the result's size and is storage the program may
+    write, the result is tied to it: the kernel writes in place and no new
+    allocation is made. Elementwise kernels read element i before writing
+    it, so this is safe even when the operand is read twice. A chain of
+    elementwise ops on dead operands then allocates only once.
+  }];
+  let dependentDialects = ["::ferry::stream::StreamDialect"];
+}
+
 def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"> {
   let summary = "Lowers the async phase to the cmd phase: explicit allocation, "
                 "deallocation and timepoints";
   let description = [{
-    Every `stream.async.dispatch` result gets a `stream.resource.alloca`
-    and the dispatch becomes a `stream.cmd.dispatch` that awaits the
-    allocation and its operands' timepoints. A resource the program owns
-    (anything it allocated that is not returned to the host) gets a
-    `stream.resource.dealloca` right after its last use, ordered on that
-    use's timepoint rather than at the end of the function. Resources of
-    unknown lifetime (`*`) become `transient`. Exports await the timepoint
-    of the resource they hand out, and before returning the function awaits
-    every deallocation it issued, so nothing is in flight when the host
-    regains control.
+    Every new resource (dispatch and call results, allocas, splats, clones)
+    gets a `stream.resource.alloca`, and each async op becomes the cmd op
+    that awaits what it reads (its operands' producers) and, when it writes
+    an operand in place, every earlier reader of that operand. Resources of
+    undecided lifetime (`*`) become `transient`. Exports await the timepoint
+    of the resource they hand out. Deallocation is left to
+    stream-automatic-reference-counting.
 
     Assumes single-block functions in the async phase.
+  }];
+  let dependentDialects = ["::ferry::stream::StreamDialect"];
+}
+
+def AutomaticReferenceCountingPass
+    : Pass<"stream-automatic-reference-counting", "mlir::ModuleOp"> {
+  let summary = "Decides who frees every resource, and frees it at its last use";
+  let description = [{
+    Runs on the cmd phase. The program owns what it allocates, what an
+    external call returns as a new buffer, and what it imports with
+    `consume`; a plain import stays the host's and is never freed here.
+    For each owned resource:
+
+    - returned to the host (exported): ownership goes to the caller, no
+      dealloca;
+    - otherwise a `stream.resource.dealloca` is placed right after its last
+      use, ordered on that use's timepoint (not at the end of the function);
+    - if it was passed to an external function that may keep it (one not
+      marked `nosideeffects`), the program cannot know whether the callee
+      became an owner: it releases its ownership
+      (`stream.resource.release`) and the dealloca is guarded by the result;
+      a consumed import is released the same way, as the host may still own
+      it too;
+    - if it is used where this analysis cannot follow (inside a region, by
+      an unknown op), an allocation is marked `indeterminate`: its memory
+      goes with its last reference.
+
+    Deallocations of resources with no `stream.affinity` carry `origin`,
+    routing them to the device and queue that allocated them. Before a
+    function returns it awaits all its deallocations.
+  }];
+  let dependentDialects = ["::ferry::stream::StreamDialect"];
+}
+
+def ReuseAllocationsPass : Pass<"stream-reuse-allocations", "mlir::ModuleOp"> {
+  let summary = "Hands memory freed by a dealloca to a later compatible alloca";
+  let description = [{
+    Runs after stream-automatic-reference-counting. When an unconditional
+    `stream.resource.dealloca` frees an allocation and a later
+    `stream.resource.alloca` in the same block asks for the same size (the
+    same SSA value or equal constants), lifetime (so the same memory type
+    and usage bits) and affinity (so the same device), the alloca takes the
+    freed resource instead: both ops go, and the alloca's users wait for
+    what the dealloca waited for.
+
+    Flags stay right: the memory keeps its first allocation's placement, so
+    the reused resource's final dealloca routes to `origin` if the freed one
+    did. Indeterminate allocations take no part: their memory may still be
+    held by others (so it is never handed on), and an allocation whose
+    lifetime is unknown must stay separate from one whose lifetime is known.
+    Conditional deallocations (after a release) are not recycled either: at
+    compile time nobody knows whether they free anything.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }

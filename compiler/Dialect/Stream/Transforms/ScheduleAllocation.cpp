@@ -1,16 +1,15 @@
-// Lowers the stream async phase to the cmd phase: every produced resource is
-// allocated explicitly, work is ordered by timepoints, and each resource the
-// program owns is deallocated right after its last use. See Passes.td.
+// Lowers the stream async phase to the cmd phase: every new resource is
+// allocated explicitly and work is ordered by timepoints. See Passes.td.
+// Deallocation is decided afterwards by stream-automatic-reference-counting.
 //
-// Assumes single-block functions. Ownership here is simple: resources the
-// program allocates and does not return are its own to free; imports belong
-// to the host and returned resources go to the host.
+// Assumes single-block functions. Ops that write into an operand in place
+// (tied results) continue that operand's storage: they wait for every earlier
+// reader of it, and later uses of the result use the storage itself.
 
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_SCHEDULEALLOCATIONPASS
@@ -35,90 +34,208 @@ public:
     Block &block = func.getBody().front();
     for (Operation &op : llvm::make_early_inc_range(block)) {
       builder.setInsertionPoint(&op);
-      if (auto dispatch = dyn_cast<AsyncDispatchOp>(&op))
-        scheduleDispatch(dispatch);
-      else if (auto exportOp = dyn_cast<TensorExportOp>(&op))
-        awaitExport(exportOp);
-      else if (isa<func::ReturnOp>(&op))
-        awaitOutstanding(op.getLoc());
+      if (failed(schedule(&op)))
+        return failure();
     }
     return success();
   }
 
 private:
-  // The timepoint after which all of `timepoints` are reached; null when none.
+  LogicalResult schedule(Operation *op) {
+    if (auto dispatch = dyn_cast<AsyncDispatchOp>(op))
+      return scheduleDispatch(dispatch);
+    if (auto alloca = dyn_cast<AsyncAllocaOp>(op))
+      return scheduleAlloca(alloca);
+    if (auto splat = dyn_cast<AsyncSplatOp>(op))
+      return scheduleSplat(splat);
+    if (isa<AsyncCloneOp, AsyncTransferOp>(op))
+      return scheduleCopy(op);
+    if (auto fill = dyn_cast<AsyncFillOp>(op))
+      return scheduleFill(fill);
+    if (auto update = dyn_cast<AsyncUpdateOp>(op))
+      return scheduleUpdate(update);
+    if (auto call = dyn_cast<AsyncCallOp>(op))
+      return scheduleCall(call);
+    if (isa<AsyncConstantOp>(op))
+      return op->emitError() << "constant resources cannot be allocated yet";
+    if (auto exportOp = dyn_cast<TensorExportOp>(op))
+      awaitExport(exportOp);
+    return success();
+  }
+
+  Type timepointType() { return TimepointType::get(func.getContext()); }
+
   Value join(Location loc, ArrayRef<Value> timepoints) {
-    llvm::SetVector<Value> unique;
-    for (Value timepoint : timepoints)
-      if (timepoint)
-        unique.insert(timepoint);
-    if (unique.empty())
-      return {};
-    if (unique.size() == 1)
-      return unique.front();
-    return TimepointJoinOp::create(builder, loc,
-                                   TimepointType::get(func.getContext()),
-                                   unique.getArrayRef());
+    return joinTimepoints(builder, loc, timepoints);
   }
 
-  // True when `op` is the last user of `value` in its block.
-  static bool isLastUse(Value value, Operation *op) {
-    for (Operation *user : value.getUsers())
-      if (user != op && op->isBeforeInBlock(user))
-        return false;
-    return true;
+  // Undecided lifetimes become transient: the program's own.
+  ResourceType decidedType(Type type) {
+    auto resourceType = cast<ResourceType>(type);
+    if (resourceType.getLifetime() != Lifetime::Unknown)
+      return resourceType;
+    return ResourceType::get(func.getContext(), Lifetime::Transient);
   }
 
-  static bool isOwned(Value resource) {
-    return cast<ResourceType>(resource.getType()).getLifetime() ==
-           Lifetime::Transient;
+  // What a read of `resources` must wait for: their producers.
+  SmallVector<Value> readyTimepoints(ValueRange resources) {
+    SmallVector<Value> waits;
+    for (Value resource : resources)
+      waits.push_back(readyAt.lookup(resource));
+    return waits;
   }
 
-  void deallocate(Location loc, Value resource, Value size, Value after) {
-    auto dealloca = ResourceDeallocaOp::create(
-        builder, loc, TimepointType::get(func.getContext()), after, resource,
-        size);
-    outstanding.push_back(dealloca.getResultTimepoint());
+  // What a write into `resource` must wait for: its producer and every read
+  // of it since.
+  void appendWriteHazards(Value resource, SmallVectorImpl<Value> &waits) {
+    waits.push_back(readyAt.lookup(resource));
+    llvm::append_range(waits, readers[resource]);
   }
 
-  void scheduleDispatch(AsyncDispatchOp op) {
+  void recordReads(ValueRange resources, Value done) {
+    for (Value resource : resources)
+      readers[resource].push_back(done);
+  }
+
+  void recordWrite(Value resource, Value done) {
+    readyAt[resource] = done;
+    readers[resource].clear();
+  }
+
+  std::pair<Value, Value> allocate(Location loc, Type type, Value size) {
+    auto alloca = ResourceAllocaOp::create(builder, loc, decidedType(type),
+                                           timepointType(),
+                                           /*await_timepoint=*/Value(), size);
+    return {alloca.getResult(), alloca.getResultTimepoint()};
+  }
+
+  LogicalResult scheduleDispatch(AsyncDispatchOp op) {
     Location loc = op.getLoc();
-    auto resultType = cast<ResourceType>(op.getResult().getType());
-    if (resultType.getLifetime() == Lifetime::Unknown)
-      resultType = ResourceType::get(func.getContext(), Lifetime::Transient);
-
-    auto alloca = ResourceAllocaOp::create(
-        builder, loc, resultType, TimepointType::get(func.getContext()),
-        /*await_timepoint=*/Value(), op.getResultSize());
-    SmallVector<Value> waits = {alloca.getResultTimepoint()};
-    for (Value operand : op.getResourceOperands())
-      waits.push_back(readyAt.lookup(operand));
-    Value await = join(loc, waits);
-
+    SmallVector<Value> waits = readyTimepoints(op.getResourceOperands());
+    Value output;
+    if (OpOperand *tied = op.getTiedOperand(0u)) {
+      output = tied->get();
+      appendWriteHazards(output, waits);
+    } else {
+      auto [resource, allocated] =
+          allocate(loc, op.getResult().getType(), op.getResultSize());
+      hal::setAffinity(resource.getDefiningOp(), hal::getAffinity(op));
+      output = resource;
+      waits.push_back(allocated);
+    }
     SmallVector<Value> resources(op.getResourceOperands());
     SmallVector<Value> sizes(op.getResourceOperandSizes());
-    resources.push_back(alloca.getResult());
+    resources.push_back(output);
     sizes.push_back(op.getResultSize());
-    auto dispatch = CmdDispatchOp::create(
-        builder, loc, TimepointType::get(func.getContext()), op.getKernelAttr(),
-        op.getElementTypeAttr(), op.getCount(), await, resources, sizes);
+    auto dispatch =
+        CmdDispatchOp::create(builder, loc, timepointType(), op.getKernelAttr(),
+                              op.getElementTypeAttr(), op.getCount(),
+                              join(loc, waits), resources, sizes);
+    hal::setAffinity(dispatch, hal::getAffinity(op));
     Value done = dispatch.getResultTimepoint();
-    readyAt[alloca.getResult()] = done;
+    recordReads(op.getResourceOperands(), done);
+    recordWrite(output, done);
+    return finish(op, {{op.getResult(), output}});
+  }
 
-    // Free owned operands whose last use this was, after it completes.
-    builder.setInsertionPointAfter(dispatch);
-    llvm::SmallPtrSet<Value, 4> freed;
-    for (auto [operand, size] : llvm::zip_equal(op.getResourceOperands(),
-                                                op.getResourceOperandSizes()))
-      if (isOwned(operand) && isLastUse(operand, op) &&
-          freed.insert(operand).second)
-        deallocate(loc, operand, size, done);
-    // A result nobody reads is freed as soon as it is written.
-    if (op.getResult().use_empty() && isOwned(alloca.getResult()))
-      deallocate(loc, alloca.getResult(), op.getResultSize(), done);
+  LogicalResult scheduleAlloca(AsyncAllocaOp op) {
+    auto [resource, allocated] =
+        allocate(op.getLoc(), op.getResult().getType(), op.getStorageSize());
+    recordWrite(resource, allocated);
+    return finish(op, {{op.getResult(), resource}});
+  }
 
-    op.getResult().replaceAllUsesWith(alloca.getResult());
-    op.erase();
+  LogicalResult scheduleSplat(AsyncSplatOp op) {
+    Location loc = op.getLoc();
+    auto [resource, allocated] =
+        allocate(loc, op.getResult().getType(), op.getStorageSize());
+    auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
+                                  resource, op.getStorageSize(), allocated);
+    recordWrite(resource, fill.getResultTimepoint());
+    return finish(op, {{op.getResult(), resource}});
+  }
+
+  // Clones and transfers: a new allocation filled from the source.
+  LogicalResult scheduleCopy(Operation *op) {
+    Location loc = op->getLoc();
+    Value source = op->getOperand(0), sourceSize = op->getOperand(1);
+    Value resultSize = op->getOperand(2);
+    auto [resource, allocated] =
+        allocate(loc, op->getResult(0).getType(), resultSize);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    SmallVector<Value> waits = readyTimepoints(source);
+    waits.push_back(allocated);
+    auto copy = CmdCopyOp::create(builder, loc, timepointType(), source,
+                                  sourceSize, zero, resource, resultSize, zero,
+                                  resultSize, join(loc, waits));
+    Value done = copy.getResultTimepoint();
+    recordReads(source, done);
+    recordWrite(resource, done);
+    return finish(op, {{op->getResult(0), resource}});
+  }
+
+  LogicalResult scheduleFill(AsyncFillOp op) {
+    Location loc = op.getLoc();
+    Value target = op.getTarget();
+    SmallVector<Value> waits;
+    appendWriteHazards(target, waits);
+    auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
+                                  target, op.getTargetSize(), join(loc, waits));
+    recordWrite(target, fill.getResultTimepoint());
+    return finish(op, {{op.getResult(), target}});
+  }
+
+  LogicalResult scheduleUpdate(AsyncUpdateOp op) {
+    Location loc = op.getLoc();
+    Value target = op.getTarget(), update = op.getUpdate();
+    SmallVector<Value> waits = readyTimepoints(update);
+    appendWriteHazards(target, waits);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    auto copy = CmdCopyOp::create(builder, loc, timepointType(), update,
+                                  op.getUpdateSize(), zero, target,
+                                  op.getTargetSize(), op.getTargetOffset(),
+                                  op.getUpdateSize(), join(loc, waits));
+    Value done = copy.getResultTimepoint();
+    recordReads(update, done);
+    recordWrite(target, done);
+    return finish(op, {{op.getResult(), target}});
+  }
+
+  LogicalResult scheduleCall(AsyncCallOp op) {
+    Location loc = op.getLoc();
+    SmallVector<Value> waits = readyTimepoints(op.getResourceOperands());
+    SmallVector<Type> resultTypes;
+    for (auto [i, result] : llvm::enumerate(op.getResults())) {
+      if (OpOperand *tied = op.getTiedOperand(i))
+        appendWriteHazards(tied->get(), waits);
+      resultTypes.push_back(decidedType(result.getType()));
+    }
+    auto call = CmdCallOp::create(builder, loc, resultTypes, timepointType(),
+                                  op.getCalleeAttr(), op.getResourceOperands(),
+                                  op.getResourceOperandSizes(),
+                                  op.getArgumentDims(), op.getResultSizes(),
+                                  join(loc, waits), op.getTiedOperandsAttr());
+    Value done = call.getResultTimepoint();
+    recordReads(op.getResourceOperands(), done);
+    SmallVector<std::pair<Value, Value>> replacements, results;
+    for (auto [i, result, size] :
+         llvm::enumerate(op.getResults(), op.getResultSizes())) {
+      OpOperand *tied = op.getTiedOperand(i);
+      Value storage = tied ? tied->get() : call.getResult(i);
+      recordWrite(storage, done);
+      replacements.push_back({result, storage});
+      results.push_back({storage, size});
+    }
+    return finish(op, replacements);
+  }
+
+  // Later uses of `op`'s results use their storage; `op` goes.
+  LogicalResult finish(Operation *op,
+                       ArrayRef<std::pair<Value, Value>> replacements) {
+    for (auto [from, to] : replacements)
+      from.replaceAllUsesWith(to);
+    op->erase();
+    return success();
   }
 
   // The host may only see a resource once the work producing it is done.
@@ -132,17 +249,12 @@ private:
     op.getSourceMutable().assign(await.getResult(0));
   }
 
-  // Nothing stays in flight when control returns to the host.
-  void awaitOutstanding(Location loc) {
-    if (Value all = join(loc, outstanding))
-      TimepointAwaitOp::create(builder, loc, all, ValueRange{}, ValueRange{});
-  }
-
   func::FuncOp func;
   OpBuilder builder;
-  // When each resource produced so far is ready; absent means now.
+  // When each resource's current contents are ready; absent means now.
   llvm::DenseMap<Value, Value> readyAt;
-  SmallVector<Value> outstanding;
+  // Reads of each resource since its last write, which a write must await.
+  llvm::DenseMap<Value, SmallVector<Value>> readers;
 };
 
 struct ScheduleAllocationPass

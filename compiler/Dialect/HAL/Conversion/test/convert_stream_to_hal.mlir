@@ -11,14 +11,12 @@
 // CHECK: %[[C3:.+]] = arith.constant 3 : index
 // CHECK: hal.buffer_view.assert<%[[VIEW]] : !hal.buffer_view> message("input 0") shape([%[[D0]], %[[C3]]]) type(f32)
 // CHECK: %[[IN:.+]] = hal.buffer_view.buffer<%[[VIEW]] : !hal.buffer_view> : !hal.buffer
-// CHECK: %[[MT:.+]] = hal.memory_type<"DeviceLocal"> : i32
-// CHECK: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage"> : i32
+// Without affinities the bits follow from the lifetime alone.
+// CHECK: %[[MT:.+]], %[[U:.+]] = hal.allocator.resolve_memory_properties lifetime(transient) : i32, i32
 // CHECK: %[[F0:.+]] = hal.fence.create device(%[[DEV]] : !hal.device) : !hal.fence
 // CHECK: %[[T:.+]] = hal.device.queue.alloca<%[[DEV]] : !hal.device> signal(%[[F0]]) type(%[[MT]]) usage(%[[U]]) : !hal.buffer{%[[SIZE]]}
 // CHECK: hal.device.queue.dispatch<%[[DEV]] : !hal.device> wait(%[[F0]]) signal(%[[F1:.+]]) kernel("mul") type(f32) count(%{{.+}}) bindings(%[[IN]], %[[IN]], %[[T]])
-// External results are mappable by the host.
-// CHECK: hal.memory_type<"HostVisible|DeviceLocal"> : i32
-// CHECK: hal.buffer_usage<"Transfer|DispatchStorage|Mapping"> : i32
+// CHECK: hal.allocator.resolve_memory_properties lifetime(external) : i32, i32
 // CHECK: %[[OUT:.+]] = hal.device.queue.alloca
 // CHECK: %[[J:.+]] = hal.fence.join at([%{{.+}}, %[[F1]]]) -> !hal.fence
 // CHECK: hal.device.queue.dispatch<%[[DEV]] : !hal.device> wait(%[[J]]) signal(%[[F2:.+]]) kernel("add")
@@ -60,3 +58,35 @@ func.func @declared(%view: !hal.buffer_view) -> !hal.buffer_view {
   return %view : !hal.buffer_view
 }
 
+
+// -----
+
+// Each op runs on its affinity's device; the allocation gets one query for
+// every device that uses it and a run-time select between them.
+hal.device.global @a = #hal.device.target<"local", {}>
+hal.device.global @b = #hal.device.target<"local", {}>
+// CHECK-LABEL: func.func @affinities(
+// CHECK-DAG: %[[B:.+]] = hal.device.get @b : !hal.device
+// CHECK-DAG: %[[A:.+]] = hal.device.get @a : !hal.device
+// CHECK: %[[MT:.+]], %[[U:.+]] = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>]>) lifetime(transient) : i32, i32
+// CHECK: %[[SEL:.+]] = hal.allocator.select from([%[[A]], %[[B]]]) type(%[[MT]]) usage(%[[U]]) : !hal.device
+// CHECK: %[[T:.+]] = hal.device.queue.alloca<%[[SEL]] : !hal.device> signal(%{{.+}}) type(%[[MT]]) usage(%[[U]])
+// CHECK: hal.device.queue.dispatch<%[[A]] : !hal.device> {{.*}} kernel("mul")
+// CHECK: hal.device.queue.dispatch<%[[B]] : !hal.device> {{.*}} kernel("add")
+// Memory goes back to the device that allocated it.
+// CHECK: hal.device.queue.dealloca<%[[SEL]] : !hal.device> {{.*}} buffer(%[[T]] : !hal.buffer)
+func.func @affinities(%view: !hal.buffer_view) {
+  %n = arith.constant 4 : index
+  %s = arith.constant 16 : index
+  %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+  %d = stream.cmd.dispatch kernel("mul") type(i32) count(%n) await(%ta) (%a, %a, %t) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+  %t2, %t2a = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+  %j = stream.timepoint.join max(%t2a, %d) => !stream.timepoint
+  %d2 = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%j) (%t, %a, %t2) : (!stream.resource<transient>{%s}, !stream.resource<external>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+  %f = stream.resource.dealloca await(%d2) %t : !stream.resource<transient>{%s} => !stream.timepoint
+  %f2 = stream.resource.dealloca await(%d2) %t2 : !stream.resource<transient>{%s} => !stream.timepoint
+  %all = stream.timepoint.join max(%f, %f2) => !stream.timepoint
+  stream.timepoint.await %all
+  return
+}

@@ -27,24 +27,30 @@ func.func @two(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{argument 0 of public function 'scalar' has type 'i32'}}
+// expected-error @+1 {{argument 0 of function 'scalar' has type 'i32'}}
 func.func @scalar(%a: i32) -> tensor<4xi32> {
-  // expected-error @+1 {{'arith.constant' is not supported by Ferry}}
   %0 = arith.constant dense<1> : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
 
 // -----
 
-// expected-error @+2 {{argument 0 of public function 'unsigned_element' has type 'tensor<4xbf16>'}}
-// expected-error @+1 {{result 0 of public function 'unsigned_element' has type 'tensor<4xbf16>'}}
+// expected-error @+2 {{argument 0 of function 'unsigned_element' has type 'tensor<4xbf16>'}}
+// expected-error @+1 {{result 0 of function 'unsigned_element' has type 'tensor<4xbf16>'}}
 func.func @unsigned_element(%a: tensor<4xbf16>) -> tensor<4xbf16> {
-  // expected-error @+1 {{'arith.addf' on element type 'bf16' is not supported by the runtime}}
+  // expected-error @+1 {{'arith.addf' on 'tensor<4xbf16>' is not supported: only ranked tensors of i8, i16, i32, i64, f32 or f64 are}}
   %0 = arith.addf %a, %a : tensor<4xbf16>
   return %0 : tensor<4xbf16>
 }
 
 // -----
 
-// expected-error @+1 {{external function 'ext' is not supported yet}}
-func.func private @ext(tensor<4xi32>) -> tensor<4xi32>
+// expected-error @+1 {{private function 'helper' with a body is not supported yet}}
+func.func private @helper(%a: tensor<4xi32>) -> tensor<4xi32> {
+  return %a : tensor<4xi32>
+}
+func.func @main(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{calls to 'helper' are not supported: only external functions can be called}}
+  %0 = call @helper(%a) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

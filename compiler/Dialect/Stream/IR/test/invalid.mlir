@@ -50,3 +50,106 @@ func.func @empty_join() {
   %0 = stream.timepoint.join max() => !stream.timepoint
   return
 }
+
+// -----
+
+func.func private @write(tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> attributes {stream.tied_operands = array<i64: 1>}
+func.func @tie_mismatch(%a: !stream.resource<*>, %b: !stream.resource<*>, %s: index) {
+  // expected-error @+1 {{result 0 is tied to operand 0 at the call but tied to operand 1 in 'write'}}
+  %0 = stream.async.call @write(%a, %b) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> (%a{%s})
+  return
+}
+
+// -----
+
+func.func private @write(tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> attributes {stream.tied_operands = array<i64: 1>}
+func.func @tie_missing(%a: !stream.resource<*>, %b: !stream.resource<*>, %s: index) {
+  // expected-error @+1 {{result 0 is not tied at the call but tied to operand 1 in 'write'}}
+  %0 = stream.async.call @write(%a, %b) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> (!stream.resource<*>{%s})
+  return
+}
+
+// -----
+
+func.func private @f(tensor<?xi32>) -> tensor<4xi32>
+func.func @dims(%a: !stream.resource<*>, %s: index) {
+  // expected-error @+1 {{passes 0 argument dimensions, but the arguments of 'f' have 1 dynamic dimensions}}
+  %0 = stream.async.call @f(%a) : (!stream.resource<*>{%s}) -> (!stream.resource<*>{%s})
+  return
+}
+
+// -----
+
+func.func @tied_type(%a: !stream.resource<external>, %s: index) {
+  // expected-error @+1 {{result 0 of type '!stream.resource<*>' is tied to operand 0 of type '!stream.resource<external>'}}
+  %0 = "stream.async.dispatch"(%s, %a, %a, %s, %s, %s) <{kernel = "add", element_type = i32, tied_operands = array<i64: 0>, operandSegmentSizes = array<i32: 1, 2, 2, 1>}> : (index, !stream.resource<external>, !stream.resource<external>, index, index, index) -> !stream.resource<*>
+  return
+}
+
+// -----
+
+func.func @tied_twice(%a: !stream.resource<*>, %s: index) {
+  // expected-error @+1 {{tied result names a value that is not an operand}}
+  %0 = stream.async.dispatch kernel("add") type(i32) count(%s) (%a, %a) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %s{%s}
+  return
+}
+
+// -----
+
+func.func @retain_unknown(%r: !stream.resource<*>, %s: index) {
+  // expected-error @+1 {{needs a resource of decided lifetime}}
+  stream.resource.retain %r : !stream.resource<*>{%s}
+  return
+}
+
+// -----
+
+func.func @release_constant(%r: !stream.resource<constant>, %s: index) {
+  // expected-error @+1 {{cannot act on a constant resource}}
+  %0 = stream.resource.release %r : !stream.resource<constant>{%s}
+  return
+}
+
+// -----
+
+func.func @is_terminal_unknown(%r: !stream.resource<*>, %s: index) {
+  // expected-error @+1 {{needs a resource of decided lifetime}}
+  %0 = stream.resource.is_terminal %r : !stream.resource<*>{%s}
+  return
+}
+
+// -----
+
+func.func @free_host_buffer(%v: !hal.buffer_view, %s: index) {
+  %r = stream.tensor.import %v message("x") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  // expected-error @+1 {{frees a buffer the host owns}}
+  %t = stream.resource.dealloca %r : !stream.resource<external>{%s} => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @free_indeterminate(%s: index) {
+  %r, %t = stream.resource.alloca uninitialized indeterminate : !stream.resource<transient>{%s} => !stream.timepoint
+  // expected-error @+1 {{frees an indeterminate allocation}}
+  %t2 = stream.resource.dealloca %r : !stream.resource<transient>{%s} => !stream.timepoint
+  return
+}
+
+// -----
+
+hal.device.global @dev = #hal.device.target<"local", {}>
+func.func @origin_and_affinity(%r: !stream.resource<transient>, %s: index) {
+  // expected-error @+1 {{has both 'origin' and an affinity}}
+  %t = stream.resource.dealloca origin %r : !stream.resource<transient>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@dev>}
+  return
+}
+
+// -----
+
+func.func @consume_twice(%v: !hal.buffer_view, %s: index) {
+  // expected-error @+1 {{consumes a buffer view that another import also consumes}}
+  %a = stream.tensor.import consume %v message("x") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %b = stream.tensor.import consume %v message("y") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  return
+}

@@ -33,3 +33,42 @@ func.func @cmd(%a: !stream.resource<external>, %size: index, %n: index, %t0: !st
   stream.timepoint.await %f2
   return %ready : !stream.resource<external>
 }
+
+func.func private @ext(tensor<?xi32>, tensor<?xi32>) -> (tensor<?xi32>, tensor<4xi32>) attributes {stream.tied_operands = array<i64: 1, -1>}
+
+// CHECK-LABEL: func.func @tied_async
+func.func @tied_async(%a: !stream.resource<*>, %s: index, %d: index, %o: index) -> (!stream.resource<*>, !stream.resource<*>) {
+  // CHECK: %[[E:.+]] = stream.async.alloca : !stream.resource<*>{%[[S:.+]]}
+  %e = stream.async.alloca : !stream.resource<*>{%s}
+  %v = arith.constant 2.5 : f32
+  // CHECK: %[[P:.+]] = stream.async.splat %{{.+}} : f32 -> !stream.resource<*>{%[[S]]}
+  %p = stream.async.splat %v : f32 -> !stream.resource<*>{%s}
+  // CHECK: stream.async.constant dense<[1, 2]> : tensor<2xi32> -> !stream.resource<constant>{%[[S]]}
+  %k = stream.async.constant dense<[1, 2]> : tensor<2xi32> -> !stream.resource<constant>{%s}
+  // CHECK: %[[C:.+]] = stream.async.clone %[[P]] : !stream.resource<*>{%[[S]]} -> !stream.resource<*>{%[[S]]}
+  %c = stream.async.clone %p : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  // CHECK: stream.async.transfer %[[C]] : !stream.resource<*>{%[[S]]} -> !stream.resource<external>{%[[S]]}
+  %t = stream.async.transfer %c : !stream.resource<*>{%s} -> !stream.resource<external>{%s}
+  // CHECK: %[[F:.+]] = stream.async.fill %{{.+}}, %[[E]] : f32 -> !stream.resource<*>{%[[S]]}
+  %f = stream.async.fill %v, %e : f32 -> !stream.resource<*>{%s}
+  // CHECK: %[[U:.+]] = stream.async.update %[[C]], %[[F]][%{{.+}}] : !stream.resource<*>{%[[S]]} -> !stream.resource<*>{%[[S]]}
+  %u = stream.async.update %c, %f[%o] : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  // CHECK: stream.async.dispatch kernel("add") type(f32) count(%{{.+}}) (%[[U]], %[[P]]) : {{.+}} -> %[[U]]{%[[S]]}
+  %x = stream.async.dispatch kernel("add") type(f32) count(%s) (%u, %p) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %u{%s}
+  // CHECK: stream.async.call @ext(%[[P]], %{{.+}}) dims(%{{.+}}, %{{.+}}) : {{.+}} -> (%{{.+}}{%[[S]]}, !stream.resource<*>{%[[S]]})
+  %r:2 = stream.async.call @ext(%p, %x) dims(%d, %d) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> (%x{%s}, !stream.resource<*>{%s})
+  return %r#0, %r#1 : !stream.resource<*>, !stream.resource<*>
+}
+
+// CHECK-LABEL: func.func @tied_cmd
+func.func @tied_cmd(%a: !stream.resource<transient>, %b: !stream.resource<transient>, %s: index, %d: index, %t0: !stream.timepoint) {
+  %v = arith.constant 0 : i8
+  // CHECK: stream.cmd.fill %{{.+}}, %{{.+}} await(%{{.+}}) : i8 -> !stream.resource<transient>{%{{.+}}} => !stream.timepoint
+  %t1 = stream.cmd.fill %v, %a await(%t0) : i8 -> !stream.resource<transient>{%s} => !stream.timepoint
+  %c0 = arith.constant 0 : index
+  // CHECK: stream.cmd.copy %{{.+}}[%{{.+}}], %{{.+}}[%{{.+}}], %{{.+}} await(%{{.+}}) : !stream.resource<transient>{%{{.+}}} -> !stream.resource<transient>{%{{.+}}} => !stream.timepoint
+  %t2 = stream.cmd.copy %a[%c0], %b[%c0], %s await(%t1) : !stream.resource<transient>{%s} -> !stream.resource<transient>{%s} => !stream.timepoint
+  // CHECK: stream.cmd.call @ext(%{{.+}}, %{{.+}}) dims(%{{.+}}, %{{.+}}) await(%{{.+}}) : {{.+}} -> (%{{.+}}{%{{.+}}}, !stream.resource<transient>{%{{.+}}}) => !stream.timepoint
+  %r:2, %t3 = stream.cmd.call @ext(%a, %b) dims(%d, %d) await(%t2) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}) -> (%b{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}

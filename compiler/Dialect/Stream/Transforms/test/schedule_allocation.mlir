@@ -1,4 +1,4 @@
-// RUN: ferry-opt %s --split-input-file --stream-schedule-allocation | FileCheck %s
+// RUN: ferry-opt %s --split-input-file --stream-schedule-allocation --stream-automatic-reference-counting | FileCheck %s
 
 // Each dispatch result is allocated; an intermediate is freed right after its
 // last use (before the next dispatch), not at the end of the function.
@@ -6,9 +6,9 @@
 // CHECK: %[[T0:.+]], %[[T0A:.+]] = stream.resource.alloca uninitialized : !stream.resource<transient>{%[[S:.+]]} => !stream.timepoint
 // CHECK: %[[D0:.+]] = stream.cmd.dispatch kernel("mul") {{.+}} await(%[[T0A]]) (%[[A:.+]], %[[A]], %[[T0]])
 // CHECK: %[[T1:.+]], %[[T1A:.+]] = stream.resource.alloca uninitialized : !stream.resource<external>{%[[S]]}
-// CHECK: %[[J:.+]] = stream.timepoint.join max(%[[T1A]], %[[D0]])
+// CHECK: %[[J:.+]] = stream.timepoint.join max(%[[D0]], %[[T1A]])
 // CHECK: %[[D1:.+]] = stream.cmd.dispatch kernel("add") {{.+}} await(%[[J]]) (%[[T0]], %[[A]], %[[T1]])
-// CHECK-NEXT: %[[F:.+]] = stream.resource.dealloca await(%[[D1]]) %[[T0]] : !stream.resource<transient>{%[[S]]}
+// CHECK-NEXT: %[[F:.+]] = stream.resource.dealloca origin await(%[[D1]]) %[[T0]] : !stream.resource<transient>{%[[S]]}
 // CHECK: %[[R:.+]] = stream.timepoint.await %[[D1]] => %[[T1]] : (!stream.resource<external>{%[[S]]})
 // CHECK: stream.tensor.export %[[R]]
 // CHECK: stream.timepoint.await %[[F]]
@@ -29,7 +29,7 @@ func.func @chain(%view: !hal.buffer_view, %n: index) -> !hal.buffer_view {
 // CHECK-LABEL: func.func @unused
 // CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca uninitialized : !stream.resource<transient>
 // CHECK: %[[D:.+]] = stream.cmd.dispatch
-// CHECK-NEXT: %[[F:.+]] = stream.resource.dealloca await(%[[D]]) %[[T]]
+// CHECK-NEXT: %[[F:.+]] = stream.resource.dealloca origin await(%[[D]]) %[[T]]
 // CHECK-NOT: stream.resource.dealloca
 // CHECK: stream.timepoint.await %[[F]]
 // CHECK-NEXT: return

@@ -1,4 +1,5 @@
-#include "runtime/drivers/local/local_sync_device.h"
+#include "runtime/drivers/local/local_device.h"
+#include "runtime/hal/buffer_bits.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -14,11 +15,12 @@ using hal::Fence;
 
 class LocalSyncDeviceTest : public ::testing::Test {
 protected:
-  std::shared_ptr<LocalSyncDevice> device = LocalSyncDevice::create("cpu0");
+  std::shared_ptr<LocalDevice> device = LocalDevice::create("cpu0");
+  static constexpr uint32_t kUsage = hal::kTransfer | hal::kDispatchStorage;
 
   template <typename T> std::shared_ptr<Buffer> upload(std::vector<T> values) {
     auto buffer =
-        *device->allocator().allocate(0, 0, values.size() * sizeof(T));
+        *device->allocator().allocate(0, kUsage, values.size() * sizeof(T));
     std::memcpy(buffer->data(), values.data(), values.size() * sizeof(T));
     return buffer;
   }
@@ -32,7 +34,7 @@ protected:
   template <typename T>
   std::vector<T> run(BuiltinKernel kernel, ElementType type, std::vector<T> a,
                      std::vector<T> b) {
-    auto out = *device->allocator().allocate(0, 0, a.size() * sizeof(T));
+    auto out = *device->allocator().allocate(0, kUsage, a.size() * sizeof(T));
     std::vector<std::shared_ptr<Buffer>> bindings = {upload(a), upload(b), out};
     auto signal = Fence::create();
     Status status = device->queueDispatch(nullptr, signal, kernel, type,

@@ -1,0 +1,215 @@
+// Runtime HAL benchmarks, each next to the baseline it is judged against in
+// the same run (docs/PERFORMANCE.md):
+//   ownership   preserve+discard, isTerminal  vs  atomic fetch_add+fetch_sub,
+//                                                 atomic load
+//   pool        queue alloca+dealloca, warm, with N live allocations
+//                                             vs  malloc+free with N live
+//   transfer    queue copy between two devices vs memcpy; queue fill vs
+//               memset (64 MiB)
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <vector>
+
+#include "runtime/drivers/local/local_device.h"
+#include "runtime/hal/buffer_bits.h"
+#include "runtime/hal/topology.h"
+
+namespace ferry {
+namespace {
+
+using namespace hal;
+using drivers::local::LocalDevice;
+using drivers::local::LocalDeviceOptions;
+
+constexpr uint32_t kUsage = kTransfer | kDispatchStorage;
+
+// --- Ownership -------------------------------------------------------------
+
+void BM_Baseline_AtomicFetchAddSub(benchmark::State &state) {
+  std::atomic<int64_t> count{1};
+  for (auto _ : state) {
+    count.fetch_add(1);
+    benchmark::DoNotOptimize(count.fetch_sub(1) == 1);
+  }
+}
+BENCHMARK(BM_Baseline_AtomicFetchAddSub);
+
+void BM_PreserveDiscard(benchmark::State &state) {
+  auto allocator = HeapAllocator::create("bench");
+  auto buffer = *allocator->allocate(0, 0, 64);
+  for (auto _ : state) {
+    buffer->preserve();
+    Result<bool> last = buffer->discard();
+    benchmark::DoNotOptimize(last);
+  }
+}
+BENCHMARK(BM_PreserveDiscard);
+
+void BM_PreserveDiscardSubspan(benchmark::State &state) {
+  auto allocator = HeapAllocator::create("bench");
+  auto buffer = *allocator->allocate(0, 0, 64);
+  auto span = *Buffer::subspan(buffer, 8, 8);
+  for (auto _ : state) {
+    span->preserve();
+    Result<bool> last = span->discard();
+    benchmark::DoNotOptimize(last);
+  }
+}
+BENCHMARK(BM_PreserveDiscardSubspan);
+
+void BM_Baseline_AtomicLoad(benchmark::State &state) {
+  std::atomic<int64_t> count{1};
+  for (auto _ : state)
+    benchmark::DoNotOptimize(count.load(std::memory_order_acquire) == 1);
+}
+BENCHMARK(BM_Baseline_AtomicLoad);
+
+void BM_IsTerminal(benchmark::State &state) {
+  auto allocator = HeapAllocator::create("bench");
+  auto buffer = *allocator->allocate(0, 0, 64);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(buffer->isTerminal());
+}
+BENCHMARK(BM_IsTerminal);
+
+// --- Pooled queue allocation -----------------------------------------------
+
+constexpr size_t kBlockBytes = 4096;
+
+// Keeps state.range(0) blocks live; each iteration frees the oldest and
+// allocates a new one (first byte touched).
+void BM_Baseline_MallocFree4K(benchmark::State &state) {
+  std::deque<void *> live;
+  for (int64_t i = 0; i < state.range(0); ++i) {
+    live.push_back(std::malloc(kBlockBytes));
+    static_cast<char *>(live.back())[0] = 1;
+  }
+  for (auto _ : state) {
+    std::free(live.front());
+    live.pop_front();
+    void *block = std::malloc(kBlockBytes);
+    static_cast<char *>(block)[0] = 1;
+    live.push_back(block);
+  }
+  for (void *block : live)
+    std::free(block);
+}
+BENCHMARK(BM_Baseline_MallocFree4K)->Arg(10)->Arg(1000)->Arg(100000);
+
+// Same shape on a device queue: dealloca the oldest, alloca a new one, each
+// with its own signal fence, no host waits. The pool is warm (the blocks of
+// the first N allocations circulate).
+void queueAllocaDealloca(benchmark::State &state, LocalDeviceOptions options) {
+  auto device = LocalDevice::create("bench", options);
+  std::deque<std::shared_ptr<Buffer>> live;
+  auto alloc = [&] {
+    auto signal = Fence::create();
+    live.push_back(
+        *device->queueAlloca(nullptr, signal, 0, kUsage, kBlockBytes, 0));
+  };
+  for (int64_t i = 0; i <= state.range(0); ++i)
+    alloc();
+  auto drain = Fence::create();
+  (void)device->queueBarrier(nullptr, drain);
+  (void)drain->wait();
+  for (auto _ : state) {
+    auto signal = Fence::create();
+    (void)device->queueDealloca(nullptr, signal, live.front(), 0);
+    live.pop_front();
+    alloc();
+  }
+  auto done = Fence::create();
+  (void)device->queueBarrier(nullptr, done);
+  (void)done->wait();
+  AllocatorStatistics stats = device->allocator().statistics();
+  state.counters["pool_hit_rate"] =
+      double(stats.poolHits) / double(stats.poolHits + stats.poolMisses);
+}
+void BM_QueueAllocaDealloca4K_Sync(benchmark::State &state) {
+  queueAllocaDealloca(state, {});
+}
+BENCHMARK(BM_QueueAllocaDealloca4K_Sync)->Arg(10)->Arg(1000)->Arg(100000);
+void BM_QueueAllocaDealloca4K_Task(benchmark::State &state) {
+  queueAllocaDealloca(state, {.asynchronous = true, .workerCount = 2});
+}
+BENCHMARK(BM_QueueAllocaDealloca4K_Task)->Arg(10)->Arg(1000)->UseRealTime();
+
+// --- Transfers -------------------------------------------------------------
+
+constexpr size_t kTransferBytes = size_t(64) << 20;
+
+void BM_Baseline_Memcpy64M(benchmark::State &state) {
+  std::vector<uint8_t> source(kTransferBytes, 1), target(kTransferBytes, 0);
+  for (auto _ : state) {
+    std::memcpy(target.data(), source.data(), kTransferBytes);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
+}
+BENCHMARK(BM_Baseline_Memcpy64M)->UseRealTime();
+
+// Copies from a buffer of device a into one of device b, issued on a.
+void queueCopyCrossDevice(benchmark::State &state, LocalDeviceOptions options) {
+  auto a = LocalDevice::create("a", options);
+  auto b = LocalDevice::create("b", options);
+  auto group = *DeviceGroup::create({a, b});
+  auto source = *a->allocator().allocate(0, kUsage, kTransferBytes);
+  auto target = *b->allocator().allocate(0, kUsage, kTransferBytes);
+  std::memset(source->data(), 1, kTransferBytes);
+  for (auto _ : state) {
+    auto signal = Fence::create();
+    (void)a->queueCopy(nullptr, signal, source, 0, target, 0, kTransferBytes);
+    (void)signal->wait();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
+}
+void BM_QueueCopyCrossDevice64M_Sync(benchmark::State &state) {
+  queueCopyCrossDevice(state, {});
+}
+BENCHMARK(BM_QueueCopyCrossDevice64M_Sync)->UseRealTime();
+void BM_QueueCopyCrossDevice64M_Task(benchmark::State &state) {
+  queueCopyCrossDevice(state, {.asynchronous = true, .workerCount = 2});
+}
+BENCHMARK(BM_QueueCopyCrossDevice64M_Task)->UseRealTime();
+
+void BM_Baseline_Memset64M(benchmark::State &state) {
+  std::vector<uint8_t> target(kTransferBytes, 0);
+  int value = 0;
+  for (auto _ : state) {
+    std::memset(target.data(), ++value & 0xff, kTransferBytes);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
+}
+BENCHMARK(BM_Baseline_Memset64M)->UseRealTime();
+
+// A 4-byte pattern whose bytes differ, so memset cannot be used.
+void queueFill(benchmark::State &state, LocalDeviceOptions options) {
+  auto device = LocalDevice::create("a", options);
+  auto target = *device->allocator().allocate(0, kUsage, kTransferBytes);
+  uint32_t pattern = 0x01020304;
+  for (auto _ : state) {
+    auto signal = Fence::create();
+    (void)device->queueFill(nullptr, signal, target, 0, kTransferBytes,
+                            pattern++, 4);
+    (void)signal->wait();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
+}
+void BM_QueueFill64M_Pattern4_Sync(benchmark::State &state) {
+  queueFill(state, {});
+}
+BENCHMARK(BM_QueueFill64M_Pattern4_Sync)->UseRealTime();
+void BM_QueueFill64M_Pattern4_Task(benchmark::State &state) {
+  queueFill(state, {.asynchronous = true, .workerCount = 2});
+}
+BENCHMARK(BM_QueueFill64M_Pattern4_Task)->UseRealTime();
+
+} // namespace
+} // namespace ferry
+
+BENCHMARK_MAIN();

@@ -1,0 +1,198 @@
+// RUN: ferry-opt %s --split-input-file --verify-diagnostics --hal-resolve-topology-queries | FileCheck %s
+
+// The bits of each lifetime, with no affinity at all.
+hal.device.global @a = #hal.device.target<"local", {}>
+// CHECK-LABEL: func.func @lifetimes
+// CHECK-NOT: resolve_memory_properties
+// CHECK-DAG: hal.memory_type<"HostVisible|DeviceLocal">
+// CHECK-DAG: hal.buffer_usage<"Transfer|DispatchStorage|Mapping">
+// CHECK-DAG: hal.memory_type<"HostVisible|DeviceVisible|HostLocal">
+// CHECK-DAG: hal.buffer_usage<"Transfer|Mapping">
+// CHECK-DAG: hal.memory_type<"DeviceLocal">
+// CHECK-DAG: hal.buffer_usage<"Transfer|DispatchStorage">
+// CHECK-DAG: hal.buffer_usage<"Transfer|DispatchStorage|SharingImmutable">
+func.func @lifetimes() -> (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) {
+  %m0, %u0 = hal.allocator.resolve_memory_properties lifetime(external) : i32, i32
+  %m1, %u1 = hal.allocator.resolve_memory_properties lifetime(staging) : i32, i32
+  %m2, %u2 = hal.allocator.resolve_memory_properties lifetime(transient) : i32, i32
+  %m3, %u3 = hal.allocator.resolve_memory_properties lifetime(variable) : i32, i32
+  %m4, %u4 = hal.allocator.resolve_memory_properties lifetime(constant) : i32, i32
+  return %m0, %u0, %m1, %u1, %m2, %u2, %m3, %u3, %m4, %u4 : i32, i32, i32, i32, i32, i32, i32, i32, i32, i32
+}
+
+// -----
+
+// One device: the lifetime's bits, no sharing bits.
+hal.device.global @a = #hal.device.target<"local", {}>
+// CHECK-LABEL: func.func @one_device
+// CHECK-DAG: %[[M:.+]] = hal.memory_type<"DeviceLocal">
+// CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage">
+// CHECK: return %[[M]], %[[U]]
+func.func @one_device() -> (i32, i32) {
+  %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.affinity<@a>) lifetime(transient) : i32, i32
+  return %m, %u : i32, i32
+}
+
+// -----
+
+// Several affinities naming the same device symbol (different queues): one
+// device, no sharing bits.
+hal.device.global @a = #hal.device.target<"local", {}>
+// CHECK-LABEL: func.func @same_symbol_twice
+// CHECK-DAG: %[[M:.+]] = hal.memory_type<"DeviceLocal">
+// CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage">
+// CHECK: return %[[M]], %[[U]]
+func.func @same_symbol_twice() -> (i32, i32) {
+  %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@a, queue_mask = 1>, #hal.device.affinity<@a, queue_mask = 2>]>) lifetime(transient) : i32, i32
+  return %m, %u : i32, i32
+}
+
+// -----
+
+// Two devices of one driver are two devices: discrete GPUs that only share
+// through an exported handle get the sharing bits.
+hal.device.global @gpu0 = #hal.device.target<"gpu", {host_visible_memory = false, unified_memory = false, host_memory_access = false, export_handle_types = ["opaque_fd"], import_handle_types = ["opaque_fd"]}>
+hal.device.global @gpu1 = #hal.device.target<"gpu", {host_visible_memory = false, unified_memory = false, host_memory_access = false, export_handle_types = ["opaque_fd"], import_handle_types = ["opaque_fd"]}>
+// CHECK-LABEL: func.func @same_driver
+// CHECK-DAG: %[[M:.+]] = hal.memory_type<"DeviceLocal">
+// CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|SharingExport|SharingImport">
+// CHECK-DAG: %[[G0:.+]] = hal.device.get @gpu0
+// CHECK: return %[[M]], %[[U]], %[[G0]]
+func.func @same_driver(%d0: !hal.device, %d1: !hal.device) -> (i32, i32, !hal.device) {
+  %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@gpu0>, #hal.device.affinity<@gpu1>]>) lifetime(transient) : i32, i32
+  %dev = hal.allocator.select from([%d0, %d1]) type(%m) usage(%u) : !hal.device
+  return %m, %u, %dev : i32, i32, !hal.device
+}
+
+// -----
+
+// Transparent access in one direction only: @a reaches @b's memory, so @b
+// allocates host-visible memory @a maps persistently.
+module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {transparent_access = true}), (@b -> @a = {transparent_access = false})]>} {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  // CHECK-LABEL: func.func @one_direction
+  // CHECK-DAG: %[[M:.+]] = hal.memory_type<"HostVisible|DeviceLocal">
+  // CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|Mapping|MappingPersistent">
+  // CHECK-DAG: %[[B:.+]] = hal.device.get @b
+  // CHECK-NOT: hal.allocator.select
+  // CHECK: return %[[M]], %[[U]], %[[B]]
+  func.func @one_direction(%da: !hal.device, %db: !hal.device) -> (i32, i32, !hal.device) {
+    %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>]>) lifetime(transient) : i32, i32
+    %dev = hal.allocator.select from([%da, %db]) type(%m) usage(%u) : !hal.device
+    return %m, %u, %dev : i32, i32, !hal.device
+  }
+}
+
+// -----
+
+// Three devices, one link left to the targets, which do not know: the
+// answer comes from device queries at run time, and so does the allocating
+// device.
+module attributes {stream.topology = #hal.device.topology<links = [
+    (@b -> @a = {transparent_access = true}),
+    (@a -> @b = {transparent_access = false}), (@a -> @c = {transparent_access = false}),
+    (@b -> @c = {transparent_access = false}), (@c -> @b = {transparent_access = false})]>} {
+  hal.device.global @a = #hal.device.target<"gpu", {}>
+  hal.device.global @b = #hal.device.target<"gpu", {}>
+  hal.device.global @c = #hal.device.target<"gpu", {}>
+  // CHECK-LABEL: func.func @missing_link
+  // CHECK-NOT: resolve_memory_properties
+  // CHECK: %[[C:.+]] = hal.device.get @c
+  // CHECK: %{{.+}}, %[[T:.+]] = hal.device.query<%[[C]] : !hal.device> category("hal.device.link") key("a:transparent_access") : i1, i32
+  // CHECK: arith.muli
+  // CHECK: arith.ori
+  // CHECK: hal.allocator.select
+  func.func @missing_link(%da: !hal.device, %db: !hal.device, %dc: !hal.device) -> (i32, i32, !hal.device) {
+    %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>, #hal.device.affinity<@c>]>) lifetime(transient) : i32, i32
+    %dev = hal.allocator.select from([%da, %db, %dc]) type(%m) usage(%u) : !hal.device
+    return %m, %u, %dev : i32, i32, !hal.device
+  }
+}
+
+// -----
+
+// Unified memory only: host-visible and host-coherent memory, mapped
+// persistently.
+module attributes {stream.topology = #hal.device.topology<links = [
+    (@a -> @b = {unified_memory = true}), (@b -> @a = {unified_memory = true})]>} {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  // CHECK-LABEL: func.func @unified_only
+  // CHECK-DAG: %[[M:.+]] = hal.memory_type<"HostVisible|HostCoherent|DeviceLocal">
+  // CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|Mapping|MappingPersistent">
+  // CHECK: return %[[M]], %[[U]]
+  func.func @unified_only() -> (i32, i32) {
+    %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>]>) lifetime(transient) : i32, i32
+    return %m, %u : i32, i32
+  }
+}
+
+// -----
+
+// An export/import path: @a imports @b's buffers, so @b allocates and
+// exports them.
+module attributes {stream.topology = #hal.device.topology<links = [
+    (@a -> @b = {import_handle_types = ["opaque_fd"], export_handle_types = ["opaque_fd", "host_allocation"]}),
+    (@b -> @a = {})]>} {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  // CHECK-LABEL: func.func @export_import
+  // CHECK-DAG: %[[M:.+]] = hal.memory_type<"DeviceLocal">
+  // CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|SharingExport|SharingImport">
+  // CHECK-DAG: %[[B:.+]] = hal.device.get @b
+  // CHECK: return %[[M]], %[[U]], %[[B]]
+  func.func @export_import(%da: !hal.device, %db: !hal.device) -> (i32, i32, !hal.device) {
+    %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>]>) lifetime(transient) : i32, i32
+    %dev = hal.allocator.select from([%da, %db]) type(%m) usage(%u) : !hal.device
+    return %m, %u, %dev : i32, i32, !hal.device
+  }
+}
+
+// -----
+
+// A user link overrides the default for that link only: by default two
+// local devices reach each other and @a (first) allocates; with @b -> @a
+// declared opaque, @b allocates (the default @a -> @b still applies).
+module attributes {stream.topology = #hal.device.topology<links = [(@b -> @a = {})]>} {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  // CHECK-LABEL: func.func @user_overrides_one_link
+  // CHECK-DAG: %[[B:.+]] = hal.device.get @b
+  // CHECK-DAG: hal.buffer_usage<"Transfer|DispatchStorage|Mapping|MappingPersistent">
+  // CHECK: return %{{.+}}, %{{.+}}, %[[B]]
+  func.func @user_overrides_one_link(%da: !hal.device, %db: !hal.device) -> (i32, i32, !hal.device) {
+    %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>]>) lifetime(transient) : i32, i32
+    %dev = hal.allocator.select from([%da, %db]) type(%m) usage(%u) : !hal.device
+    return %m, %u, %dev : i32, i32, !hal.device
+  }
+}
+
+// -----
+
+// The default topology from target properties: @d's memory is not
+// host-visible, so the host-side device @h cannot reach it, but @d reaches
+// @h's: @h allocates, whatever the order of the affinities.
+hal.device.global @d = #hal.device.target<"local", {host_visible_memory = false}>
+hal.device.global @h = #hal.device.target<"local", {}>
+// CHECK-LABEL: func.func @default_topology
+// CHECK-DAG: %[[H:.+]] = hal.device.get @h
+// CHECK-DAG: hal.memory_type<"HostVisible|DeviceLocal">
+// CHECK: return %{{.+}}, %{{.+}}, %[[H]]
+func.func @default_topology(%dd: !hal.device, %dh: !hal.device) -> (i32, i32, !hal.device) {
+  %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@d>, #hal.device.affinity<@h>]>) lifetime(transient) : i32, i32
+  %dev = hal.allocator.select from([%dd, %dh]) type(%m) usage(%u) : !hal.device
+  return %m, %u, %dev : i32, i32, !hal.device
+}
+
+// -----
+
+// No path at all between two devices: an error naming both and what is
+// missing.
+hal.device.global @x = #hal.device.target<"gpu", {host_visible_memory = false, unified_memory = false, host_memory_access = false, export_handle_types = [], import_handle_types = []}>
+hal.device.global @y = #hal.device.target<"gpu", {host_visible_memory = false, unified_memory = false, host_memory_access = false, export_handle_types = [], import_handle_types = []}>
+func.func @impossible() -> (i32, i32) {
+  // expected-error @+1 {{devices @x and @y cannot share a buffer: neither has transparent_access to or unified_memory with the other's memory, and no export/import handle type connects them in either direction}}
+  %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@x>, #hal.device.affinity<@y>]>) lifetime(transient) : i32, i32
+  return %m, %u : i32, i32
+}

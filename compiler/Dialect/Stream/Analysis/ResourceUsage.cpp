@@ -1,0 +1,87 @@
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
+using namespace mlir;
+
+namespace ferry::stream {
+
+bool isLastUse(OpOperand &use) {
+  Operation *owner = use.getOwner();
+  Block *block = owner->getBlock();
+  for (OpOperand &other : use.get().getUses()) {
+    if (other.getOwner() == owner)
+      continue;
+    Operation *ancestor = block->findAncestorOpInBlock(*other.getOwner());
+    if (!ancestor || ancestor == owner || !ancestor->isBeforeInBlock(owner))
+      return false;
+  }
+  // A use inside a loop may run again after later iterations read the value.
+  Region *defining = use.get().getParentRegion();
+  for (Operation *parent = owner->getParentOp();
+       parent && defining->isAncestor(parent->getParentRegion());
+       parent = parent->getParentOp())
+    if (isa<LoopLikeOpInterface>(parent))
+      return false;
+  return true;
+}
+
+void retypeStorageChain(Value resource, Type type) {
+  while (resource && resource.getType() != type) {
+    resource.setType(type);
+    auto tiedOp = dyn_cast_or_null<TiedOpInterface>(resource.getDefiningOp());
+    OpOperand *tied =
+        tiedOp ? tiedOp.getTiedOperand(cast<OpResult>(resource)) : nullptr;
+    resource = tied ? tied->get() : Value();
+  }
+}
+
+bool WritableStorage::isWritable(Value resource) {
+  auto it = cache.find(resource);
+  if (it != cache.end())
+    return it->second;
+  cache[resource] = false; // a cycle answers "not writable"
+  bool writable = computeWritable(resource);
+  cache[resource] = writable;
+  return writable;
+}
+
+bool WritableStorage::computeWritable(Value resource) {
+  if (auto arg = dyn_cast<BlockArgument>(resource))
+    return isWritableArgument(arg);
+  Operation *def = resource.getDefiningOp();
+  if (isa<AsyncAllocaOp, AsyncSplatOp, AsyncCloneOp, AsyncTransferOp>(def))
+    return true;
+  if (auto tiedOp = dyn_cast<TiedOpInterface>(def)) {
+    if (OpOperand *tied = tiedOp.getTiedOperand(cast<OpResult>(resource)))
+      return isWritable(tied->get());
+    // New results of dispatches and calls are the program's own.
+    return isa<AsyncDispatchOp, AsyncCallOp>(def);
+  }
+  return false;
+}
+
+bool WritableStorage::isWritableArgument(BlockArgument arg) {
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!func || arg.getOwner() != &func.getBody().front() || func.isPublic())
+    return false;
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, module);
+  if (!uses)
+    return false;
+  bool anyCall = false;
+  for (const SymbolTable::SymbolUse &symbolUse : *uses) {
+    auto call = dyn_cast<AsyncCallOp>(symbolUse.getUser());
+    if (!call)
+      return false; // referenced in a way we cannot see through
+    anyCall = true;
+    OpOperand &passed = call.getResourceOperandsMutable()[arg.getArgNumber()];
+    if (!isLastUse(passed) || !isWritable(passed.get()))
+      return false;
+  }
+  return anyCall;
+}
+
+} // namespace ferry::stream

@@ -1,0 +1,28 @@
+// RUN: ferry-opt %s --split-input-file --convert-input-to-stream --verify-diagnostics
+
+// expected-error @+1 {{result 0 of 'f' is tied to operand 2, but it takes 2 operands}}
+func.func private @f(tensor<4xi32>, tensor<4xi32>) -> (tensor<4xi32> {iree.abi.tied = 2 : index})
+
+// -----
+
+// expected-error @+1 {{result 0 of 'f' has type 'tensor<4xi32>' but is tied to operand 0 of type 'tensor<4xf32>'}}
+func.func private @f(tensor<4xf32>) -> (tensor<4xi32> {iree.abi.tied = 0 : index})
+
+// -----
+
+// expected-error @+1 {{operand 0 of 'f' is tied to more than one result}}
+func.func private @f(tensor<4xi32>) -> (tensor<4xi32> {iree.abi.tied = 0 : index}, tensor<4xi32> {iree.abi.tied = 0 : index})
+
+// -----
+
+// expected-error @+1 {{'f' uses ABI model 'sync'; only 'coarse-fences' is supported}}
+func.func private @f(tensor<4xi32>) -> tensor<4xi32> attributes {iree.abi.model = "sync"}
+
+// -----
+
+func.func private @f(tensor<?xi32>) -> tensor<?xi32>
+func.func @main(%a: tensor<?xi32>) -> tensor<?xi32> {
+  // expected-error @+1 {{result 0 of 'f' is a new tensor of dynamic shape 'tensor<?xi32>'; only tied results may have dynamic shapes}}
+  %0 = call @f(%a) : (tensor<?xi32>) -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}

@@ -1,0 +1,275 @@
+// Decides who frees each resource of the cmd phase and places its
+// deallocation right after its last use. See Passes.td for the rules.
+//
+// Assumes straight-line functions (stream-schedule-allocation's output): a
+// resource used in a nested region is beyond this analysis and its
+// allocation becomes indeterminate.
+
+#include "compiler/Dialect/Stream/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace ferry::stream {
+#define GEN_PASS_DEF_AUTOMATICREFERENCECOUNTINGPASS
+#include "compiler/Dialect/Stream/Transforms/Passes.h.inc"
+} // namespace ferry::stream
+
+using namespace mlir;
+
+namespace ferry::stream {
+namespace {
+
+constexpr StringLiteral kNoSideEffectsAttr = "nosideeffects";
+constexpr StringLiteral kAffinityAttr = "stream.affinity";
+
+// How the program must give up an owned resource.
+enum class Disposal {
+  Free,          // dealloca after the last use
+  ReleaseFirst,  // release, then dealloca if that was the last owner
+  HandToCaller,  // returned: the caller owns it now
+  Indeterminate, // beyond the analysis: memory goes with the last reference
+};
+
+// What the analysis learned about one owned resource.
+struct Ownership {
+  Value resource;
+  Value size;
+  Disposal disposal = Disposal::Free;
+  Operation *lastUser = nullptr;
+  // Uses in program order: (position, completion timepoint, writes?).
+  SmallVector<std::tuple<size_t, Value, bool>> uses;
+};
+
+class FunctionOwnership {
+public:
+  FunctionOwnership(func::FuncOp func, SymbolTableCollection &symbols)
+      : func(func), symbols(symbols), builder(func.getContext()) {}
+
+  void run() {
+    Block &block = func.getBody().front();
+    for (auto [index, op] : llvm::enumerate(block))
+      position[&op] = index;
+    SmallVector<Ownership> owned;
+    for (Operation &op : block)
+      collectOwned(&op, owned);
+    for (Ownership &ownership : owned)
+      analyze(ownership);
+    for (Ownership &ownership : owned)
+      dispose(ownership);
+    awaitDeallocations(block.getTerminator());
+  }
+
+private:
+  // Resources `op` makes the program responsible for freeing.
+  void collectOwned(Operation *op, SmallVectorImpl<Ownership> &owned) {
+    if (auto alloca = dyn_cast<ResourceAllocaOp>(op)) {
+      if (!alloca.getIndeterminate())
+        owned.push_back({alloca.getResult(), alloca.getStorageSize()});
+    } else if (auto importOp = dyn_cast<TensorImportOp>(op)) {
+      if (importOp.getConsume())
+        owned.push_back({importOp.getResult(), importOp.getResultSize(),
+                         Disposal::ReleaseFirst});
+    } else if (auto call = dyn_cast<CmdCallOp>(op)) {
+      for (auto [i, result, size] :
+           llvm::enumerate(call.getResults(), call.getResultSizes()))
+        if (!call.getTiedOperand(i))
+          owned.push_back({result, size});
+    }
+  }
+
+  // An external callee may keep what it is given unless it promises to
+  // have no side effects.
+  bool mayKeepArguments(CmdCallOp call) {
+    auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    return !callee || !callee->hasAttr(kNoSideEffectsAttr);
+  }
+
+  // Visits every use of `resource`, following the values host awaits yield
+  // for it. Returns false if a use is beyond the analysis.
+  bool forEachUse(Value resource, function_ref<void(OpOperand &)> fn) {
+    for (OpOperand &use : resource.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getBlock() != &func.getBody().front())
+        return false;
+      fn(use);
+      if (auto await = dyn_cast<TimepointAwaitOp>(user)) {
+        unsigned index = use.getOperandNumber() -
+                         await.getResourceOperands().getBeginOperandIndex();
+        if (!forEachUse(await.getResults()[index], fn))
+          return false;
+      } else if (!isa<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp,
+                      TensorExportOp, ResourceRetainOp, ResourceReleaseOp,
+                      ResourceIsTerminalOp>(user)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void analyze(Ownership &ownership) {
+    bool exported = false, mayBeKept = false;
+    bool followed = forEachUse(ownership.resource, [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      if (!ownership.lastUser ||
+          position.lookup(user) > position.lookup(ownership.lastUser))
+        ownership.lastUser = user;
+      if (Value done = completionOf(user))
+        ownership.uses.push_back({position.lookup(user), done, writes(use)});
+      exported |= isa<TensorExportOp>(user);
+      if (auto call = dyn_cast<CmdCallOp>(user))
+        mayBeKept |= mayKeepArguments(call);
+    });
+    if (!followed)
+      ownership.disposal = Disposal::Indeterminate;
+    else if (exported)
+      ownership.disposal = Disposal::HandToCaller;
+    else if (mayBeKept)
+      ownership.disposal = Disposal::ReleaseFirst;
+  }
+
+  // The timepoint at which `user` is done with what it reads; null when it
+  // completed on the host already.
+  static Value completionOf(Operation *user) {
+    return TypeSwitch<Operation *, Value>(user)
+        .Case<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp>(
+            [](auto op) { return op.getResultTimepoint(); })
+        .Default([](Operation *) { return Value(); });
+  }
+
+  // What `user` waited for before it ran.
+  static Value awaitOf(Operation *user) {
+    return TypeSwitch<Operation *, Value>(user)
+        .Case<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp>(
+            [](auto op) { return op.getAwaitTimepoint(); })
+        .Default([](Operation *) { return Value(); });
+  }
+
+  // Whether `use` writes the resource (an op's output, a fill or copy
+  // target, a call's tied operand) rather than only reading it.
+  static bool writes(OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto dispatch = dyn_cast<CmdDispatchOp>(user))
+      return use.get() == dispatch.getOutput() &&
+             use.getOperandNumber() + 1 ==
+                 dispatch.getResourceOperands().getBeginOperandIndex() +
+                     dispatch.getResourceOperands().size();
+    if (auto fill = dyn_cast<CmdFillOp>(user))
+      return &use == &fill.getTargetMutable();
+    if (auto copy = dyn_cast<CmdCopyOp>(user))
+      return &use == &copy.getTargetMutable();
+    if (auto call = dyn_cast<CmdCallOp>(user))
+      return cast<TiedOpInterface>(user).isOperandTied(use);
+    return false;
+  }
+
+  // What the memory must wait for before it goes: the last write (which
+  // itself waited for every earlier use) and every use after it. Uses the
+  // last user already waited for (directly or in the join it awaited) are
+  // covered by waiting for the last user.
+  static SmallVector<Value> pendingUses(const Ownership &ownership) {
+    auto uses = ownership.uses;
+    llvm::sort(uses, [](const auto &a, const auto &b) {
+      return std::get<0>(a) < std::get<0>(b);
+    });
+    SmallVector<Value> completions;
+    for (auto &[position, done, isWrite] : uses) {
+      if (isWrite)
+        completions.clear();
+      completions.push_back(done);
+    }
+    return uncovered(completions, ownership.lastUser);
+  }
+
+  static SmallVector<Value> uncovered(ArrayRef<Value> completions,
+                                      Operation *lastUser) {
+    llvm::SmallPtrSet<Value, 8> covered;
+    if (Value await = awaitOf(lastUser)) {
+      covered.insert(await);
+      if (auto join = await.getDefiningOp<TimepointJoinOp>())
+        covered.insert(join.getAwaitTimepoints().begin(),
+                       join.getAwaitTimepoints().end());
+    }
+    SmallVector<Value> result;
+    for (Value completion : completions)
+      if (!covered.contains(completion))
+        result.push_back(completion);
+    return result;
+  }
+
+  void dispose(const Ownership &ownership) {
+    Location loc = ownership.resource.getLoc();
+    switch (ownership.disposal) {
+    case Disposal::HandToCaller:
+      return;
+    case Disposal::Indeterminate:
+      if (auto alloca = ownership.resource.getDefiningOp<ResourceAllocaOp>())
+        alloca.setIndeterminate(true);
+      return;
+    case Disposal::Free:
+    case Disposal::ReleaseFirst:
+      break;
+    }
+    // Unused: freed once it exists.
+    Operation *def = ownership.resource.getDefiningOp();
+    SmallVector<Value> completions =
+        ownership.lastUser ? pendingUses(ownership) : SmallVector<Value>();
+    if (!ownership.lastUser) {
+      if (auto alloca = dyn_cast<ResourceAllocaOp>(def))
+        completions.push_back(alloca.getResultTimepoint());
+      else if (auto call = dyn_cast<CmdCallOp>(def))
+        completions.push_back(call.getResultTimepoint());
+    }
+    builder.setInsertionPointAfter(ownership.lastUser ? ownership.lastUser
+                                                      : def);
+    Value after = joinTimepoints(builder, loc, completions);
+    Value condition;
+    if (ownership.disposal == Disposal::ReleaseFirst)
+      condition = ResourceReleaseOp::create(builder, loc, builder.getI1Type(),
+                                            ownership.resource, ownership.size);
+    bool preferOrigin = !def->hasAttr(kAffinityAttr);
+    auto dealloca = ResourceDeallocaOp::create(
+        builder, loc, TimepointType::get(func.getContext()), after,
+        ownership.resource, ownership.size, condition, preferOrigin);
+    deallocations.push_back(dealloca.getResultTimepoint());
+  }
+
+  // Nothing stays in flight when control returns to the host.
+  void awaitDeallocations(Operation *terminator) {
+    builder.setInsertionPoint(terminator);
+    if (Value all =
+            joinTimepoints(builder, terminator->getLoc(), deallocations))
+      TimepointAwaitOp::create(builder, terminator->getLoc(), all, ValueRange{},
+                               ValueRange{});
+  }
+
+  func::FuncOp func;
+  SymbolTableCollection &symbols;
+  OpBuilder builder;
+  llvm::DenseMap<Operation *, size_t> position;
+  SmallVector<Value> deallocations;
+};
+
+struct AutomaticReferenceCountingPass
+    : impl::AutomaticReferenceCountingPassBase<AutomaticReferenceCountingPass> {
+  void runOnOperation() override {
+    SymbolTableCollection symbols;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isDeclaration())
+        continue;
+      if (!func.getBody().hasOneBlock()) {
+        func.emitError() << "function '" << func.getSymName()
+                         << "' has several blocks; reference counting "
+                            "supports straight-line functions only";
+        return signalPassFailure();
+      }
+      FunctionOwnership(func, symbols).run();
+    }
+  }
+};
+
+} // namespace
+} // namespace ferry::stream

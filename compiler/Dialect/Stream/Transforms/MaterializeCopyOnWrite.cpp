@@ -1,0 +1,84 @@
+// Copies a value before an op writes into it, where anything else may still
+// see the value. See Passes.td for the rules.
+
+#include "compiler/Dialect/Stream/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace ferry::stream {
+#define GEN_PASS_DEF_MATERIALIZECOPYONWRITEPASS
+#include "compiler/Dialect/Stream/Transforms/Passes.h.inc"
+} // namespace ferry::stream
+
+using namespace mlir;
+
+namespace ferry::stream {
+namespace {
+
+// The resource size that travels with operand `use` of a tied op.
+Value getOperandSize(OpOperand &use) {
+  Operation *op = use.getOwner();
+  if (auto fill = dyn_cast<AsyncFillOp>(op))
+    return fill.getTargetSize();
+  if (auto update = dyn_cast<AsyncUpdateOp>(op))
+    return update.getTargetSize();
+  if (auto dispatch = dyn_cast<AsyncDispatchOp>(op))
+    return dispatch.getResourceOperandSizes()[use.getOperandNumber() -
+                                              dispatch.getResourceOperands()
+                                                  .getBeginOperandIndex()];
+  auto call = cast<AsyncCallOp>(op);
+  return call.getResourceOperandSizes()[use.getOperandNumber() -
+                                        call.getResourceOperands()
+                                            .getBeginOperandIndex()];
+}
+
+// Whether something other than `use` may still see the value it writes.
+bool needsCopy(OpOperand &use) {
+  Value value = use.get();
+  if (isa<BlockArgument>(value))
+    return true;
+  // Constants are immutable; imports are the host's until consumed.
+  if (isa_and_nonnull<AsyncConstantOp, TensorImportOp>(value.getDefiningOp()))
+    return true;
+  for (OpOperand &other : value.getUses())
+    if (&other != &use)
+      return true;
+  return false;
+}
+
+// A value holding what `value` holds, free for `use` to write into.
+Value makeCopy(OpBuilder &builder, OpOperand &use) {
+  Value value = use.get();
+  Location loc = use.getOwner()->getLoc();
+  Value size = getOperandSize(use);
+  Operation *def = value.getDefiningOp();
+  if (auto alloca = dyn_cast_or_null<AsyncAllocaOp>(def))
+    return AsyncAllocaOp::create(builder, loc, value.getType(),
+                                 alloca.getStorageSize());
+  if (auto splat = dyn_cast_or_null<AsyncSplatOp>(def))
+    return AsyncSplatOp::create(builder, loc, value.getType(), splat.getValue(),
+                                splat.getStorageSize());
+  return AsyncCloneOp::create(builder, loc, value.getType(), value, size, size);
+}
+
+struct MaterializeCopyOnWritePass
+    : impl::MaterializeCopyOnWritePassBase<MaterializeCopyOnWritePass> {
+  void runOnOperation() override {
+    SmallVector<OpOperand *> writes;
+    getOperation().walk([&](TiedOpInterface op) {
+      for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
+        if (OpOperand *tied = op.getTiedOperand(i))
+          writes.push_back(tied);
+    });
+    OpBuilder builder(&getContext());
+    for (OpOperand *use : writes) {
+      if (!needsCopy(*use))
+        continue;
+      builder.setInsertionPoint(use->getOwner());
+      use->set(makeCopy(builder, *use));
+    }
+  }
+};
+
+} // namespace
+} // namespace ferry::stream

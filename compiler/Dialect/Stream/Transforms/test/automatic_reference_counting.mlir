@@ -1,0 +1,120 @@
+// RUN: ferry-opt %s --split-input-file --stream-automatic-reference-counting | FileCheck %s
+
+// Freed right after the last use, ordered on that use's timepoint, not at
+// the end of the function; allocations without an affinity free at origin.
+// CHECK-LABEL: func.func @last_use
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[D1:.+]] = stream.cmd.dispatch kernel("add")
+// CHECK-NEXT: %[[F:.+]] = stream.resource.dealloca origin await(%[[D1]]) %[[T]]
+// The last use waited for the earlier one, so waiting for it covers both.
+// CHECK: %[[D2:.+]] = stream.cmd.dispatch kernel("mul")
+// CHECK-NEXT: %[[F2:.+]] = stream.resource.dealloca origin await(%[[D2]])
+// Nothing is in flight when the host regains control.
+// CHECK: %[[ALL:.+]] = stream.timepoint.join max(%[[F]], %[[F2]])
+// CHECK-NEXT: stream.timepoint.await %[[ALL]]
+// CHECK-NEXT: return
+func.func @last_use(%n: index, %s: index) {
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %u, %ua = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %d1 = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %u) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  %d2 = stream.cmd.dispatch kernel("mul") type(i32) count(%n) await(%d1) (%u, %u, %u) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func private @keep(tensor<4xi32>) -> tensor<4xi32>
+func.func private @pure(tensor<4xi32>) -> tensor<4xi32> attributes {nosideeffects}
+
+// Passed to an external function that may keep it: the program releases its
+// ownership and frees only if it was the last owner. A function without side
+// effects keeps nothing: plain dealloca. The call's new result is the
+// program's to free.
+// CHECK-LABEL: func.func @external_calls
+// CHECK: %[[A:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[R:.+]], %[[C1:.+]] = stream.cmd.call @keep(%[[A]])
+// CHECK-DAG: stream.resource.dealloca origin await(%[[C1]]) %[[R]] :
+// CHECK-DAG: %[[LAST:.+]] = stream.resource.release %[[A]] : !stream.resource<transient>{%{{.+}}}
+// CHECK-DAG: stream.resource.dealloca origin if(%[[LAST]]) await(%[[C1]]) %[[A]] :
+// CHECK: %[[B:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[R2:.+]], %[[C2:.+]] = stream.cmd.call @pure(%[[B]])
+// CHECK-DAG: stream.resource.dealloca origin await(%[[C2]]) %[[R2]] :
+// CHECK-DAG: stream.resource.dealloca origin await(%[[C2]]) %[[B]] :
+func.func @external_calls(%s: index) {
+  %a, %aa = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %r, %c1 = stream.cmd.call @keep(%a) await(%aa) : (!stream.resource<transient>{%s}) -> (!stream.resource<transient>{%s}) => !stream.timepoint
+  %b, %ba = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %r2, %c2 = stream.cmd.call @pure(%b) await(%ba) : (!stream.resource<transient>{%s}) -> (!stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}
+
+// -----
+
+// Returned to the host: no dealloca, the caller owns it. A plain import is
+// the host's and is never freed; a consumed import is the program's, freed
+// after release (the host may have kept a share).
+// CHECK-LABEL: func.func @boundaries
+// CHECK-NOT: stream.resource.dealloca {{.*}}%[[OUT:result]]
+// CHECK: %[[IN:.+]] = stream.tensor.import %{{.+}} message("input 0")
+// CHECK: %[[OWNED:.+]] = stream.tensor.import consume
+// CHECK: %[[D:.+]] = stream.cmd.dispatch
+// CHECK-NEXT: %[[LAST:.+]] = stream.resource.release %[[OWNED]]
+// CHECK-NEXT: stream.resource.dealloca origin if(%[[LAST]]) await(%[[D]]) %[[OWNED]]
+// CHECK-NOT: stream.resource.dealloca {{.*}} %[[IN]] :
+// CHECK: return
+func.func @boundaries(%v0: !hal.buffer_view, %v1: !hal.buffer_view, %n: index) -> !hal.buffer_view {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %in = stream.tensor.import %v0 message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %owned = stream.tensor.import consume %v1 message("input 1") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %out, %oa = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
+  %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%oa) (%in, %owned, %out) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+  %ready = stream.timepoint.await %d => %out : (!stream.resource<external>{%s})
+  %view = stream.tensor.export %ready : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %view : !hal.buffer_view
+}
+
+// -----
+
+// CHECK-LABEL: func.func @concurrent_readers
+// Two reads that do not wait for each other: the memory goes when both are
+// done, not just the one issued last.
+// CHECK: %[[R1:.+]] = stream.cmd.dispatch kernel("add")
+// CHECK: %[[R2:.+]] = stream.cmd.dispatch kernel("mul")
+// CHECK: %[[J:.+]] = stream.timepoint.join max(%[[R1]], %[[R2]])
+// CHECK-NEXT: stream.resource.dealloca origin await(%[[J]]) %[[T:.+]] :
+func.func @concurrent_readers(%n: index, %s: index, %out: !stream.resource<external>, %out2: !stream.resource<external>) {
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %v = arith.constant 0 : i32
+  %w = stream.cmd.fill %v, %t await(%ta) : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+  %r1 = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%w) (%t, %t, %out) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+  %r2 = stream.cmd.dispatch kernel("mul") type(i32) count(%n) await(%w) (%t, %t, %out2) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+  return
+}
+
+// -----
+
+// A use this analysis cannot follow (inside a region) makes the allocation
+// indeterminate: no dealloca, the memory goes with its last reference.
+// CHECK-LABEL: func.func @indeterminate
+// CHECK: stream.resource.alloca uninitialized indeterminate
+// CHECK-NOT: stream.resource.dealloca
+func.func @indeterminate(%n: index, %s: index, %cond: i1) {
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  scf.if %cond {
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  }
+  return
+}
+
+// -----
+
+// An allocation with an affinity frees on its own device, not at origin.
+// CHECK-LABEL: func.func @affinity
+// CHECK: stream.resource.dealloca await
+// CHECK-NOT: origin
+hal.device.global @dev = #hal.device.target<"local", {}>
+func.func @affinity(%n: index, %s: index) {
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@dev>}
+  %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}

@@ -1,0 +1,23 @@
+// The seed program (samples/tied_external_calls.mlir, verbatim from the
+// design discussion) at stream level: the two tensor.empty values are two
+// distinct allocations, each written in place by its call, and nothing with
+// undefined contents is ever copied.
+// RUN: ferry-compile %samples/tied_external_calls.mlir --compile-to=stream-async | FileCheck %s --check-prefix=ASYNC
+// RUN: ferry-compile %samples/tied_external_calls.mlir --compile-to=stream-cmd | FileCheck %s --check-prefix=CMD
+
+// ASYNC-LABEL: func.func @main
+// ASYNC: %[[X:.+]] = stream.async.dispatch kernel("mul")
+// ASYNC: %[[E1:.+]] = stream.async.alloca : !stream.resource<*>{%[[S:.+]]}
+// ASYNC: %[[P1:.+]] = stream.async.call @Double.function(%[[X]], %[[E1]]) {{.+}} -> (%[[E1]]{%[[S]]})
+// ASYNC: %[[E2:.+]] = stream.async.alloca : !stream.resource<external>{%[[S]]}
+// ASYNC: %[[P2:.+]] = stream.async.call @Triple.function(%[[P1]], %[[E2]]) {{.+}} -> (%[[E2]]{%[[S]]})
+// The final multiply writes into the dead result of Triple.
+// ASYNC: stream.async.dispatch kernel("mul") {{.+}} (%[[P2]], %[[P2]]) : {{.+}} -> %[[P2]][0]{%[[S]]}
+// ASYNC-NOT: stream.async.clone
+// ASYNC-NOT: stream.async.transfer
+
+// CMD-LABEL: func.func @main
+// CMD-COUNT-3: stream.resource.alloca uninitialized
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.cmd.copy
+// CMD: return

@@ -1,0 +1,86 @@
+// LocalDevice: the local CPU driver, in three configurations.
+//
+//   local-sync      queue operations run inline on the calling thread: wait,
+//                   run, resolve the signal fence, return. The reference
+//                   driver, simple enough to be obviously right.
+//   local-task      a TaskExecutor: one in-order queue thread per device plus
+//                   helper threads that split copies, fills and dispatches;
+//                   queue calls return as soon as the work is queued.
+//   local-discrete  a TESTING device: local-sync whose default memory is
+//                   not host-visible (a device heap plus a host-visible
+//                   staging heap), with its own address space and imports /
+//                   exports only through opaque fds. It gives the paths real
+//                   GPUs need (explicit transfers, staging, export/import,
+//                   no transparent access from other devices) a device to
+//                   run on without a GPU. Its memory is still host memory, so
+//                   it proves the runtime's checks, not a driver's.
+//
+// Every instance has its own allocator (heaps and pools). Memory, queue
+// policy and capability checks come from hal::Device; this file supplies how
+// work runs and the compute.
+//
+// Ownership/threads: held by std::shared_ptr; queue operations may come from
+// any thread. Destroying a local-task device runs what was queued first.
+#ifndef FERRY_RUNTIME_DRIVERS_LOCAL_LOCAL_DEVICE_H_
+#define FERRY_RUNTIME_DRIVERS_LOCAL_LOCAL_DEVICE_H_
+
+#include <memory>
+#include <string_view>
+
+#include "runtime/drivers/local/task_executor.h"
+#include "runtime/hal/device.h"
+#include "runtime/hal/driver_registry.h"
+
+namespace ferry::drivers::local {
+
+inline constexpr std::string_view kLocalSyncDriverName = "local-sync";
+inline constexpr std::string_view kLocalTaskDriverName = "local-task";
+inline constexpr std::string_view kLocalDiscreteDriverName = "local-discrete";
+
+struct LocalDeviceOptions {
+  // Run on a TaskExecutor (local-task) rather than inline (local-sync).
+  bool asynchronous = false;
+  // Threads sharing one operation on local-task; 0: the machine's cores.
+  uint32_t workerCount = 0;
+  // The discrete testing memory model (see above).
+  bool discrete = false;
+  // Bounds a single allocation (0: physical memory).
+  uint64_t maxAllocationBytes = 0;
+};
+
+class LocalDevice final : public hal::Device {
+public:
+  static std::shared_ptr<LocalDevice> create(std::string_view name,
+                                             LocalDeviceOptions options = {});
+  ~LocalDevice() override;
+
+  std::string_view driverName() const override;
+  hal::DeviceCapabilities capabilities() const override;
+  const LocalDeviceOptions &options() const { return options_; }
+
+protected:
+  Status submit(const std::shared_ptr<hal::Fence> &wait,
+                const std::shared_ptr<hal::Fence> &signal,
+                std::function<Status()> work) override;
+  void executeFill(uint8_t *target, uint64_t length, uint64_t pattern,
+                   uint32_t patternLength) override;
+  void executeCopy(const uint8_t *source, uint8_t *target,
+                   uint64_t length) override;
+  Status executeDispatch(hal::BuiltinKernel kernel,
+                         hal::ElementType elementType, uint64_t count,
+                         std::span<uint8_t *const> bindings) override;
+
+private:
+  LocalDevice(std::string name, std::shared_ptr<hal::Allocator> allocator,
+              LocalDeviceOptions options);
+
+  LocalDeviceOptions options_;
+  std::unique_ptr<TaskExecutor> executor_; // local-task only
+};
+
+// Registers local-sync, local-task and local-discrete.
+Status registerLocalDrivers(hal::DriverRegistry &registry);
+
+} // namespace ferry::drivers::local
+
+#endif // FERRY_RUNTIME_DRIVERS_LOCAL_LOCAL_DEVICE_H_

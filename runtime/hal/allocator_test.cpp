@@ -1,0 +1,125 @@
+// Allocator: compatibility, heaps, import and export.
+#include <cstring>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "runtime/hal/allocator.h"
+#include "runtime/hal/buffer_bits.h"
+
+namespace ferry::hal {
+namespace {
+
+TEST(AllocatorCompatibilityTest, UnifiedAllocatesEverything) {
+  auto heap = HeapAllocator::create("heap", 1 << 20);
+  CompatibilityResult fit = heap->queryCompatibility(
+      {kDeviceLocal, kDispatchStorage | kSharingExport}, 100);
+  EXPECT_TRUE(fit.compatibility & kCompatibilityAllocatable);
+  EXPECT_TRUE(fit.compatibility & kCompatibilityImportable);
+  EXPECT_TRUE(fit.compatibility & kCompatibilityExportable);
+  EXPECT_FALSE(fit.compatibility & kCompatibilityLowPerformance);
+  // The adjusted bits are what the memory really is.
+  EXPECT_TRUE(fit.params.memoryType & kHostVisible);
+  EXPECT_EQ(fit.allocationSize, 100u);
+  CompatibilityResult tooBig =
+      heap->queryCompatibility({kDeviceLocal, 0}, 2 << 20);
+  EXPECT_FALSE(tooBig.compatibility & kCompatibilityAllocatable);
+  EXPECT_NE(tooBig.reason.find("limit"), std::string::npos);
+}
+
+TEST(AllocatorCompatibilityTest, DiscreteSplitsDeviceAndStagingHeaps) {
+  auto discrete = Allocator::create("gpu", {.hostVisible = false});
+  CompatibilityResult device =
+      discrete->queryCompatibility({kDeviceLocal, kDispatchStorage}, 64);
+  EXPECT_EQ(device.heap, 0u);
+  EXPECT_FALSE(device.params.memoryType & kHostVisible);
+  CompatibilityResult staging =
+      discrete->queryCompatibility({kHostVisible | kDeviceLocal, kMapping}, 64);
+  EXPECT_EQ(staging.heap, 1u);
+  EXPECT_TRUE(staging.params.memoryType & kHostVisible);
+  EXPECT_FALSE(staging.params.memoryType & kDeviceLocal);
+  EXPECT_TRUE(staging.compatibility & kCompatibilityLowPerformance);
+  EXPECT_FALSE(discrete
+                   ->queryCompatibility({kDeviceLocal, 0}, 64,
+                                        ExternalBufferType::kHostAllocation)
+                   .compatibility &
+               kCompatibilityImportable);
+  EXPECT_TRUE(discrete
+                  ->queryCompatibility({kDeviceLocal, 0}, 64,
+                                       ExternalBufferType::kOpaqueFd)
+                  .compatibility &
+              kCompatibilityImportable);
+}
+
+TEST(AllocatorImportTest, HostAllocationCallsReleaseOnce) {
+  auto heap = HeapAllocator::create("heap");
+  std::vector<uint8_t> host(32, 7);
+  int released = 0;
+  {
+    auto buffer = heap->importBuffer(
+        {kHostVisible, kTransfer | kMappingScoped},
+        {ExternalBufferType::kHostAllocation, host.size(), host.data(), -1},
+        [&] { ++released; });
+    ASSERT_TRUE(buffer.ok()) << buffer.status().toString();
+    EXPECT_EQ((*buffer)->data(), host.data());
+    EXPECT_TRUE((*buffer)->usage() & kSharingImport);
+    EXPECT_EQ((*(*buffer)->map(MappingMode::kScoped))[3], 7);
+    EXPECT_TRUE((*buffer)->release().ok());
+    EXPECT_EQ(released, 1);
+  }
+  EXPECT_EQ(released, 1);
+  EXPECT_EQ(heap->statistics().liveBytes, 0u);
+}
+
+TEST(AllocatorImportTest, NullHostPointerIsAnError) {
+  auto heap = HeapAllocator::create("heap");
+  EXPECT_FALSE(heap->importBuffer({}, {ExternalBufferType::kHostAllocation, 8,
+                                       nullptr, -1})
+                   .ok());
+}
+
+TEST(AllocatorExportTest, OpaqueFdSharesMemoryAcrossAllocators) {
+  auto a = HeapAllocator::create("a");
+  auto b = Allocator::create("b", {.hostVisible = false});
+  auto source = *a->allocate(kHostVisible, kTransfer | kSharingExport, 4096);
+  std::memset(source->data(), 0x5a, 4096);
+  Result<ExternalBuffer> exported =
+      a->exportBuffer(*source, ExternalBufferType::kOpaqueFd);
+  ASSERT_TRUE(exported.ok()) << exported.status().toString();
+  EXPECT_GE(exported->fd, 0);
+  auto imported = b->importBuffer({kDeviceLocal, kTransfer}, *exported);
+  close(exported->fd); // the import keeps its own mapping
+  ASSERT_TRUE(imported.ok()) << imported.status().toString();
+  EXPECT_EQ((*imported)->data()[4095], 0x5a);
+  (*imported)->data()[0] = 0x11;
+  EXPECT_EQ(source->data()[0], 0x11);
+  imported->reset();
+  EXPECT_EQ(b->statistics().liveBytes, 0u);
+}
+
+TEST(AllocatorExportTest, HostAllocationNeedsHostVisibleMemory) {
+  auto heap = HeapAllocator::create("heap");
+  auto buffer = *heap->allocate(kHostVisible, kSharingExport, 16);
+  auto exported =
+      heap->exportBuffer(*buffer, ExternalBufferType::kHostAllocation);
+  ASSERT_TRUE(exported.ok());
+  EXPECT_EQ(exported->hostPointer, buffer->data());
+  auto discrete = Allocator::create("gpu", {.hostVisible = false});
+  auto deviceBuffer = *discrete->allocate(kDeviceLocal, kSharingExport, 16);
+  Status status =
+      discrete->exportBuffer(*deviceBuffer, ExternalBufferType::kHostAllocation)
+          .status();
+  EXPECT_NE(status.message().find("cannot export"), std::string::npos)
+      << status.message();
+}
+
+TEST(AllocatorExportTest, ExportOfReleasedBufferFails) {
+  auto heap = HeapAllocator::create("heap");
+  auto buffer = *heap->allocate(kHostVisible, kSharingExport, 16);
+  ASSERT_TRUE(buffer->release().ok());
+  Status status =
+      heap->exportBuffer(*buffer, ExternalBufferType::kOpaqueFd).status();
+  EXPECT_NE(status.message().find("already deallocated"), std::string::npos);
+}
+
+} // namespace
+} // namespace ferry::hal

@@ -1,0 +1,37 @@
+// One compiled program whose shared allocation is resolved at run time: the
+// link capabilities are #hal.runtime, so the module initializer asks the
+// devices (hal.device.query, memoized) and @bits returns the memory type and
+// usage every @a/@b allocation then gets. Run on two local devices, the link
+// is transparent (HostVisible|DeviceLocal = 17, Transfer|DispatchStorage|
+// Mapping|MappingPersistent = 720947); with @b on the discrete testing
+// device it is not, and the bits switch to export/import (DeviceLocal = 16,
+// Transfer|DispatchStorage|SharingExport|SharingImport = 819). @main runs
+// on @a alone and is right under both bindings.
+// RUN: ferry-compile %s -o %t.fvm
+// RUN: ferry-run %t.fvm --function=bits | FileCheck %s --check-prefix=LOCAL
+// RUN: ferry-run %t.fvm --function=bits --device=b=local-discrete | FileCheck %s --check-prefix=DISCRETE
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 | FileCheck %s
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=b=local-discrete | FileCheck %s
+// LOCAL: 17
+// LOCAL-NEXT: 720947
+// DISCRETE: 16
+// DISCRETE-NEXT: 819
+// CHECK: 4xi32=[110 440 990 1760]
+module attributes {stream.topology = #hal.device.topology<links = [
+    (@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}),
+    (@b -> @a = {transparent_access = #hal.runtime, unified_memory = #hal.runtime})]>} {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func @main(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32>
+      attributes {stream.affinity = #hal.device.affinity<@a>} {
+    %0 = arith.addi %x, %y : tensor<4xi32>
+    %1 = arith.muli %0, %y : tensor<4xi32>
+    return %1 : tensor<4xi32>
+  }
+  func.func @bits() -> (i32, i32) {
+    %memory_types, %buffer_usage = hal.allocator.resolve_memory_properties
+        for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>]>)
+        lifetime(transient) : i32, i32
+    return %memory_types, %buffer_usage : i32, i32
+  }
+}
