@@ -17,5 +17,7 @@ for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.substitutions.append(("%samples", os.path.join(config.ferry_source_root, "samples")))
+# Native plugin modules of this build (samples/custom_module, test plugins).
+config.substitutions.append(("%plugins", config.ferry_plugins_dir))
 # Debian's interpreter: the first python3 on PATH may lack NumPy.
 config.substitutions.append(("%python", "/usr/bin/python3"))

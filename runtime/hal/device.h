@@ -43,6 +43,7 @@
 #include "runtime/hal/buffer.h"
 #include "runtime/hal/element_type.h"
 #include "runtime/hal/fence.h"
+#include "runtime/hal/queue_flags.h"
 #include "runtime/hal/topology.h"
 #include "runtime/vm/bytecode_format.h"
 
@@ -57,27 +58,6 @@ std::optional<BuiltinKernel> builtinKernelFromValue(uint32_t value);
 std::string_view builtinKernelName(BuiltinKernel kernel);
 // Number of input bindings (the output binding follows them).
 uint32_t builtinKernelInputCount(BuiltinKernel kernel);
-
-// Flags of queueAlloca (values match the bytecode's flags:u32 operand).
-enum QueueAllocaFlags : uint32_t {
-  kQueueAllocaNone = 0,
-  // The program cannot say when the buffer dies: explicit deallocas only
-  // order the timeline and memory goes with the last reference.
-  // (ARCHITECTURE 1.2)
-  kQueueAllocaIndeterminateLifetime = 1u << 0,
-};
-inline constexpr uint32_t kQueueAllocaKnownFlags =
-    kQueueAllocaIndeterminateLifetime;
-
-// Flags of queueDealloca.
-enum QueueDeallocaFlags : uint32_t {
-  kQueueDeallocaNone = 0,
-  // Route the deallocation to the buffer's origin device and queue (each
-  // local device has one queue); without an origin it is a barrier on the
-  // device it was issued to.
-  kQueueDeallocaPreferOrigin = 1u << 0,
-};
-inline constexpr uint32_t kQueueDeallocaKnownFlags = kQueueDeallocaPreferOrigin;
 
 // Answer of Device::query: `known` is false when the device cannot answer
 // (unknown category or key); `value` is then 0 and the caller picks a

@@ -88,6 +88,69 @@ TEST_F(FerryRunToolTest, ErrorsAreOneLineWithExitCode1) {
   }
 }
 
+class FerryRunPluginTest : public FerryRunToolTest {
+protected:
+  std::string caller;
+  void SetUp() override {
+    FerryRunToolTest::SetUp();
+    caller = dir + "/double.fvm";
+    std::vector<uint8_t> bytes =
+        ferry::vm::testing::buildCoarseFencesCallModule("Double.function");
+    std::ofstream(caller, std::ios::binary)
+        .write(reinterpret_cast<const char *>(bytes.data()),
+               std::streamsize(bytes.size()));
+  }
+  static std::string plugin(std::string_view name) {
+    return ferry::strCat("--module=", FERRY_PLUGIN_DIR, "/", name, ".so");
+  }
+};
+
+TEST_F(FerryRunPluginTest, RunsWithThePlugin) {
+  for (std::string_view name : {"custom_module", "test_plugin_late"}) {
+    Outcome o =
+        run(caller + " " + plugin(name) +
+            " --input=2x3xi32=1,2,3,4,5,-6 --stats=" + dir + "/stats.json");
+    EXPECT_EQ(o.exitCode, 0) << o.err;
+    EXPECT_EQ(o.out, "2x3xi32=[2 4 6][8 10 -12]\n") << name;
+    EXPECT_NE(slurp(dir + "/stats.json").find("\"live_bytes_at_exit\": 0"),
+              std::string::npos);
+  }
+}
+
+TEST_F(FerryRunPluginTest, PluginErrorsAreOneLine) {
+  struct Case {
+    std::string args, message;
+  };
+  std::string input = " --input=1x1xi32=1";
+  std::vector<Case> cases = {
+      {caller + input,
+       "module imports 'Double.function', which no loaded native module "
+       "provides (no native modules are loaded); load a plugin that provides "
+       "it with --module=PATH.so"},
+      {caller + input + " --module=" + dir + "/none.so",
+       "cannot load plugin '" + dir + "/none.so'"},
+      {caller + input + " " + plugin("test_plugin_no_entry"),
+       "has no entry point 'ferry_plugin_load'"},
+      {caller + input + " " + plugin("test_plugin_bad_abi"),
+       "built for plugin ABI version 99"},
+      {caller + input + " " + plugin("test_plugin_refusing"),
+       "it refused to load: this plugin refuses to load"},
+      {caller + input + " " + plugin("test_plugin_failing"),
+       "external function 'Double.function': simulated device fault"},
+      {caller + input + " " + plugin("custom_module") + " " +
+           plugin("test_plugin_late"),
+       "two native modules are named 'Double'"},
+      {caller + " --module=", "--module needs the path of a plugin"},
+  };
+  for (const Case &c : cases) {
+    Outcome o = run(c.args);
+    EXPECT_EQ(o.exitCode, 1) << c.args;
+    EXPECT_EQ(o.err.rfind("ferry-run: error: ", 0), 0u) << o.err;
+    EXPECT_NE(o.err.find(c.message), std::string::npos) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  }
+}
+
 TEST_F(FerryRunToolTest, Help) {
   Outcome o = run("--help");
   EXPECT_EQ(o.exitCode, 0);

@@ -8,6 +8,7 @@
 #include "runtime/hal/buffer_bits.h"
 #include "runtime/hal/driver_registry.h"
 #include "runtime/hal/topology.h"
+#include "runtime/modules/plugin.h"
 #include "runtime/tools/host_tensor.h"
 #include "runtime/tools/npy.h"
 #include "runtime/vm/context.h"
@@ -57,6 +58,8 @@ std::string statsFields(const DeviceReport &r, std::string_view indent) {
 struct Run {
   std::vector<std::shared_ptr<hal::Device>> devices;
   std::shared_ptr<hal::DeviceGroup> group;
+  // Declared before the context, so they outlive it.
+  std::vector<std::shared_ptr<const vm::NativeModule>> modules;
   std::optional<vm::Context> context;
   std::vector<vm::Value> results;
 };
@@ -152,7 +155,23 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out) {
   // One group: the devices learn their links (copies between them, device
   // queries from the program).
   FERRY_ASSIGN_OR_RETURN(run.group, hal::DeviceGroup::create(run.devices));
-  FERRY_ASSIGN_OR_RETURN(run.context, vm::Context::create(module, run.devices));
+  for (const std::string &path : options.pluginPaths) {
+    Result<std::vector<std::shared_ptr<const vm::NativeModule>>> loaded =
+        modules::loadPlugin(path);
+    if (!loaded.ok())
+      return loaded.status().withContext(strCat("--module=", path));
+    run.modules.insert(run.modules.end(), loaded->begin(), loaded->end());
+  }
+  Result<vm::Context> context =
+      vm::Context::create(module, run.devices, run.modules);
+  if (!context.ok()) {
+    if (context.status().code() == StatusCode::kNotFound &&
+        !module->imports().empty())
+      return notFound(context.status().message(),
+                      "; load a plugin that provides it with --module=PATH.so");
+    return context.status();
+  }
+  run.context.emplace(std::move(*context));
 
   const vm::Function *function = module->lookupFunction(options.function);
   if (!function)
@@ -243,6 +262,7 @@ Status runModule(const RunOptions &options, std::ostream &out) {
     // saw once every buffer is gone; they outlive the devices that own them.
     run.results.clear();
     run.context.reset();
+    run.modules.clear(); // unloads plugins
     std::vector<std::shared_ptr<hal::Allocator>> allocators;
     for (const std::shared_ptr<hal::Device> &device : run.devices) {
       reports.push_back({device->name(), {}, device->statistics()});

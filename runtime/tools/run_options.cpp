@@ -20,7 +20,8 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
     size_t equals = arg.find('=');
     std::string_view flag = arg.substr(0, equals);
     bool known = flag == "--function" || flag == "--input" ||
-                 flag == "--output" || flag == "--stats" || flag == "--device";
+                 flag == "--output" || flag == "--stats" ||
+                 flag == "--device" || flag == "--module";
     if (!known)
       return invalidArgument("unknown flag '", flag,
                              "' (see ferry-run --help)");
@@ -38,6 +39,10 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
         return invalidArgument("--output=", value,
                                ": expected @PATH.npy (e.g. --output=@out.npy)");
       options.outputPaths.push_back(value.substr(1));
+    } else if (flag == "--module") {
+      if (value.empty())
+        return invalidArgument("--module needs the path of a plugin (.so)");
+      options.pluginPaths.push_back(value);
     } else if (flag == "--stats") {
       if (value.empty())
         return invalidArgument("--stats needs a path");
@@ -96,6 +101,11 @@ Flags:
                                            and no direct access from other
                                            devices, like a discrete GPU
                            --device=device_a=local-task
+  --module=PATH.so       load a native plugin module (repeatable): a shared
+                         library providing the module's imports, e.g. the
+                         seed example's Double.function and Triple.function
+                         (samples/custom_module; plugin ABI in
+                         runtime/modules/plugin_api.h)
   --help                 show this text
 
 Results print as SHAPExTYPE=[...]:

@@ -30,6 +30,7 @@ struct RunOptions {
   std::vector<std::string> outputPaths; // .npy paths, in result order
   std::string statsPath;                // empty: no stats
   std::vector<DeviceBinding> devices;
+  std::vector<std::string> pluginPaths; // --module=PATH.so, in order
 };
 
 // `args` excludes the program name. Messages name the offending flag.

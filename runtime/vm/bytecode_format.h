@@ -16,9 +16,17 @@
 //     uint32 string_count; string_count x String     (string table)
 //     uint32 device_count; device_count x uint32     (string index of the
 //                                                      device's symbol name)
+//     uint32 import_count; import_count x Import     (functions the module
+//                                                      calls but does not
+//                                                      define)
 //     uint32 function_count; function_count x Function
 //
 //   String   := uint32 length, then length bytes (no terminator)
+//   Import   := uint32 name (string index; "module.function", resolved by
+//                            the runtime against its native modules)
+//               uint16 arg_count;    arg_count x uint8 RegisterKind
+//               uint16 result_count; result_count x uint8 RegisterKind
+//               uint32 flags         (ImportFlags)
 //   Function := uint32 name (string index)
 //               uint16 arg_count;    arg_count x uint8 RegisterKind
 //               uint16 result_count; result_count x uint8 RegisterKind
@@ -34,6 +42,7 @@
 //   r?  uint16 ref register or kNoRegister (an absent, optional ref)
 //   u8 / u16 / u32 / i64  immediates of that width
 //   s   uint32 string table index
+// Queue alloca/dealloca flags:u32 operands carry runtime/hal/queue_flags.h.
 //
 // A reader must treat every byte as untrusted: it checks the header, the
 // checksum, every index against its table, every register against the
@@ -48,7 +57,8 @@
 namespace ferry::vm::bytecode {
 
 inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
-inline constexpr uint32_t kFormatVersion = 1;
+// Version 2 added the import table.
+inline constexpr uint32_t kFormatVersion = 2;
 inline constexpr size_t kHeaderBytes = 32;
 inline constexpr uint16_t kNoRegister = 0xFFFF;
 // The module initializer: when a module defines a function of this name (no
@@ -57,6 +67,16 @@ inline constexpr uint16_t kNoRegister = 0xFFFF;
 inline constexpr std::string_view kInitializerFunctionName = "__init";
 // Globals are i64 slots indexed from 0, zero until the initializer stores.
 inline constexpr uint32_t kMaxGlobals = 0x10000;
+
+// How an import expects to be called.
+enum ImportFlags : uint32_t {
+  kImportFlagsNone = 0,
+  // The coarse-fences ABI: the last two arguments are a wait fence and a
+  // signal fence; the callee must not block, may finish asynchronously
+  // (signalling or failing the signal fence) and may write its tied outputs
+  // in place.
+  kImportCoarseFences = 1u << 0,
+};
 
 enum class RegisterKind : uint8_t {
   kI64 = 0, // integers and index values (sizes, dims, bit masks)
@@ -98,6 +118,15 @@ enum class RegisterKind : uint8_t {
   X(kFenceJoin, 0x35, "hal.fence.join",                                        \
     "dst:r count:u16 count x fence:r (signalled when all are; fails if any "   \
     "fails)")                                                                  \
+  X(kQueueFill, 0x36, "hal.device.queue.fill",                                 \
+    "device:r wait:r? signal:r target:r offset:i length:i pattern:i "          \
+    "pattern_bytes:u8 (1, 2, 4 or 8)")                                         \
+  X(kQueueCopy, 0x37, "hal.device.queue.copy",                                 \
+    "device:r wait:r? signal:r source:r source_offset:i target:r "             \
+    "target_offset:i length:i")                                                \
+  X(kQueueDeallocaIf, 0x38, "hal.device.queue.dealloca.if",                    \
+    "device:r wait:r? signal:r buffer:r flags:u32 condition:i (when the "      \
+    "condition is 0 it only orders the timeline, like a barrier)")             \
   /* Device queries, allocation device choice and module globals. */           \
   X(kDeviceQuery, 0x40, "hal.device.query",                                    \
     "ok:i value:i device:r category:s key:s default:i64 value_bits:u8 "        \
@@ -107,7 +136,17 @@ enum class RegisterKind : uint8_t {
     "shared by all on; see runtime/vm/context.cpp)")                           \
   X(kGlobalLoadI64, 0x42, "global.load.i64", "dst:i global:u32")               \
   X(kGlobalStoreI64, 0x43, "global.store.i64",                                 \
-    "global:u32 value:i (only in the initializer)")
+    "global:u32 value:i (only in the initializer)")                            \
+  /* Calls. */                                                                 \
+  X(kCallImport, 0x50, "call.import",                                          \
+    "import:u32 arg_count:u16 arg_count x (kind:u8 reg:u16) result_count:u16 " \
+    "result_count x (kind:u8 reg:u16) (kinds must match the import)")          \
+  /* Buffer ownership (who must free), separate from references. */            \
+  X(kBufferPreserve, 0x60, "hal.buffer.allocation.preserve", "buffer:r")       \
+  X(kBufferDiscard, 0x61, "hal.buffer.allocation.discard",                     \
+    "dst:i buffer:r (dst = 1 when this removed the last owner)")               \
+  X(kBufferIsTerminal, 0x62, "hal.buffer.allocation.is_terminal",              \
+    "dst:i buffer:r (dst = 1 when the caller is the only owner)")
 
 enum class Opcode : uint8_t {
 #define FERRY_X(name, value, mnemonic, layout) name = value,

@@ -26,9 +26,10 @@ std::string_view refTypeName(const Ref &ref) {
   return std::visit(Visitor{}, ref);
 }
 
-Result<Context>
-Context::create(std::shared_ptr<const Module> module,
-                std::vector<std::shared_ptr<hal::Device>> devices) {
+Result<Context> Context::create(
+    std::shared_ptr<const Module> module,
+    std::vector<std::shared_ptr<hal::Device>> devices,
+    std::vector<std::shared_ptr<const NativeModule>> nativeModules) {
   if (!module)
     return invalidArgument("context needs a module, got null");
   const std::vector<std::string> &names = module->deviceNames();
@@ -38,9 +39,64 @@ Context::create(std::shared_ptr<const Module> module,
   for (size_t i = 0; i < devices.size(); ++i)
     if (!devices[i])
       return invalidArgument("device ", i, " ('", names[i], "') is null");
+  for (size_t i = 0; i < nativeModules.size(); ++i) {
+    if (!nativeModules[i])
+      return invalidArgument("native module ", i, " is null");
+    for (size_t j = 0; j < i; ++j)
+      if (nativeModules[j]->name() == nativeModules[i]->name())
+        return invalidArgument("two native modules are named '",
+                               nativeModules[i]->name(), "'");
+  }
   Context context(std::move(module), std::move(devices));
+  context.nativeModules_ = std::move(nativeModules);
+  FERRY_RETURN_IF_ERROR(context.resolveImports());
   FERRY_RETURN_IF_ERROR(context.initialize());
   return context;
+}
+
+Status Context::resolveImports() {
+  auto available = [&] {
+    std::string out;
+    for (const auto &native : nativeModules_)
+      for (const NativeFunction &function : native->functions())
+        out += strCat(out.empty() ? "" : ", ", "'", native->name(), ".",
+                      function.name, "'");
+    return out.empty() ? std::string("no native modules are loaded")
+                       : strCat("available: ", out);
+  };
+  auto convention = [](uint32_t flags) {
+    return (flags & bytecode::kImportCoarseFences) ? "the coarse-fences ABI"
+                                                   : "the plain calling "
+                                                     "convention";
+  };
+  for (const Import &import : module_->imports()) {
+    const NativeFunction *found = nullptr;
+    const NativeModule *owner = nullptr;
+    for (const auto &native : nativeModules_)
+      if (native->name() == import.moduleName()) {
+        owner = native.get();
+        found = native->lookup(import.functionName());
+      }
+    if (!found)
+      return notFound("module imports '", import.name,
+                      "', which no loaded native module provides (",
+                      available(), ")");
+    if (found->argKinds != import.argKinds ||
+        found->resultKinds != import.resultKinds) {
+      Import actual{import.name, found->argKinds, found->resultKinds,
+                    found->flags};
+      return invalidArgument("module imports ", import.signatureString(),
+                             " but native module '", owner->name(),
+                             "' defines ", actual.signatureString());
+    }
+    if (found->flags != import.flags)
+      return invalidArgument("module calls '", import.name, "' with ",
+                             convention(import.flags), " but native module '",
+                             owner->name(), "' implements it with ",
+                             convention(found->flags));
+    imports_.push_back(found);
+  }
+  return okStatus();
 }
 
 namespace {
@@ -157,6 +213,17 @@ private:
 
   Status execute(std::optional<std::vector<Value>> &results);
   Status executeHal();
+  Status executeCallImport();
+  // A buffer:r operand of the ownership opcodes: a buffer, or null (which
+  // the null-tolerant hal::allocation* helpers accept).
+  Result<hal::Buffer *> nullableBufferOperand();
+  // A non-negative i64 register operand as a byte count or offset.
+  Result<uint64_t> byteOperand(std::string_view what) {
+    int64_t value = i64Operand();
+    if (value < 0)
+      return failWith(what, " ", value, " is negative");
+    return uint64_t(value);
+  }
   Result<std::shared_ptr<hal::Device>>
   selectAllocator(const std::vector<std::shared_ptr<hal::Device>> &candidates);
 
@@ -260,6 +327,8 @@ Status Frame::execute(std::optional<std::vector<Value>> &results) {
     writableGlobals_[index] = value;
     return okStatus();
   }
+  case Opcode::kCallImport:
+    return executeCallImport();
   case Opcode::kFail:
     return makeStatus(
         StatusCode::kAborted, "function '", function_.name,
@@ -390,6 +459,78 @@ Status Frame::executeHal() {
     Status status = device->queueDealloca(wait, signal, buffer, flags);
     return status.ok() ? status : fail(status);
   }
+  case Opcode::kQueueDeallocaIf: {
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    FERRY_ASSIGN_OR_RETURN(auto wait,
+                           optionalRefOperand<hal::Fence>("wait fence"));
+    FERRY_ASSIGN_OR_RETURN(auto signal, refOperand<hal::Fence>("signal fence"));
+    FERRY_ASSIGN_OR_RETURN(auto buffer, refOperand<hal::Buffer>("buffer"));
+    uint32_t flags = uint32_t(operand());
+    int64_t condition = i64Operand();
+    Status status = condition != 0
+                        ? device->queueDealloca(wait, signal, buffer, flags)
+                        : device->queueBarrier(wait, signal);
+    return status.ok() ? status : fail(status);
+  }
+  case Opcode::kQueueFill: {
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    FERRY_ASSIGN_OR_RETURN(auto wait,
+                           optionalRefOperand<hal::Fence>("wait fence"));
+    FERRY_ASSIGN_OR_RETURN(auto signal, refOperand<hal::Fence>("signal fence"));
+    FERRY_ASSIGN_OR_RETURN(auto target, refOperand<hal::Buffer>("target"));
+    Result<uint64_t> offset = byteOperand("fill offset");
+    Result<uint64_t> length = byteOperand("fill length");
+    int64_t pattern = i64Operand();
+    uint32_t patternBytes = uint32_t(operand());
+    for (const Status &status : {offset.status(), length.status()})
+      if (!status.ok()) {
+        signal->fail(status);
+        return status;
+      }
+    Status status = device->queueFill(wait, signal, target, *offset, *length,
+                                      uint64_t(pattern), patternBytes);
+    return status.ok() ? status : fail(status);
+  }
+  case Opcode::kQueueCopy: {
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    FERRY_ASSIGN_OR_RETURN(auto wait,
+                           optionalRefOperand<hal::Fence>("wait fence"));
+    FERRY_ASSIGN_OR_RETURN(auto signal, refOperand<hal::Fence>("signal fence"));
+    FERRY_ASSIGN_OR_RETURN(auto source, refOperand<hal::Buffer>("source"));
+    Result<uint64_t> sourceOffset = byteOperand("source offset");
+    FERRY_ASSIGN_OR_RETURN(auto target, refOperand<hal::Buffer>("target"));
+    Result<uint64_t> targetOffset = byteOperand("target offset");
+    Result<uint64_t> length = byteOperand("copy length");
+    for (const Status &status :
+         {sourceOffset.status(), targetOffset.status(), length.status()})
+      if (!status.ok()) {
+        signal->fail(status);
+        return status;
+      }
+    Status status = device->queueCopy(wait, signal, source, *sourceOffset,
+                                      target, *targetOffset, *length);
+    return status.ok() ? status : fail(status);
+  }
+  case Opcode::kBufferPreserve: {
+    FERRY_ASSIGN_OR_RETURN(hal::Buffer * buffer, nullableBufferOperand());
+    hal::allocationPreserve(buffer);
+    return okStatus();
+  }
+  case Opcode::kBufferDiscard: {
+    int64_t &dst = i64Operand();
+    FERRY_ASSIGN_OR_RETURN(hal::Buffer * buffer, nullableBufferOperand());
+    Result<bool> last = hal::allocationDiscard(buffer);
+    if (!last.ok())
+      return fail(last.status());
+    dst = *last ? 1 : 0;
+    return okStatus();
+  }
+  case Opcode::kBufferIsTerminal: {
+    int64_t &dst = i64Operand();
+    FERRY_ASSIGN_OR_RETURN(hal::Buffer * buffer, nullableBufferOperand());
+    dst = hal::allocationIsTerminal(buffer) ? 1 : 0;
+    return okStatus();
+  }
   case Opcode::kQueueDispatch: {
     FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
     FERRY_ASSIGN_OR_RETURN(auto wait,
@@ -444,6 +585,97 @@ Status Frame::executeHal() {
   default:
     return internalError(where(), ": opcode has no implementation");
   }
+}
+
+Result<hal::Buffer *> Frame::nullableBufferOperand() {
+  int64_t reg = operand();
+  const Ref &ref = refs_[size_t(reg)];
+  if (std::holds_alternative<std::monostate>(ref))
+    return static_cast<hal::Buffer *>(nullptr);
+  if (const auto *buffer = std::get_if<std::shared_ptr<hal::Buffer>>(&ref))
+    return buffer->get();
+  return failWith("buffer (ref register ", reg, ") holds a ", refTypeName(ref),
+                  ", expected a buffer");
+}
+
+Status Frame::executeCallImport() {
+  size_t index = size_t(operand());
+  const Import &import = context_.module().imports()[index];
+  const NativeFunction &callee = *context_.resolvedImports()[index];
+  int64_t argCount = operand();
+  std::vector<Value> args;
+  args.reserve(size_t(argCount));
+  for (int64_t i = 0; i < argCount; ++i) {
+    RegisterKind kind = RegisterKind(operand());
+    int64_t reg = operand();
+    if (kind == RegisterKind::kI64)
+      args.emplace_back(i64s_[size_t(reg)]);
+    else
+      args.emplace_back(refs_[size_t(reg)]);
+  }
+  auto named = [&](const Status &status) {
+    return status.withContext(strCat("external function '", import.name, "'"));
+  };
+
+  // Coarse fences: the callee gets a signal fence of its own whose
+  // resolution is forwarded to the program's, so a failure arriving later on
+  // another thread still names the function.
+  std::shared_ptr<hal::Fence> programSignal;
+  if (import.usesCoarseFences()) {
+    size_t signalAt = args.size() - 1;
+    for (size_t at : {signalAt - 1, signalAt}) {
+      const Ref &ref = args[at].ref();
+      if (!std::holds_alternative<std::monostate>(ref) &&
+          !args[at].refAs<hal::Fence>())
+        return failWith(at == signalAt ? "signal" : "wait", " fence of '",
+                        import.name, "' (argument ", at, ") holds a ",
+                        refTypeName(ref), ", expected a fence");
+    }
+    programSignal = args[signalAt].refAs<hal::Fence>();
+    if (programSignal) {
+      auto calleeSignal = hal::Fence::create();
+      calleeSignal->whenResolved(
+          [programSignal, name = import.name](const Status &status) {
+            if (status.ok())
+              programSignal->signal();
+            else
+              programSignal->fail(
+                  status.withContext(strCat("external function '", name, "'")));
+          });
+      args[signalAt] = Value(calleeSignal);
+    }
+  }
+
+  Result<std::vector<Value>> results = callee.body(args);
+  if (!results.ok()) {
+    Status status = named(results.status());
+    if (programSignal)
+      programSignal->fail(status);
+    return fail(status);
+  }
+  // Returning successfully promises to resolve the signal fence.
+  if (programSignal)
+    programSignal->addPendingSignal();
+
+  int64_t resultCount = operand();
+  if (results->size() != size_t(resultCount))
+    return failWith("external function '", import.name, "' returned ",
+                    results->size(), " values, its import declares ",
+                    resultCount);
+  for (int64_t i = 0; i < resultCount; ++i) {
+    RegisterKind kind = RegisterKind(operand());
+    int64_t reg = operand();
+    Value &value = (*results)[size_t(i)];
+    if (value.isI64() != (kind == RegisterKind::kI64))
+      return failWith("external function '", import.name, "' result ", i,
+                      " is ", value.isI64() ? "an i64" : "a ref",
+                      ", its import declares ", registerKindName(kind));
+    if (kind == RegisterKind::kI64)
+      i64s_[size_t(reg)] = value.i64();
+    else
+      setRef(reg, value.ref());
+  }
+  return okStatus();
 }
 
 // The device to allocate a buffer shared by all `candidates` on, by the

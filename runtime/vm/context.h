@@ -12,8 +12,10 @@
 // HAL opcodes are implemented here, next to the scalar ones, rather than in a
 // separate "HAL module": they are fixed bytecode opcodes, not imported
 // functions, so a call-out layer would add indirection without a second user.
-// runtime/modules/ is where native (C++/plugin) modules for external
-// functions will live.
+// External functions come from native modules (native_module.h; plugins in
+// runtime/modules/): create() resolves every import of the module against
+// them, and `call.import` calls the resolved function, checking what it
+// returns against the import's result kinds.
 //
 // Module initialization: create() runs the module initializer (a function
 // named bytecode::kInitializerFunctionName, if the module has one) once,
@@ -34,21 +36,30 @@
 #include "runtime/base/status.h"
 #include "runtime/hal/device.h"
 #include "runtime/vm/module.h"
+#include "runtime/vm/native_module.h"
 #include "runtime/vm/value.h"
 
 namespace ferry::vm {
 
 class Context {
 public:
-  // Fails unless there is exactly one non-null device per module device, or
-  // when the module initializer fails.
+  // Fails unless there is exactly one non-null device per module device,
+  // when two native modules share a name, when an import is not provided by
+  // `nativeModules` or its signature or calling convention differs from the
+  // native function's (NOT_FOUND / INVALID_ARGUMENT naming the import and
+  // what is available), or when the module initializer fails.
   static Result<Context>
   create(std::shared_ptr<const Module> module,
-         std::vector<std::shared_ptr<hal::Device>> devices);
+         std::vector<std::shared_ptr<hal::Device>> devices,
+         std::vector<std::shared_ptr<const NativeModule>> nativeModules = {});
 
   const Module &module() const { return *module_; }
   std::span<const std::shared_ptr<hal::Device>> devices() const {
     return devices_;
+  }
+  // The native function each import resolved to, in import-table order.
+  std::span<const NativeFunction *const> resolvedImports() const {
+    return imports_;
   }
   // The module's globals, as the initializer left them.
   std::span<const int64_t> globals() const { return globals_; }
@@ -61,6 +72,8 @@ public:
 private:
   // Runs the module initializer, if any, with the globals writable.
   Status initialize();
+  // Fills imports_ from nativeModules_.
+  Status resolveImports();
 
   Context(std::shared_ptr<const Module> module,
           std::vector<std::shared_ptr<hal::Device>> devices)
@@ -69,6 +82,8 @@ private:
 
   std::shared_ptr<const Module> module_;
   std::vector<std::shared_ptr<hal::Device>> devices_;
+  std::vector<std::shared_ptr<const NativeModule>> nativeModules_;
+  std::vector<const NativeFunction *> imports_;
   std::vector<int64_t> globals_;
 };
 

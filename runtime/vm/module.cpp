@@ -6,6 +6,7 @@
 
 #include "runtime/hal/device.h"
 #include "runtime/hal/element_type.h"
+#include "runtime/hal/queue_flags.h"
 
 namespace ferry::vm {
 namespace {
@@ -61,12 +62,24 @@ Status invalidModule(const std::string &message) {
   return dataLoss("invalid module: ", message);
 }
 
+// The oldest format this runtime reads: version 2 added the import table,
+// which every later part of the payload follows.
+constexpr uint32_t kMinFormatVersion = 2;
+
+std::string kindListString(const std::vector<RegisterKind> &kinds) {
+  std::string out;
+  for (size_t i = 0; i < kinds.size(); ++i)
+    out += strCat(i ? ", " : "", registerKindName(kinds[i]));
+  return out;
+}
+
 // Decodes and verifies one function's code into `function`.
 class CodeVerifier {
 public:
-  CodeVerifier(size_t stringCount, size_t deviceCount, Function &function,
+  CodeVerifier(size_t stringCount, size_t deviceCount,
+               const std::vector<Import> &imports, Function &function,
                std::span<const uint8_t> code, uint32_t &globalCount)
-      : stringCount_(stringCount), deviceCount_(deviceCount),
+      : stringCount_(stringCount), deviceCount_(deviceCount), imports_(imports),
         function_(function), reader_(code), globalCount_(globalCount) {}
 
   Status run() {
@@ -177,6 +190,47 @@ private:
     return okStatus();
   }
 
+  // A flags:u32 immediate that may only carry bits of `known`.
+  Status flagsOperand(uint32_t known) {
+    uint32_t flags = reader_.u32();
+    if (reader_.failed())
+      return okStatus();
+    if (flags & ~known)
+      return operandError(
+          strCat("unknown flag bits 0x", std::hex, flags & ~known));
+    push(flags);
+    return okStatus();
+  }
+
+  // A u16 count followed by that many (kind:u8 reg:u16) pairs whose kinds
+  // must equal `expected` (`what` is "argument" or "result" of `callee`).
+  Status kindedRegList(const std::vector<RegisterKind> &expected,
+                       std::string_view what, std::string_view callee) {
+    uint16_t count = reader_.u16();
+    if (reader_.failed())
+      return okStatus();
+    if (count != expected.size())
+      return operandError(strCat("passes ", count, " ", what, "s but ", callee,
+                                 " has ", expected.size()));
+    push(count);
+    for (uint16_t i = 0; i < count && !reader_.failed(); ++i) {
+      uint8_t kind = reader_.u8();
+      if (reader_.failed())
+        return okStatus();
+      if (kind != uint8_t(expected[i]))
+        return operandError(strCat(what, " ", i, " has register kind ",
+                                   int(kind), " but ", callee, " expects ",
+                                   registerKindName(expected[i])));
+      push(kind);
+      std::string name = strCat(what, " ", i);
+      if (RegisterKind(kind) == RegisterKind::kI64)
+        FERRY_RETURN_IF_ERROR(i64Reg(name));
+      else
+        FERRY_RETURN_IF_ERROR(refReg(name));
+    }
+    return okStatus();
+  }
+
   Status globalIndex() {
     uint32_t index = reader_.u32();
     if (reader_.failed())
@@ -280,15 +334,66 @@ private:
       FERRY_RETURN_IF_ERROR(i64Reg("memory_type"));
       FERRY_RETURN_IF_ERROR(i64Reg("usage"));
       FERRY_RETURN_IF_ERROR(i64Reg("size"));
-      push(reader_.u32());
-      return okStatus();
+      return flagsOperand(hal::kQueueAllocaKnownFlags);
     case Opcode::kQueueDealloca:
+    case Opcode::kQueueDeallocaIf:
       FERRY_RETURN_IF_ERROR(refReg("device"));
       FERRY_RETURN_IF_ERROR(refReg("wait", /*optional=*/true));
       FERRY_RETURN_IF_ERROR(refReg("signal"));
       FERRY_RETURN_IF_ERROR(refReg("buffer"));
-      push(reader_.u32());
+      FERRY_RETURN_IF_ERROR(flagsOperand(hal::kQueueDeallocaKnownFlags));
+      if (opcode == Opcode::kQueueDeallocaIf)
+        return i64Reg("condition");
       return okStatus();
+    case Opcode::kQueueFill: {
+      FERRY_RETURN_IF_ERROR(refReg("device"));
+      FERRY_RETURN_IF_ERROR(refReg("wait", /*optional=*/true));
+      FERRY_RETURN_IF_ERROR(refReg("signal"));
+      FERRY_RETURN_IF_ERROR(refReg("target"));
+      FERRY_RETURN_IF_ERROR(i64Reg("offset"));
+      FERRY_RETURN_IF_ERROR(i64Reg("length"));
+      FERRY_RETURN_IF_ERROR(i64Reg("pattern"));
+      uint8_t patternBytes = reader_.u8();
+      if (reader_.failed())
+        return okStatus();
+      if (patternBytes != 1 && patternBytes != 2 && patternBytes != 4 &&
+          patternBytes != 8)
+        return operandError(strCat("pattern width ", int(patternBytes),
+                                   " is not 1, 2, 4 or 8 bytes"));
+      push(patternBytes);
+      return okStatus();
+    }
+    case Opcode::kQueueCopy:
+      FERRY_RETURN_IF_ERROR(refReg("device"));
+      FERRY_RETURN_IF_ERROR(refReg("wait", /*optional=*/true));
+      FERRY_RETURN_IF_ERROR(refReg("signal"));
+      FERRY_RETURN_IF_ERROR(refReg("source"));
+      FERRY_RETURN_IF_ERROR(i64Reg("source_offset"));
+      FERRY_RETURN_IF_ERROR(refReg("target"));
+      FERRY_RETURN_IF_ERROR(i64Reg("target_offset"));
+      return i64Reg("length");
+    case Opcode::kCallImport: {
+      uint32_t index = reader_.u32();
+      if (reader_.failed())
+        return okStatus();
+      if (index >= imports_.size())
+        return operandError(strCat("import index ", index,
+                                   " is out of range (the module has ",
+                                   imports_.size(), " imports)"));
+      push(index);
+      const Import &import = imports_[index];
+      std::string callee = strCat("import '", import.name, "'");
+      FERRY_RETURN_IF_ERROR(kindedRegList(import.argKinds, "argument", callee));
+      if (reader_.failed())
+        return okStatus();
+      return kindedRegList(import.resultKinds, "result", callee);
+    }
+    case Opcode::kBufferPreserve:
+      return refReg("buffer");
+    case Opcode::kBufferDiscard:
+    case Opcode::kBufferIsTerminal:
+      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
+      return refReg("buffer");
     case Opcode::kQueueDispatch: {
       FERRY_RETURN_IF_ERROR(refReg("device"));
       FERRY_RETURN_IF_ERROR(refReg("wait", /*optional=*/true));
@@ -346,6 +451,7 @@ private:
 
   size_t stringCount_;
   size_t deviceCount_;
+  const std::vector<Import> &imports_;
   Function &function_;
   Reader reader_;
   uint32_t &globalCount_;
@@ -353,8 +459,9 @@ private:
   size_t currentOffset_ = 0;
 };
 
+// `owner` names the signature's owner in messages ("function 'f'").
 Status readKinds(Reader &reader, std::vector<RegisterKind> &kinds,
-                 std::string_view what, const std::string &functionName) {
+                 std::string_view what, const std::string &owner) {
   uint16_t count = reader.u16();
   for (uint16_t i = 0; i < count && !reader.failed(); ++i) {
     uint8_t kind = reader.u8();
@@ -362,8 +469,8 @@ Status readKinds(Reader &reader, std::vector<RegisterKind> &kinds,
       break;
     if (kind != uint8_t(RegisterKind::kI64) &&
         kind != uint8_t(RegisterKind::kRef))
-      return invalidModule(strCat("function '", functionName, "' ", what, " ",
-                                  i, " has unknown register kind ", int(kind)));
+      return invalidModule(strCat(owner, " ", what, " ", i,
+                                  " has unknown register kind ", int(kind)));
     kinds.push_back(RegisterKind(kind));
   }
   return okStatus();
@@ -382,13 +489,25 @@ std::string_view registerKindName(RegisterKind kind) {
 }
 
 std::string Function::signatureString() const {
-  auto list = [](const std::vector<RegisterKind> &kinds) {
-    std::string out;
-    for (size_t i = 0; i < kinds.size(); ++i)
-      out += strCat(i ? ", " : "", registerKindName(kinds[i]));
-    return out;
-  };
-  return strCat(name, "(", list(argKinds), ") -> (", list(resultKinds), ")");
+  return strCat(name, "(", kindListString(argKinds), ") -> (",
+                kindListString(resultKinds), ")");
+}
+
+std::string_view Import::moduleName() const {
+  std::string_view view = name;
+  return view.substr(0, view.find('.'));
+}
+
+std::string_view Import::functionName() const {
+  std::string_view view = name;
+  size_t dot = view.find('.');
+  return dot == std::string_view::npos ? std::string_view()
+                                       : view.substr(dot + 1);
+}
+
+std::string Import::signatureString() const {
+  return strCat(name, "(", kindListString(argKinds), ") -> (",
+                kindListString(resultKinds), ")");
 }
 
 const Function *Module::lookupFunction(std::string_view name) const {
@@ -430,6 +549,11 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
                          "); recompile it with a matching ferry-compile");
   if (version == 0)
     return dataLoss("module file is corrupt: format version 0 does not exist");
+  if (version < kMinFormatVersion)
+    return unimplemented("module format version ", version,
+                         " is older than this runtime supports (version ",
+                         kMinFormatVersion, " to ", kFormatVersion,
+                         "); recompile it with a matching ferry-compile");
   if (reserved != 0)
     return dataLoss("module file is corrupt: reserved header field is ",
                     reserved, ", not 0");
@@ -473,6 +597,51 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
   if (reader.failed())
     return truncatedTable("device table");
 
+  uint32_t importCount = reader.u32();
+  std::set<std::string, std::less<>> importNames;
+  for (uint32_t i = 0; i < importCount && !reader.failed(); ++i) {
+    Import import;
+    uint32_t name = reader.u32();
+    if (reader.failed())
+      break;
+    if (name >= module.strings_.size())
+      return invalidModule(strCat("import ", i, " names string ", name,
+                                  " but the module has ",
+                                  module.strings_.size(), " strings"));
+    import.name = module.strings_[name];
+    if (import.moduleName().empty() || import.functionName().empty())
+      return invalidModule(strCat("import ", i, " is named '", import.name,
+                                  "', not 'module.function'"));
+    if (!importNames.insert(import.name).second)
+      return invalidModule(
+          strCat("import '", import.name, "' is declared twice"));
+    std::string owner = strCat("import '", import.name, "'");
+    FERRY_RETURN_IF_ERROR(
+        readKinds(reader, import.argKinds, "argument", owner));
+    FERRY_RETURN_IF_ERROR(
+        readKinds(reader, import.resultKinds, "result", owner));
+    import.flags = reader.u32();
+    if (reader.failed())
+      break;
+    if (import.flags & ~uint32_t(kImportCoarseFences))
+      return invalidModule(
+          strCat(owner, " has unknown flag bits 0x", std::hex,
+                 import.flags & ~uint32_t(kImportCoarseFences)));
+    if (import.usesCoarseFences()) {
+      size_t n = import.argKinds.size();
+      if (n < 2 || import.argKinds[n - 2] != RegisterKind::kRef ||
+          import.argKinds[n - 1] != RegisterKind::kRef)
+        return invalidModule(
+            strCat(owner,
+                   " uses the coarse-fences ABI but its last two arguments "
+                   "are not refs (the wait and signal fences): ",
+                   import.signatureString()));
+    }
+    module.imports_.push_back(std::move(import));
+  }
+  if (reader.failed())
+    return truncatedTable("import table");
+
   uint32_t functionCount = reader.u32();
   std::set<std::string, std::less<>> names;
   for (uint32_t i = 0; i < functionCount && !reader.failed(); ++i) {
@@ -488,10 +657,10 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
     if (!names.insert(function.name).second)
       return invalidModule(
           strCat("function '", function.name, "' is defined twice"));
-    FERRY_RETURN_IF_ERROR(
-        readKinds(reader, function.argKinds, "argument", function.name));
-    FERRY_RETURN_IF_ERROR(
-        readKinds(reader, function.resultKinds, "result", function.name));
+    FERRY_RETURN_IF_ERROR(readKinds(reader, function.argKinds, "argument",
+                                    strCat("function '", function.name, "'")));
+    FERRY_RETURN_IF_ERROR(readKinds(reader, function.resultKinds, "result",
+                                    strCat("function '", function.name, "'")));
     function.i64RegisterCount = reader.u16();
     function.refRegisterCount = reader.u16();
     uint32_t codeBytes = reader.u32();
@@ -508,7 +677,8 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
           refArgs, " ref arguments but has only ", function.i64RegisterCount,
           " i64 and ", function.refRegisterCount, " ref registers"));
     CodeVerifier verifier(
-        module.strings_.size(), module.deviceNames_.size(), function,
+        module.strings_.size(), module.deviceNames_.size(), module.imports_,
+        function,
         std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(code.data()),
                                  code.size()),
         module.globalCount_);

@@ -1,14 +1,15 @@
 // Module: a loaded and fully verified bytecode module (.fvm).
 //
 // Module::load() treats every byte as untrusted. It checks the header (magic,
-// version, payload size, checksum), decodes the string, device and function
-// tables, and verifies every instruction of every function up front: known
-// opcode, operands inside the code, register indices inside the function's
-// register counts and of the kind the operand needs, string / device / element
-// type / kernel values valid, and `return` matching the function's result
-// kinds. After load() succeeds the interpreter can run any function without
-// bounds checks on the encoding; only runtime values (null refs, sizes,
-// shapes) can still fail.
+// version, payload size, checksum), decodes the string, device, import and
+// function tables, and verifies every instruction of every function up front:
+// known opcode, operands inside the code, register indices inside the
+// function's register counts and of the kind the operand needs, string /
+// device / import / element type / kernel / flag values valid, `return`
+// matching the function's result kinds and `call.import` matching the
+// import's argument and result kinds. After load() succeeds the interpreter can
+// run any function without bounds checks on the encoding; only runtime values
+// (null refs, sizes, shapes) can still fail.
 //
 // Instructions are stored decoded: one Instruction per opcode with its
 // operands, in layout order (bytecode_format.h), as int64 values in a flat
@@ -42,6 +43,25 @@ struct Instruction {
   uint32_t operandCount;
 };
 
+// A function the module calls but does not define, resolved by the runtime
+// against its native modules (runtime/vm/native_module.h) when a Context is
+// created.
+struct Import {
+  std::string name; // "module.function" (both parts non-empty)
+  std::vector<RegisterKind> argKinds;
+  std::vector<RegisterKind> resultKinds;
+  uint32_t flags = bytecode::kImportFlagsNone; // bytecode::ImportFlags
+
+  // The parts of `name` before and after its first '.'.
+  std::string_view moduleName() const;
+  std::string_view functionName() const;
+  bool usesCoarseFences() const {
+    return (flags & bytecode::kImportCoarseFences) != 0;
+  }
+  // "Double.function(ref, ref, ref, ref) -> (ref)" for messages.
+  std::string signatureString() const;
+};
+
 struct Function {
   std::string name;
   std::vector<RegisterKind> argKinds;
@@ -63,6 +83,7 @@ public:
   const std::vector<std::string> &strings() const { return strings_; }
   // Device symbol names, in device-table order.
   const std::vector<std::string> &deviceNames() const { return deviceNames_; }
+  const std::vector<Import> &imports() const { return imports_; }
   const std::vector<Function> &functions() const { return functions_; }
   // Null if absent.
   const Function *lookupFunction(std::string_view name) const;
@@ -77,6 +98,7 @@ private:
   uint32_t formatVersion_ = 0;
   std::vector<std::string> strings_;
   std::vector<std::string> deviceNames_;
+  std::vector<Import> imports_;
   std::vector<Function> functions_;
   uint32_t globalCount_ = 0;
 };

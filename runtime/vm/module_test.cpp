@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 #include <random>
 
+#include "runtime/hal/queue_flags.h"
 #include "runtime/vm/testing/sample_modules.h"
 
 namespace ferry::vm {
 namespace {
 
+using bytecode::kNoRegister;
 using testing::BytecodeWriter;
 using K = RegisterKind;
 
@@ -76,7 +78,7 @@ TEST(ModuleTest, NewerVersion) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(7)),
             "module format version 7 is newer than this runtime supports "
-            "(version 1); recompile it with a matching ferry-compile");
+            "(version 2); recompile it with a matching ferry-compile");
 }
 
 TEST(ModuleTest, BadRegisterIndex) {
@@ -170,6 +172,197 @@ TEST(ModuleTest, ArgumentsMustFitRegisters) {
   w.function("f", {K::kRef, K::kRef}, {}, 0, 1).ret({});
   EXPECT_NE(loadError(w.finish()).find("takes 0 i64 and 2 ref arguments"),
             std::string::npos);
+}
+
+TEST(ModuleTest, OlderVersionRejected) {
+  BytecodeWriter w;
+  w.device("d");
+  EXPECT_EQ(loadError(w.finish(1)),
+            "module format version 1 is older than this runtime supports "
+            "(version 2 to 2); recompile it with a matching ferry-compile");
+}
+
+TEST(ModuleTest, LoadsTheImportTable) {
+  BytecodeWriter w;
+  w.device("d");
+  uint32_t dbl =
+      w.import("Double.function", {K::kRef, K::kRef, K::kRef, K::kRef},
+               {K::kRef}, bytecode::kImportCoarseFences);
+  uint32_t add = w.import("Math.add", {K::kI64, K::kI64}, {K::kI64});
+  auto &f =
+      w.function("f", {K::kRef, K::kRef, K::kRef, K::kRef}, {K::kI64}, 2, 5);
+  f.callImport(dbl, {{K::kRef, 0}, {K::kRef, 1}, {K::kRef, 2}, {K::kRef, 3}},
+               {{K::kRef, 4}})
+      .callImport(add, {{K::kI64, 0}, {K::kI64, 1}}, {{K::kI64, 0}})
+      .ret({{K::kI64, 0}});
+  Result<Module> module = Module::load(w.finish());
+  ASSERT_TRUE(module.ok()) << module.status().toString();
+  ASSERT_EQ(module->imports().size(), 2u);
+  const Import &import = module->imports()[0];
+  EXPECT_EQ(import.name, "Double.function");
+  EXPECT_EQ(import.moduleName(), "Double");
+  EXPECT_EQ(import.functionName(), "function");
+  EXPECT_TRUE(import.usesCoarseFences());
+  EXPECT_FALSE(module->imports()[1].usesCoarseFences());
+  EXPECT_EQ(import.signatureString(),
+            "Double.function(ref, ref, ref, ref) -> (ref)");
+  EXPECT_EQ(module->functions()[0].instructions[0].opcode, Opcode::kCallImport);
+}
+
+TEST(ModuleTest, ImportTableChecked) {
+  auto importError = [](std::string_view name, std::vector<K> args,
+                        std::vector<K> results, uint32_t flags) {
+    BytecodeWriter w;
+    w.import(name, std::move(args), std::move(results), flags);
+    return loadError(w.finish());
+  };
+  EXPECT_EQ(importError("nodot", {}, {}, 0),
+            "invalid module: import 0 is named 'nodot', not "
+            "'module.function'");
+  EXPECT_NE(importError(".f", {}, {}, 0).find("not 'module.function'"),
+            std::string::npos);
+  EXPECT_NE(importError("m.", {}, {}, 0).find("not 'module.function'"),
+            std::string::npos);
+  EXPECT_EQ(importError("m.f", {}, {}, 0x6),
+            "invalid module: import 'm.f' has unknown flag bits 0x6");
+  EXPECT_EQ(
+      importError("m.f", {K::kRef, K::kI64}, {}, bytecode::kImportCoarseFences),
+      "invalid module: import 'm.f' uses the coarse-fences ABI but its "
+      "last two arguments are not refs (the wait and signal fences): "
+      "m.f(ref, i64) -> ()");
+  EXPECT_NE(importError("m.f", {K::kRef}, {}, bytecode::kImportCoarseFences)
+                .find("coarse-fences"),
+            std::string::npos);
+  {
+    BytecodeWriter w;
+    w.import("m.f", {}, {});
+    w.import("m.f", {}, {});
+    EXPECT_EQ(loadError(w.finish()),
+              "invalid module: import 'm.f' is declared twice");
+  }
+  {
+    // A kind byte that is neither i64 nor ref. The payload ends with the
+    // import's kind:u8, result_count:u16, flags:u32, then function_count:u32.
+    BytecodeWriter k;
+    k.import("m.f", {K::kRef}, {});
+    std::vector<uint8_t> p = k.payload();
+    p[p.size() - 11] = 9;
+    EXPECT_EQ(loadError(BytecodeWriter::withHeader(p)),
+              "invalid module: import 'm.f' argument 0 has unknown register "
+              "kind 9");
+  }
+  {
+    BytecodeWriter w;
+    w.import("m.f", {K::kRef, K::kRef}, {K::kRef});
+    std::vector<uint8_t> p = w.payload();
+    p.resize(p.size() - 6); // cut the flags and the function count
+    EXPECT_EQ(loadError(BytecodeWriter::withHeader(p)),
+              "invalid module: the import table runs past the payload end");
+  }
+}
+
+TEST(ModuleTest, CallImportChecked) {
+  auto callError = [](auto build) {
+    BytecodeWriter w;
+    uint32_t index = w.import("m.f", {K::kI64, K::kRef}, {K::kRef});
+    auto &f = w.function("f", {}, {}, 2, 2);
+    build(f, index);
+    f.ret({});
+    return loadError(w.finish());
+  };
+  EXPECT_EQ(callError([](auto &f, uint32_t) {
+              f.callImport(3, {{K::kI64, 0}, {K::kRef, 0}}, {{K::kRef, 1}});
+            }),
+            "invalid module: function 'f' at code offset 0: call.import: "
+            "import index 3 is out of range (the module has 1 imports)");
+  EXPECT_EQ(callError([](auto &f, uint32_t i) {
+              f.callImport(i, {{K::kI64, 0}}, {{K::kRef, 1}});
+            }),
+            "invalid module: function 'f' at code offset 0: call.import: "
+            "passes 1 arguments but import 'm.f' has 2");
+  EXPECT_EQ(callError([](auto &f, uint32_t i) {
+              f.callImport(i, {{K::kRef, 0}, {K::kRef, 0}}, {{K::kRef, 1}});
+            }),
+            "invalid module: function 'f' at code offset 0: call.import: "
+            "argument 0 has register kind 1 but import 'm.f' expects i64");
+  EXPECT_EQ(callError([](auto &f, uint32_t i) {
+              f.callImport(i, {{K::kI64, 0}, {K::kRef, 0}}, {});
+            }),
+            "invalid module: function 'f' at code offset 0: call.import: "
+            "passes 0 results but import 'm.f' has 1");
+  EXPECT_EQ(callError([](auto &f, uint32_t i) {
+              f.callImport(i, {{K::kI64, 0}, {K::kRef, 0}}, {{K::kI64, 1}});
+            }),
+            "invalid module: function 'f' at code offset 0: call.import: "
+            "result 0 has register kind 0 but import 'm.f' expects ref");
+  EXPECT_EQ(callError([](auto &f, uint32_t i) {
+              f.callImport(i, {{K::kI64, 0}, {K::kRef, 7}}, {{K::kRef, 1}});
+            }),
+            "invalid module: function 'f' at code offset 0: call.import: "
+            "argument 1: ref register 7 is out of range (the function has 2)");
+}
+
+TEST(ModuleTest, NewQueueAndOwnershipOpcodesChecked) {
+  using Builder = BytecodeWriter::FunctionBuilder;
+  auto error = [](Builder code) {
+    code.ret({});
+    return loadError(moduleWithCode(code.code));
+  };
+  Builder ok;
+  ok.queueFill(0, kNoRegister, 1, 0, 0, 1, 0, 4)
+      .queueCopy(0, 1, 1, 0, 0, 0, 1, 0)
+      .queueDeallocaIf(0, kNoRegister, 1, 0, hal::kQueueDeallocaPreferOrigin, 1)
+      .bufferPreserve(0)
+      .bufferDiscard(0, 0)
+      .bufferIsTerminal(1, 1)
+      .ret({});
+  EXPECT_EQ(loadError(moduleWithCode(ok.code)), "<loaded>");
+
+  EXPECT_EQ(error(std::move(Builder().queueFill(0, 1, 1, 0, 0, 1, 0, 3))),
+            "invalid module: function 'f' at code offset 0: "
+            "hal.device.queue.fill: pattern width 3 is not 1, 2, 4 or 8 "
+            "bytes");
+  EXPECT_NE(error(std::move(Builder().queueFill(0, 1, 1, 0, 0, 1, 9, 4)))
+                .find("pattern: i64 register 9 is out of range"),
+            std::string::npos);
+  EXPECT_NE(error(std::move(Builder().queueCopy(0, 1, 1, 5, 0, 0, 1, 0)))
+                .find("hal.device.queue.copy: source: ref register 5"),
+            std::string::npos);
+  EXPECT_NE(error(std::move(Builder().queueCopy(0, 1, 1, 0, 0, 0, 1, 4)))
+                .find("length: i64 register 4"),
+            std::string::npos);
+  EXPECT_EQ(error(std::move(Builder().queueDeallocaIf(0, 1, 1, 0, 0x8, 0))),
+            "invalid module: function 'f' at code offset 0: "
+            "hal.device.queue.dealloca.if: unknown flag bits 0x8");
+  EXPECT_NE(error(std::move(Builder().queueDeallocaIf(0, 1, 1, 0, 0, 3)))
+                .find("condition: i64 register 3"),
+            std::string::npos);
+  EXPECT_NE(error(std::move(Builder().queueDealloca(0, 1, 1, 0, 0x10)))
+                .find("hal.device.queue.dealloca: unknown flag bits 0x10"),
+            std::string::npos);
+  EXPECT_NE(error(std::move(Builder().queueAlloca(0, 0, 1, 1, 0, 0, 0, 0x2)))
+                .find("hal.device.queue.alloca: unknown flag bits 0x2"),
+            std::string::npos);
+  EXPECT_NE(error(std::move(Builder().bufferPreserve(2)))
+                .find("hal.buffer.allocation.preserve: buffer: ref register 2"),
+            std::string::npos);
+  EXPECT_NE(error(std::move(Builder().bufferDiscard(2, 0)))
+                .find("hal.buffer.allocation.discard: dst: i64 register 2"),
+            std::string::npos);
+  EXPECT_NE(
+      error(std::move(Builder().bufferIsTerminal(0, 3)))
+          .find("hal.buffer.allocation.is_terminal: buffer: ref register 3"),
+      std::string::npos);
+  // Each new opcode cut short.
+  for (Builder cut : {std::move(Builder().queueFill(0, 1, 1, 0, 0, 1, 0, 4)),
+                      std::move(Builder().queueCopy(0, 1, 1, 0, 0, 0, 1, 0)),
+                      std::move(Builder().queueDeallocaIf(0, 1, 1, 0, 0, 0)),
+                      std::move(Builder().bufferDiscard(0, 0))}) {
+    cut.code.pop_back();
+    EXPECT_NE(loadError(moduleWithCode(cut.code))
+                  .find("operands run past the end of the code"),
+              std::string::npos);
+  }
 }
 
 // Random corruption must be rejected (or, rarely, accepted) without crashing.

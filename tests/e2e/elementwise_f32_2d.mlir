@@ -1,6 +1,8 @@
 // A 2-D f32 chain prints in the nested format. Each op writes into the
 // operand that dies at it, so the three ops allocate one buffer between them
 // (plus the two inputs ferry-run uploads), and everything is freed by exit.
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 72 (inputs 48, allocated 24)
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --input=2x3xf32=1,2,3,4,5,6 --input=2x3xf32=0.5,0.5,0.5,2,2,2 --stats=%t.json | FileCheck %s
 // RUN: %python %S/check_stats.py %t.json allocations=3 deallocations=3 live_bytes_at_exit=0 dispatches=3 bytes_allocated=72 peak_bytes=72

@@ -13,6 +13,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "runtime/hal/element_type.h"
+#include "runtime/hal/queue_flags.h"
 #include "runtime/vm/bytecode_format.h"
 
 #include <limits>
@@ -122,6 +123,58 @@ private:
   std::vector<uint32_t> nameIndices;
 };
 
+std::optional<RegisterKind> getRegisterKind(Type type);
+
+// The external functions (func.func declarations) the module calls, in
+// declaration order.
+class ImportTable {
+public:
+  // Adds `func` with its signature; errors name a type no register holds.
+  LogicalResult add(func::FuncOp func, StringTable &strings) {
+    indices.try_emplace(func.getSymNameAttr(), count++);
+    entries.appendU32(strings.intern(func.getSymName()));
+    FunctionType type = func.getFunctionType();
+    for (auto [types, what] : {std::pair(type.getInputs(), "argument"),
+                               std::pair(type.getResults(), "result")}) {
+      if (types.size() > kMaxU16)
+        return func.emitError()
+               << "has more than " << kMaxU16 << " " << what << "s";
+      entries.appendU16(types.size());
+      for (auto [position, argType] : llvm::enumerate(types)) {
+        std::optional<RegisterKind> kind = getRegisterKind(argType);
+        if (!kind)
+          return func.emitError()
+                 << "external function '" << func.getSymName() << "': " << what
+                 << " " << position << " has type " << argType
+                 << ", which a Ferry bytecode module cannot pass";
+        entries.appendU8(static_cast<uint8_t>(*kind));
+      }
+    }
+    auto model = func->getAttrOfType<StringAttr>("iree.abi.model");
+    entries.appendU32(model && model.getValue() == "coarse-fences"
+                          ? vm::bytecode::kImportCoarseFences
+                          : vm::bytecode::kImportFlagsNone);
+    return success();
+  }
+
+  std::optional<uint32_t> lookup(StringAttr name) const {
+    auto it = indices.find(name);
+    if (it == indices.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  void encode(ByteBuffer &out) const {
+    out.appendU32(count);
+    out.append(entries);
+  }
+
+private:
+  llvm::DenseMap<StringAttr, uint32_t> indices;
+  uint32_t count = 0;
+  ByteBuffer entries;
+};
+
 // The hal.global ops of the module, in declaration order.
 class GlobalTable {
 public:
@@ -204,8 +257,9 @@ private:
 class FunctionEncoder {
 public:
   FunctionEncoder(StringTable &strings, const DeviceTable &devices,
-                  const GlobalTable &globals)
-      : strings(strings), devices(devices), globals(globals) {}
+                  const ImportTable &imports, const GlobalTable &globals)
+      : strings(strings), devices(devices), imports(imports), globals(globals) {
+  }
 
   LogicalResult encode(func::FuncOp func, ByteBuffer &out);
 
@@ -233,7 +287,13 @@ private:
   LogicalResult encodeAllocatorSelect(hal::AllocatorSelectOp op);
   LogicalResult encodeGlobalLoad(hal::GlobalLoadOp op);
   LogicalResult encodeGlobalStore(hal::GlobalStoreOp op);
+  LogicalResult encodeQueueFill(hal::DeviceQueueFillOp op);
+  LogicalResult encodeQueueCopy(hal::DeviceQueueCopyOp op);
+  LogicalResult encodeCall(func::CallOp op);
+  LogicalResult encodeOwnership(Operation *op, Opcode opcode);
   FailureOr<uint32_t> lookupGlobal(Operation *op, FlatSymbolRefAttr symbol);
+  LogicalResult emitKindsAndRegisters(Operation *op, ValueRange values,
+                                      StringRef what);
 
   // Operand emitters, one per layout letter in bytecode_format.h.
   LogicalResult defineResult(Operation *op);
@@ -244,12 +304,19 @@ private:
   void emitOptionalRegister(Value value) {
     code.appendU16(value ? registers.lookup(value) : kNoRegister);
   }
+  // Every queue operation: device:r wait:r? signal:r.
+  void emitQueueOrder(Value device, Value wait, Value signal) {
+    emitRegister(device);
+    emitOptionalRegister(wait);
+    emitRegister(signal);
+  }
   LogicalResult emitCount(Operation *op, size_t count, StringRef what);
   LogicalResult emitElementType(Operation *op, Type type);
   LogicalResult emitShape(Operation *op, ValueRange shape);
 
   StringTable &strings;
   const DeviceTable &devices;
+  const ImportTable &imports;
   const GlobalTable &globals;
   RegisterFile registers;
   ByteBuffer code;
@@ -379,6 +446,18 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
           [&](hal::AllocatorSelectOp op) { return encodeAllocatorSelect(op); })
       .Case([&](hal::GlobalLoadOp op) { return encodeGlobalLoad(op); })
       .Case([&](hal::GlobalStoreOp op) { return encodeGlobalStore(op); })
+      .Case([&](hal::DeviceQueueFillOp op) { return encodeQueueFill(op); })
+      .Case([&](hal::DeviceQueueCopyOp op) { return encodeQueueCopy(op); })
+      .Case([&](func::CallOp op) { return encodeCall(op); })
+      .Case([&](hal::BufferAllocationPreserveOp op) {
+        return encodeOwnership(op, Opcode::kBufferPreserve);
+      })
+      .Case([&](hal::BufferAllocationDiscardOp op) {
+        return encodeOwnership(op, Opcode::kBufferDiscard);
+      })
+      .Case([&](hal::BufferAllocationIsTerminalOp op) {
+        return encodeOwnership(op, Opcode::kBufferIsTerminal);
+      })
       .Default([&](Operation *op) {
         return op->emitError()
                << "'" << op->getName()
@@ -528,24 +607,25 @@ LogicalResult FunctionEncoder::encodeQueueAlloca(hal::DeviceQueueAllocaOp op) {
     return failure();
   emitOpcode(Opcode::kQueueAlloca);
   emitRegister(op.getResult());
-  emitRegister(op.getDevice());
-  emitOptionalRegister(op.getWaitFence());
-  emitRegister(op.getSignalFence());
+  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
   emitRegister(op.getMemoryTypes());
   emitRegister(op.getBufferUsage());
   emitRegister(op.getResultSize());
-  code.appendU32(/*flags=*/0);
+  code.appendU32(op.getIndeterminate() ? hal::kQueueAllocaIndeterminateLifetime
+                                       : hal::kQueueAllocaNone);
   return success();
 }
 
 LogicalResult
 FunctionEncoder::encodeQueueDealloca(hal::DeviceQueueDeallocaOp op) {
-  emitOpcode(Opcode::kQueueDealloca);
-  emitRegister(op.getDevice());
-  emitOptionalRegister(op.getWaitFence());
-  emitRegister(op.getSignalFence());
+  Value condition = op.getCondition();
+  emitOpcode(condition ? Opcode::kQueueDeallocaIf : Opcode::kQueueDealloca);
+  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
   emitRegister(op.getBuffer());
-  code.appendU32(/*flags=*/0);
+  code.appendU32(op.getPreferOrigin() ? hal::kQueueDeallocaPreferOrigin
+                                      : hal::kQueueDeallocaNone);
+  if (condition)
+    emitRegister(condition);
   return success();
 }
 
@@ -558,9 +638,7 @@ FunctionEncoder::encodeQueueDispatch(hal::DeviceQueueDispatchOp op) {
     return op.emitError() << "unknown built-in kernel '" << op.getKernel()
                           << "'";
   emitOpcode(Opcode::kQueueDispatch);
-  emitRegister(op.getDevice());
-  emitOptionalRegister(op.getWaitFence());
-  emitRegister(op.getSignalFence());
+  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
   code.appendU32(static_cast<uint32_t>(*kernel));
   if (failed(emitElementType(op, op.getElementType())))
     return failure();
@@ -634,6 +712,77 @@ LogicalResult FunctionEncoder::encodeGlobalStore(hal::GlobalStoreOp op) {
   return success();
 }
 
+LogicalResult FunctionEncoder::encodeQueueFill(hal::DeviceQueueFillOp op) {
+  Value pattern = op.getPattern();
+  if (!getRegisterKind(pattern.getType()))
+    return op.emitError() << "a fill pattern of type " << pattern.getType()
+                          << " must be turned into an integer first";
+  emitOpcode(Opcode::kQueueFill);
+  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
+  emitRegister(op.getTargetBuffer());
+  emitRegister(op.getTargetOffset());
+  emitRegister(op.getLength());
+  emitRegister(pattern);
+  code.appendU8(pattern.getType().getIntOrFloatBitWidth() / 8);
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeQueueCopy(hal::DeviceQueueCopyOp op) {
+  emitOpcode(Opcode::kQueueCopy);
+  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
+  emitRegister(op.getSourceBuffer());
+  emitRegister(op.getSourceOffset());
+  emitRegister(op.getTargetBuffer());
+  emitRegister(op.getTargetOffset());
+  emitRegister(op.getLength());
+  return success();
+}
+
+// count:u16 then count x (kind:u8 reg:u16).
+LogicalResult FunctionEncoder::emitKindsAndRegisters(Operation *op,
+                                                     ValueRange values,
+                                                     StringRef what) {
+  if (failed(emitCount(op, values.size(), what)))
+    return failure();
+  for (Value value : values) {
+    std::optional<RegisterKind> kind = getRegisterKind(value.getType());
+    if (!kind)
+      return op->emitError() << "a value of type " << value.getType()
+                             << " cannot be passed to or from a call";
+    code.appendU8(static_cast<uint8_t>(*kind));
+    emitRegister(value);
+  }
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeCall(func::CallOp op) {
+  std::optional<uint32_t> import = imports.lookup(op.getCalleeAttr().getAttr());
+  if (!import)
+    return op.emitError() << "calls '" << op.getCallee()
+                          << "', which is not an external function; a Ferry "
+                             "bytecode module calls only imports";
+  for (Value result : op.getResults())
+    if (failed(registers.define(result, op)))
+      return failure();
+  emitOpcode(Opcode::kCallImport);
+  code.appendU32(*import);
+  if (failed(emitKindsAndRegisters(op, op.getOperands(), "argument")) ||
+      failed(emitKindsAndRegisters(op, op.getResults(), "result")))
+    return failure();
+  return success();
+}
+
+// preserve: buffer:r; discard and is_terminal: dst:i buffer:r.
+LogicalResult FunctionEncoder::encodeOwnership(Operation *op, Opcode opcode) {
+  if (op->getNumResults() && failed(defineResult(op)))
+    return failure();
+  emitOpcode(opcode);
+  if (op->getNumResults())
+    emitRegister(op->getResult(0));
+  emitRegister(op->getOperand(0));
+  return success();
+}
+
 LogicalResult FunctionEncoder::defineResult(Operation *op) {
   assert(op->getNumResults() == 1 && "expected a single-result op");
   return registers.define(op->getResult(0), op);
@@ -680,6 +829,10 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
   DeviceTable devices;
   for (auto device : module.getOps<hal::DeviceGlobalOp>())
     devices.add(device.getSymNameAttr(), strings);
+  ImportTable imports;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isExternal() && failed(imports.add(func, strings)))
+      return failure();
   GlobalTable globals;
   for (auto global : module.getOps<hal::GlobalOp>())
     globals.add(global.getSymNameAttr());
@@ -703,10 +856,10 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
                         "it should have been lowered to the hal dialect";
       continue;
     }
-    // Declarations have no code to run; the runtime cannot import them.
+    // Declarations are imports, resolved by the runtime.
     if (func.isExternal())
       continue;
-    FunctionEncoder encoder(strings, devices, globals);
+    FunctionEncoder encoder(strings, devices, imports, globals);
     if (failed(encoder.encode(func, functions))) {
       succeeded = false;
       continue;
@@ -719,6 +872,7 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
   ByteBuffer payload;
   strings.encode(payload);
   devices.encode(payload);
+  imports.encode(payload);
   payload.appendU32(functionCount);
   payload.append(functions);
   return payload;

@@ -158,6 +158,73 @@ public:
         u16(b);
       return *this;
     }
+    FunctionBuilder &queueFill(uint16_t device, uint16_t wait, uint16_t signal,
+                               uint16_t target, uint16_t offset,
+                               uint16_t length, uint16_t pattern,
+                               uint8_t patternBytes) {
+      return op(Opcode::kQueueFill)
+          .u16(device)
+          .u16(wait)
+          .u16(signal)
+          .u16(target)
+          .u16(offset)
+          .u16(length)
+          .u16(pattern)
+          .u8(patternBytes);
+    }
+    FunctionBuilder &queueCopy(uint16_t device, uint16_t wait, uint16_t signal,
+                               uint16_t source, uint16_t sourceOffset,
+                               uint16_t target, uint16_t targetOffset,
+                               uint16_t length) {
+      return op(Opcode::kQueueCopy)
+          .u16(device)
+          .u16(wait)
+          .u16(signal)
+          .u16(source)
+          .u16(sourceOffset)
+          .u16(target)
+          .u16(targetOffset)
+          .u16(length);
+    }
+    FunctionBuilder &queueDeallocaIf(uint16_t device, uint16_t wait,
+                                     uint16_t signal, uint16_t buffer,
+                                     uint32_t flags, uint16_t condition) {
+      return op(Opcode::kQueueDeallocaIf)
+          .u16(device)
+          .u16(wait)
+          .u16(signal)
+          .u16(buffer)
+          .u32(flags)
+          .u16(condition);
+    }
+    // (kind, register) pairs for the arguments and results.
+    FunctionBuilder &callImport(
+        uint32_t import,
+        std::initializer_list<std::pair<RegisterKind, uint16_t>> args,
+        std::initializer_list<std::pair<RegisterKind, uint16_t>> results) {
+      op(Opcode::kCallImport).u32(import).u16(uint16_t(args.size()));
+      for (auto [kind, reg] : args)
+        u8(uint8_t(kind)).u16(reg);
+      u16(uint16_t(results.size()));
+      for (auto [kind, reg] : results)
+        u8(uint8_t(kind)).u16(reg);
+      return *this;
+    }
+    FunctionBuilder &bufferPreserve(uint16_t buffer) {
+      return op(Opcode::kBufferPreserve).u16(buffer);
+    }
+    FunctionBuilder &bufferDiscard(uint16_t dst, uint16_t buffer) {
+      return op(Opcode::kBufferDiscard).u16(dst).u16(buffer);
+    }
+    FunctionBuilder &bufferIsTerminal(uint16_t dst, uint16_t buffer) {
+      return op(Opcode::kBufferIsTerminal).u16(dst).u16(buffer);
+    }
+  };
+
+  struct ImportEntry {
+    uint32_t name;
+    std::vector<RegisterKind> args, results;
+    uint32_t flags;
   };
 
   // Interns a string; returns its index.
@@ -171,6 +238,13 @@ public:
   uint32_t device(std::string_view name) {
     devices_.push_back(string(name));
     return uint32_t(devices_.size() - 1);
+  }
+  // Declares an import ("module.function"); returns its index.
+  uint32_t import(std::string_view name, std::vector<RegisterKind> args,
+                  std::vector<RegisterKind> results, uint32_t flags = 0) {
+    imports_.push_back(
+        ImportEntry{string(name), std::move(args), std::move(results), flags});
+    return uint32_t(imports_.size() - 1);
   }
   // The returned reference stays valid as more functions are added.
   FunctionBuilder &function(std::string_view name,
@@ -197,6 +271,17 @@ public:
     appendU32(out, uint32_t(devices_.size()));
     for (uint32_t d : devices_)
       appendU32(out, d);
+    appendU32(out, uint32_t(imports_.size()));
+    for (const ImportEntry &i : imports_) {
+      appendU32(out, i.name);
+      appendU16(out, uint16_t(i.args.size()));
+      for (RegisterKind k : i.args)
+        appendU8(out, uint8_t(k));
+      appendU16(out, uint16_t(i.results.size()));
+      for (RegisterKind k : i.results)
+        appendU8(out, uint8_t(k));
+      appendU32(out, i.flags);
+    }
     appendU32(out, uint32_t(functions_.size()));
     for (const FunctionBuilder &f : functions_) {
       appendU32(out, indexOf(f.name));
@@ -243,6 +328,7 @@ private:
 
   std::vector<std::string> strings_;
   std::vector<uint32_t> devices_;
+  std::vector<ImportEntry> imports_;
   std::deque<FunctionBuilder> functions_;
 };
 

@@ -55,6 +55,44 @@ buildElementwiseModule(BuiltinKernel kernel = BuiltinKernel::kAdd,
   return w.finish();
 }
 
+// A module with one device "device_a" and
+//   @main(tensor<?x?xi32>) -> tensor<?x?xi32>
+// calling `importName` (a coarse-fences import taking (in, out, wait, signal)
+// and returning the view tied to `out`) the way the compiler lowers the seed
+// example: alloca an output of the input's shape, call with the alloca's
+// fence as the wait fence, await the call's signal fence, return its result.
+inline std::vector<uint8_t>
+buildCoarseFencesCallModule(std::string_view importName = "Double.function") {
+  BytecodeWriter w;
+  w.device("device_a");
+  using K = RegisterKind;
+  uint32_t callee = w.import(importName, {K::kRef, K::kRef, K::kRef, K::kRef},
+                             {K::kRef}, bytecode::kImportCoarseFences);
+  uint32_t msg = w.string("input 0");
+  // i64: 0 d0, 1 d1, 2 bytes, 3 four, 4 memtype, 5 usage; refs: 0 in,
+  // 1 device, 2 buffer, 3 out view, 4 alloca fence, 5 call fence, 6 result.
+  auto &f = w.function("main", {K::kRef}, {K::kRef}, 6, 7);
+  f.viewDim(0, 0, 0)
+      .viewDim(1, 0, 1)
+      .viewAssert(0, hal::ElementType::kI32, {0, 1}, msg)
+      .constI64(3, 4)
+      .binaryI64(Opcode::kMulI64, 2, 0, 1)
+      .binaryI64(Opcode::kMulI64, 2, 2, 3)
+      .constI64(4, hal::kHostVisible | hal::kDeviceVisible)
+      .constI64(5, hal::kTransfer | hal::kDispatchStorage | hal::kMapping)
+      .deviceGet(1, 0)
+      .fenceCreate(4, 1)
+      .queueAlloca(2, 1, kNoRegister, 4, 4, 5, 2)
+      .viewCreate(3, 2, hal::ElementType::kI32, {0, 1})
+      .fenceCreate(5, 1)
+      .callImport(callee,
+                  {{K::kRef, 0}, {K::kRef, 3}, {K::kRef, 4}, {K::kRef, 5}},
+                  {{K::kRef, 6}})
+      .fenceAwait({5})
+      .ret({{K::kRef, 6}});
+  return w.finish();
+}
+
 } // namespace ferry::vm::testing
 
 #endif // FERRY_RUNTIME_VM_TESTING_SAMPLE_MODULES_H_

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -88,6 +89,18 @@ private:
       return lowerDealloca(dealloca);
     if (auto dispatch = dyn_cast<stream::CmdDispatchOp>(op))
       return lowerDispatch(dispatch);
+    if (auto fill = dyn_cast<stream::CmdFillOp>(op))
+      return lowerFill(fill);
+    if (auto copy = dyn_cast<stream::CmdCopyOp>(op))
+      return lowerCopy(copy);
+    if (auto call = dyn_cast<stream::CmdCallOp>(op))
+      return lowerCall(call);
+    if (auto retain = dyn_cast<stream::ResourceRetainOp>(op))
+      return lowerRetain(retain);
+    if (auto release = dyn_cast<stream::ResourceReleaseOp>(op))
+      return lowerRelease(release);
+    if (auto isTerminal = dyn_cast<stream::ResourceIsTerminalOp>(op))
+      return lowerIsTerminal(isTerminal);
     if (auto joinOp = dyn_cast<stream::TimepointJoinOp>(op))
       return lowerJoin(joinOp);
     if (auto await = dyn_cast<stream::TimepointAwaitOp>(op))
@@ -215,6 +228,12 @@ private:
     return affinities.takeVector();
   }
 
+  static bool passedToExternalCall(stream::ResourceAllocaOp op) {
+    return llvm::any_of(op.getResult().getUsers(), [](Operation *user) {
+      return isa<stream::CmdCallOp>(user);
+    });
+  }
+
   static Lifetime toHALLifetime(stream::Lifetime lifetime) {
     switch (lifetime) {
     case stream::Lifetime::External:
@@ -244,8 +263,13 @@ private:
       forAttr = affinities.front();
     else if (affinities.size() > 1)
       forAttr = DeviceOptimalAttr::get(context, affinities);
-    auto lifetime = toHALLifetime(
-        cast<stream::ResourceType>(op.getResult().getType()).getLifetime());
+    // A buffer handed to an external function leaves the program's hands
+    // (the callee maps it on the host): it is allocated as external.
+    auto lifetime =
+        passedToExternalCall(op)
+            ? Lifetime::External
+            : toHALLifetime(cast<stream::ResourceType>(op.getResult().getType())
+                                .getLifetime());
     auto i32 = builder.getI32Type();
     auto resolve = AllocatorResolveMemoryPropertiesOp::create(
         builder, loc, i32, i32, forAttr, LifetimeAttr::get(context, lifetime));
@@ -269,7 +293,7 @@ private:
     Value buffer = DeviceQueueAllocaOp::create(
         builder, loc, BufferType::get(context), allocator,
         fenceFor(op.getAwaitTimepoint()), signal, resolve.getMemoryTypes(),
-        resolve.getBufferUsage(), op.getStorageSize());
+        resolve.getBufferUsage(), op.getStorageSize(), op.getIndeterminate());
     buffers[op.getResult()] = buffer;
     bufferDevices[buffer] = allocator;
     fences[op.getResultTimepoint()] = signal;
@@ -285,7 +309,8 @@ private:
       owner = deviceOf(op);
     Value signal = newFence(loc, owner);
     DeviceQueueDeallocaOp::create(
-        builder, loc, owner, fenceFor(op.getAwaitTimepoint()), signal, buffer);
+        builder, loc, owner, fenceFor(op.getAwaitTimepoint()), signal, buffer,
+        op.getCondition(), op.getPreferOrigin());
     fences[op.getResultTimepoint()] = signal;
     return success();
   }
@@ -301,6 +326,127 @@ private:
         builder, loc, onDevice, fenceFor(op.getAwaitTimepoint()), signal,
         op.getKernelAttr(), op.getElementTypeAttr(), op.getCount(), bindings);
     fences[op.getResultTimepoint()] = signal;
+    return success();
+  }
+
+  // Fill patterns travel as integers of the value's width; a float
+  // constant becomes its bit pattern.
+  FailureOr<Value> fillPattern(stream::CmdFillOp op) {
+    Value value = op.getValue();
+    if (isa<IntegerType>(value.getType()))
+      return value;
+    FloatAttr constant;
+    if (!matchPattern(value, m_Constant(&constant)))
+      return op.emitError() << "filling with a non-constant " << value.getType()
+                            << " is not supported yet";
+    APInt bits = constant.getValue().bitcastToAPInt();
+    return arith::ConstantOp::create(
+               builder, op.getLoc(),
+               builder.getIntegerAttr(
+                   builder.getIntegerType(bits.getBitWidth()), bits))
+        .getResult();
+  }
+
+  LogicalResult lowerFill(stream::CmdFillOp op) {
+    Location loc = op.getLoc();
+    FailureOr<Value> pattern = fillPattern(op);
+    if (failed(pattern))
+      return failure();
+    Value onDevice = deviceOf(op);
+    Value signal = newFence(loc, onDevice);
+    DeviceQueueFillOp::create(builder, loc, onDevice,
+                              fenceFor(op.getAwaitTimepoint()), signal,
+                              buffers.lookup(op.getTarget()), index(loc, 0),
+                              op.getTargetSize(), *pattern);
+    fences[op.getResultTimepoint()] = signal;
+    return success();
+  }
+
+  LogicalResult lowerCopy(stream::CmdCopyOp op) {
+    Location loc = op.getLoc();
+    Value onDevice = deviceOf(op);
+    Value signal = newFence(loc, onDevice);
+    DeviceQueueCopyOp::create(
+        builder, loc, onDevice, fenceFor(op.getAwaitTimepoint()), signal,
+        buffers.lookup(op.getSource()), op.getSourceOffset(),
+        buffers.lookup(op.getTarget()), op.getTargetOffset(), op.getLength());
+    fences[op.getResultTimepoint()] = signal;
+    return success();
+  }
+
+  // The coarse-fences ABI: the callee gets a buffer view per tensor argument
+  // plus a wait and a signal fence, and returns a view per result. A tied
+  // result is its operand's buffer, written in place; a new result's view is
+  // checked against the declared type.
+  LogicalResult lowerCall(stream::CmdCallOp op) {
+    Location loc = op.getLoc();
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, op.getCalleeAttr());
+    if (!callee || !callee.isDeclaration())
+      return op.emitError() << "only calls to external functions can be "
+                               "lowered to hal";
+    MLIRContext *context = func.getContext();
+    SmallVector<Value> arguments;
+    ValueRange dims = op.getArgumentDims();
+    for (auto [resource, type] :
+         llvm::zip_equal(op.getResourceOperands(), callee.getArgumentTypes())) {
+      auto tensorType = cast<RankedTensorType>(type);
+      ValueRange argumentDims = dims.take_front(tensorType.getNumDynamicDims());
+      dims = dims.drop_front(argumentDims.size());
+      arguments.push_back(BufferViewCreateOp::create(
+          builder, loc, BufferViewType::get(context), buffers.lookup(resource),
+          shapeOf(loc, tensorType, argumentDims),
+          TypeAttr::get(tensorType.getElementType())));
+    }
+    Value onDevice = deviceOf(op);
+    Value wait = fenceFor(op.getAwaitTimepoint());
+    if (!wait) // nothing to wait for: an already-signalled fence
+      wait = FenceJoinOp::create(builder, loc, FenceType::get(context),
+                                 ValueRange{});
+    Value signal = newFence(loc, onDevice);
+    arguments.push_back(wait);
+    arguments.push_back(signal);
+    SmallVector<Type> resultTypes(op.getResults().size(),
+                                  BufferViewType::get(context));
+    auto call = func::CallOp::create(builder, loc, op.getCalleeAttr(),
+                                     resultTypes, arguments);
+    for (auto [i, result, view, type] : llvm::enumerate(
+             op.getResults(), call.getResults(), callee.getResultTypes())) {
+      if (OpOperand *tied = op.getTiedOperand(i)) {
+        buffers[result] = buffers.lookup(tied->get());
+        continue;
+      }
+      auto tensorType = cast<RankedTensorType>(type);
+      BufferViewAssertOp::create(
+          builder, loc, view,
+          builder.getStringAttr("result " + std::to_string(i) + " of '" +
+                                op.getCallee() + "'"),
+          shapeOf(loc, tensorType, {}),
+          TypeAttr::get(tensorType.getElementType()));
+      buffers[result] = BufferViewBufferOp::create(
+          builder, loc, BufferType::get(context), view);
+    }
+    fences[op.getResultTimepoint()] = signal;
+    return success();
+  }
+
+  LogicalResult lowerRetain(stream::ResourceRetainOp op) {
+    BufferAllocationPreserveOp::create(builder, op.getLoc(),
+                                       buffers.lookup(op.getOperand()));
+    return success();
+  }
+
+  LogicalResult lowerRelease(stream::ResourceReleaseOp op) {
+    op.getResult().replaceAllUsesWith(BufferAllocationDiscardOp::create(
+        builder, op.getLoc(), builder.getI1Type(),
+        buffers.lookup(op.getOperand())));
+    return success();
+  }
+
+  LogicalResult lowerIsTerminal(stream::ResourceIsTerminalOp op) {
+    op.getResult().replaceAllUsesWith(BufferAllocationIsTerminalOp::create(
+        builder, op.getLoc(), builder.getI1Type(),
+        buffers.lookup(op.getOperand())));
     return success();
   }
 
@@ -332,6 +478,35 @@ private:
   SmallVector<Operation *> deadOps;
 };
 
+constexpr StringLiteral kModelAttr = "iree.abi.model";
+constexpr StringLiteral kCoarseFencesModel = "coarse-fences";
+
+// An external function's tensors cross the coarse-fences ABI as buffer
+// views, followed by a wait and a signal fence.
+void rewriteExternalSignature(func::FuncOp func) {
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  if (!llvm::any_of(func.getArgumentTypes(), isTensor) &&
+      !llvm::any_of(func.getResultTypes(), isTensor))
+    return;
+  MLIRContext *context = func.getContext();
+  auto lower = [&](Type type) -> Type {
+    return isTensor(type) ? BufferViewType::get(context) : type;
+  };
+  SmallVector<Type> inputs =
+      llvm::map_to_vector(func.getArgumentTypes(), lower);
+  inputs.push_back(FenceType::get(context));
+  inputs.push_back(FenceType::get(context));
+  SmallVector<Type> results = llvm::map_to_vector(func.getResultTypes(), lower);
+  func.setType(FunctionType::get(context, inputs, results));
+  // Keep per-argument attributes aligned with the two new fence arguments.
+  if (ArrayAttr argAttrs = func.getAllArgAttrs()) {
+    SmallVector<Attribute> attrs(argAttrs.begin(), argAttrs.end());
+    attrs.resize(inputs.size(), DictionaryAttr::get(context));
+    func.setAllArgAttrs(attrs);
+  }
+  func->setAttr(kModelAttr, StringAttr::get(context, kCoarseFencesModel));
+}
+
 struct ConvertStreamToHALPass
     : impl::ConvertStreamToHALPassBase<ConvertStreamToHALPass> {
   void runOnOperation() override {
@@ -344,9 +519,13 @@ struct ConvertStreamToHALPass
     if (!usesStream)
       return;
     DeviceGlobalOp device = getOrCreateDefaultDevice(module);
+    // Bodies first: lowering a call reads the callee's tensor signature.
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isDeclaration() && failed(FunctionLowering(func, device).run()))
         return signalPassFailure();
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func.isDeclaration())
+        rewriteExternalSignature(func);
   }
 };
 

@@ -107,6 +107,14 @@ std::optional<vm::bytecode::BuiltinKernel> lookupBuiltinKernel(StringRef name,
   return std::nullopt;
 }
 
+LogicalResult DeviceQueueFillOp::verify() {
+  unsigned width = getPattern().getType().getIntOrFloatBitWidth();
+  if (width != 8 && width != 16 && width != 32 && width != 64)
+    return emitOpError() << "pattern type " << getPattern().getType()
+                         << " is not 8, 16, 32 or 64 bits wide";
+  return success();
+}
+
 LogicalResult DeviceQueueDispatchOp::verify() {
   int inputs = 0;
   if (!lookupBuiltinKernel(getKernel(), &inputs))

@@ -366,7 +366,9 @@ def HAL_DeviceQueueAllocaOp : HAL_Op<"device.queue.alloca"> {
   let description = [{
     Allocates `size` bytes with the given memory type and usage bits once
     `wait` is signalled (immediately when absent), then signals `signal`. The
-    contents are undefined.
+    contents are undefined. `indeterminate` sets the runtime's
+    indeterminate-lifetime flag: deallocas of the buffer only order the
+    timeline and its memory goes with its last reference.
 
     ```mlir
     %buffer = hal.device.queue.alloca<%device : !hal.device>
@@ -376,31 +378,131 @@ def HAL_DeviceQueueAllocaOp : HAL_Op<"device.queue.alloca"> {
   }];
   let arguments = (ins HAL_Device:$device, Optional<HAL_Fence>:$wait_fence,
                        HAL_Fence:$signal_fence, I32:$memory_types,
-                       I32:$buffer_usage, Index:$result_size);
+                       I32:$buffer_usage, Index:$result_size,
+                       UnitAttr:$indeterminate);
   let results = (outs HAL_Buffer:$result);
   let assemblyFormat = [{
     `<` $device `:` type($device) `>`
     (`wait` `(` $wait_fence^ `)`)? `signal` `(` $signal_fence `)`
     `type` `(` $memory_types `)` `usage` `(` $buffer_usage `)`
+    (`indeterminate` $indeterminate^)?
     attr-dict `:` type($result) `{` $result_size `}`
   }];
 }
 
-def HAL_DeviceQueueDeallocaOp : HAL_Op<"device.queue.dealloca"> {
+def HAL_DeviceQueueDeallocaOp : HAL_Op<"device.queue.dealloca", [
+    AttrSizedOperandSegments]> {
   let summary = "returns a buffer's memory in queue order";
   let description = [{
+    `prefer_origin` routes the deallocation to the device and queue that
+    allocated the buffer. With `if(%c)`, memory is freed only when `%c` is
+    true; otherwise the op only orders the timeline, like a barrier.
+
     ```mlir
     hal.device.queue.dealloca<%device : !hal.device>
         wait(%f0) signal(%f1) buffer(%buffer : !hal.buffer)
+    hal.device.queue.dealloca<%device : !hal.device> signal(%f2)
+        buffer(%buffer : !hal.buffer) prefer_origin if(%last)
     ```
   }];
   let arguments = (ins HAL_Device:$device, Optional<HAL_Fence>:$wait_fence,
-                       HAL_Fence:$signal_fence, HAL_Buffer:$buffer);
+                       HAL_Fence:$signal_fence, HAL_Buffer:$buffer,
+                       Optional<I1>:$condition, UnitAttr:$prefer_origin);
   let assemblyFormat = [{
     `<` $device `:` type($device) `>`
     (`wait` `(` $wait_fence^ `)`)? `signal` `(` $signal_fence `)`
-    `buffer` `(` $buffer `:` type($buffer) `)` attr-dict
+    `buffer` `(` $buffer `:` type($buffer) `)`
+    (`prefer_origin` $prefer_origin^)? (`if` `(` $condition^ `)`)? attr-dict
   }];
+}
+
+def HAL_DeviceQueueFillOp : HAL_Op<"device.queue.fill"> {
+  let summary = "fills part of a buffer with a repeated pattern, in queue order";
+  let description = [{
+    The pattern is the 1, 2, 4 or 8 bytes of `pattern`'s type.
+
+    ```mlir
+    hal.device.queue.fill<%device : !hal.device> wait(%f0) signal(%f1)
+        target(%buffer : !hal.buffer)[%offset, %length] pattern(%v : i32)
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, Optional<HAL_Fence>:$wait_fence,
+                       HAL_Fence:$signal_fence, HAL_Buffer:$target_buffer,
+                       Index:$target_offset, Index:$length,
+                       AnyTypeOf<[AnySignlessInteger, F32, F64]>:$pattern);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>`
+    (`wait` `(` $wait_fence^ `)`)? `signal` `(` $signal_fence `)`
+    `target` `(` $target_buffer `:` type($target_buffer) `)`
+    `[` $target_offset `,` $length `]`
+    `pattern` `(` $pattern `:` type($pattern) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HAL_DeviceQueueCopyOp : HAL_Op<"device.queue.copy"> {
+  let summary = "copies bytes between buffers, in queue order";
+  let description = [{
+    ```mlir
+    hal.device.queue.copy<%device : !hal.device> wait(%f0) signal(%f1)
+        source(%a : !hal.buffer)[%a_offset] target(%b : !hal.buffer)[%b_offset]
+        length(%length)
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, Optional<HAL_Fence>:$wait_fence,
+                       HAL_Fence:$signal_fence, HAL_Buffer:$source_buffer,
+                       Index:$source_offset, HAL_Buffer:$target_buffer,
+                       Index:$target_offset, Index:$length);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>`
+    (`wait` `(` $wait_fence^ `)`)? `signal` `(` $signal_fence `)`
+    `source` `(` $source_buffer `:` type($source_buffer) `)`
+    `[` $source_offset `]`
+    `target` `(` $target_buffer `:` type($target_buffer) `)`
+    `[` $target_offset `]` `length` `(` $length `)` attr-dict
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation ownership
+//===----------------------------------------------------------------------===//
+
+def HAL_BufferAllocationPreserveOp : HAL_Op<"buffer.allocation.preserve"> {
+  let summary = "adds an owner of a buffer's allocation";
+  let description = [{
+    Acts on the root allocation (a subspan's owners are its root's).
+
+    ```mlir
+    hal.buffer.allocation.preserve<%buffer : !hal.buffer>
+    ```
+  }];
+  let arguments = (ins HAL_Buffer:$buffer);
+  let assemblyFormat = "`<` $buffer `:` type($buffer) `>` attr-dict";
+}
+
+def HAL_BufferAllocationDiscardOp : HAL_Op<"buffer.allocation.discard"> {
+  let summary = "removes an owner; true when it was the last";
+  let description = [{
+    ```mlir
+    %last = hal.buffer.allocation.discard<%buffer : !hal.buffer> : i1
+    ```
+  }];
+  let arguments = (ins HAL_Buffer:$buffer);
+  let results = (outs I1:$result);
+  let assemblyFormat = "`<` $buffer `:` type($buffer) `>` attr-dict `:` type($result)";
+}
+
+def HAL_BufferAllocationIsTerminalOp
+    : HAL_Op<"buffer.allocation.is_terminal"> {
+  let summary = "true when the caller is the allocation's only owner";
+  let description = [{
+    ```mlir
+    %only = hal.buffer.allocation.is_terminal<%buffer : !hal.buffer> : i1
+    ```
+  }];
+  let arguments = (ins HAL_Buffer:$buffer);
+  let results = (outs I1:$result);
+  let assemblyFormat = "`<` $buffer `:` type($buffer) `>` attr-dict `:` type($result)";
 }
 
 def HAL_DeviceQueueDispatchOp : HAL_Op<"device.queue.dispatch", [AttrSizedOperandSegments]> {

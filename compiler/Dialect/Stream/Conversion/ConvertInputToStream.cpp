@@ -388,6 +388,7 @@ private:
         sizedStorage(op.getLoc(), type, op.getDynamicSizes());
     storage.resource = AsyncAllocaOp::create(
         builder, op.getLoc(), resourceType(Lifetime::Unknown), storage.size);
+    hal::setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
     storages[op.getResult()] = storage;
     deadOps.push_back(op);
   }
@@ -400,6 +401,7 @@ private:
         builder, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
     storage.resource = AsyncSplatOp::create(
         builder, loc, resourceType(Lifetime::Unknown), value, storage.size);
+    hal::setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
     storages[op->getResult(0)] = storage;
     deadOps.push_back(op);
   }
@@ -410,6 +412,7 @@ private:
     storage.resource =
         AsyncFillOp::create(builder, op.getLoc(), storage.resource.getType(),
                             op.getInputs()[0], storage.resource, storage.size);
+    hal::setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
     storages[op.getResult(0)] = storage;
     deadOps.push_back(op);
   }
@@ -447,6 +450,7 @@ private:
         builder, loc, resultTypes, op.getCalleeAttr(), resources, sizes,
         argumentDims, resultSizes,
         anyTied ? builder.getDenseI64ArrayAttr(ties) : nullptr);
+    hal::setAffinity(call, affinityOf(op));
     for (auto [i, result] : llvm::enumerate(results)) {
       result.resource = call.getResult(i);
       storages[op.getResult(i)] = result;

@@ -13,6 +13,11 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     or dynamic shapes) become `stream.async.dispatch` of a built-in kernel,
     and `tensor.dim` reads the dimension the import recorded.
 
+    Every stream op made for an input op (dispatches, `tensor.empty`
+    allocas, splats, `linalg.fill`, calls) carries the input op's
+    `stream.affinity`, or its function's when it has none; imports and
+    exports take their argument's or result's, else the function's.
+
     Assumes single-block functions. Every op this pass cannot import (any
     other op on tensors, ops from dialects Ferry does not run) is reported
     with its name and location, and the pass fails without changing the IR.

@@ -244,6 +244,15 @@ static LogicalResult verifyLifetime(Operation *op, Type type,
   return success();
 }
 
+std::optional<int64_t> TensorSizeOfOp::getStaticSize() {
+  auto type = cast<RankedTensorType>(getEncoding());
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  return type.getNumElements() *
+         static_cast<int64_t>(elementByteSize(
+             *hal::getRuntimeElementType(type.getElementType())));
+}
+
 LogicalResult TensorSizeOfOp::verify() {
   return verifyEncoding(*this, getEncoding(), getEncodingDims());
 }

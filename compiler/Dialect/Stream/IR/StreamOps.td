@@ -30,6 +30,10 @@ def Stream_TensorSizeOfOp : Stream_Op<"tensor.sizeof", [Pure]> {
     $encoding (`{` $encoding_dims^ `}`)? attr-dict `:` type($storage_size)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // The size in bytes when the encoding has no dynamic dimensions.
+    std::optional<int64_t> getStaticSize();
+  }];
 }
 
 def Stream_TensorImportOp : Stream_Op<"tensor.import"> {

@@ -148,6 +148,15 @@ private:
         .Default([](Operation *) { return Value(); });
   }
 
+  // When the resource `def` defines exists: its allocation's or producing
+  // call's timepoint (null for an import, which exists already).
+  static Value existsAt(Operation *def) {
+    return TypeSwitch<Operation *, Value>(def)
+        .Case<ResourceAllocaOp, CmdCallOp>(
+            [](auto op) { return op.getResultTimepoint(); })
+        .Default([](Operation *) { return Value(); });
+  }
+
   // Whether `use` writes the resource (an op's output, a fill or copy
   // target, a call's tied operand) rather than only reading it.
   static bool writes(OpOperand &use) {
@@ -213,16 +222,11 @@ private:
     case Disposal::ReleaseFirst:
       break;
     }
-    // Unused: freed once it exists.
+    // An unused resource is freed once it exists.
     Operation *def = ownership.resource.getDefiningOp();
-    SmallVector<Value> completions =
-        ownership.lastUser ? pendingUses(ownership) : SmallVector<Value>();
-    if (!ownership.lastUser) {
-      if (auto alloca = dyn_cast<ResourceAllocaOp>(def))
-        completions.push_back(alloca.getResultTimepoint());
-      else if (auto call = dyn_cast<CmdCallOp>(def))
-        completions.push_back(call.getResultTimepoint());
-    }
+    SmallVector<Value> completions = ownership.lastUser
+                                         ? pendingUses(ownership)
+                                         : SmallVector<Value>{existsAt(def)};
     builder.setInsertionPointAfter(ownership.lastUser ? ownership.lastUser
                                                       : def);
     Value after = joinTimepoints(builder, loc, completions);

@@ -47,7 +47,7 @@ bool needsCopy(OpOperand &use) {
 }
 
 // A value holding what `value` holds, free for `use` to write into.
-Value makeCopy(OpBuilder &builder, OpOperand &use) {
+Operation *makeCopy(OpBuilder &builder, OpOperand &use) {
   Value value = use.get();
   Location loc = use.getOwner()->getLoc();
   Value size = getOperandSize(use);
@@ -75,7 +75,10 @@ struct MaterializeCopyOnWritePass
       if (!needsCopy(*use))
         continue;
       builder.setInsertionPoint(use->getOwner());
-      use->set(makeCopy(builder, *use));
+      Operation *copy = makeCopy(builder, *use);
+      // The copy is made for the writer, on the writer's device.
+      hal::setAffinity(copy, hal::getAffinity(use->getOwner()));
+      use->set(copy->getResult(0));
     }
   }
 };

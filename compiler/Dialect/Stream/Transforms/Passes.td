@@ -19,7 +19,8 @@ def MaterializeCopyOnWritePass
     - anything else gets a `stream.async.clone`.
 
     Clones are inserted conservatively; stream-elide-async-copies removes
-    the ones whose source is never used again.
+    the ones whose source is never used again. A copy takes the writer's
+    `stream.affinity`: it is made for the writer, on the writer's device.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
@@ -66,6 +67,10 @@ def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"
     undecided lifetime (`*`) become `transient`. Exports await the timepoint
     of the resource they hand out. Deallocation is left to
     stream-automatic-reference-counting.
+
+    Each cmd op, and each alloca made for an async op's result, keeps that
+    async op's `stream.affinity`, so the work and the memory stay on the
+    device the program placed them on.
 
     Assumes single-block functions in the async phase.
   }];
@@ -122,6 +127,29 @@ def ReuseAllocationsPass : Pass<"stream-reuse-allocations", "mlir::ModuleOp"> {
     compile time nobody knows whether they free anything.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
+}
+
+def EstimatePeakMemoryPass
+    : Pass<"stream-estimate-peak-memory", "mlir::ModuleOp"> {
+  let summary = "Reports the peak of simultaneously live bytes of each function";
+  let description = [{
+    An analysis that changes nothing: a liveness walk over each function of
+    the cmd phase, in program order, emitting one remark per function:
+    `peak live bytes: N (inputs I, allocated A)`.
+
+    - Imported buffers (the host's inputs) are live for the whole call.
+    - A `stream.resource.alloca`, and a new result of an external call, adds
+      its size when issued; the peak is taken after every addition.
+    - An unconditional `stream.resource.dealloca` subtracts its size when
+      issued. A conditional one (after a release) is assumed not to free:
+      the walk gives an upper bound when ownership is shared.
+    - Exported results stay live: the host releases them after the call.
+
+    On a device that runs queue operations in issue order (local-sync) this
+    is exactly the allocator's `peak_bytes` for one call, which end-to-end
+    tests check against `ferry-run --stats`. Functions whose sizes are not
+    all constants report which size is dynamic instead.
+  }];
 }
 
 #endif // FERRY_DIALECT_STREAM_TRANSFORMS_PASSES

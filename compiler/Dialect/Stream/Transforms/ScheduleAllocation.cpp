@@ -102,10 +102,12 @@ private:
     readers[resource].clear();
   }
 
-  std::pair<Value, Value> allocate(Location loc, Type type, Value size) {
-    auto alloca = ResourceAllocaOp::create(builder, loc, decidedType(type),
-                                           timepointType(),
+  // A new resource for a result of `forOp`, placed on `forOp`'s device.
+  std::pair<Value, Value> allocate(Operation *forOp, Type type, Value size) {
+    auto alloca = ResourceAllocaOp::create(builder, forOp->getLoc(),
+                                           decidedType(type), timepointType(),
                                            /*await_timepoint=*/Value(), size);
+    hal::setAffinity(alloca, hal::getAffinity(forOp));
     return {alloca.getResult(), alloca.getResultTimepoint()};
   }
 
@@ -118,8 +120,7 @@ private:
       appendWriteHazards(output, waits);
     } else {
       auto [resource, allocated] =
-          allocate(loc, op.getResult().getType(), op.getResultSize());
-      hal::setAffinity(resource.getDefiningOp(), hal::getAffinity(op));
+          allocate(op, op.getResult().getType(), op.getResultSize());
       output = resource;
       waits.push_back(allocated);
     }
@@ -140,7 +141,7 @@ private:
 
   LogicalResult scheduleAlloca(AsyncAllocaOp op) {
     auto [resource, allocated] =
-        allocate(op.getLoc(), op.getResult().getType(), op.getStorageSize());
+        allocate(op, op.getResult().getType(), op.getStorageSize());
     recordWrite(resource, allocated);
     return finish(op, {{op.getResult(), resource}});
   }
@@ -148,9 +149,10 @@ private:
   LogicalResult scheduleSplat(AsyncSplatOp op) {
     Location loc = op.getLoc();
     auto [resource, allocated] =
-        allocate(loc, op.getResult().getType(), op.getStorageSize());
+        allocate(op, op.getResult().getType(), op.getStorageSize());
     auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
                                   resource, op.getStorageSize(), allocated);
+    hal::setAffinity(fill, hal::getAffinity(op));
     recordWrite(resource, fill.getResultTimepoint());
     return finish(op, {{op.getResult(), resource}});
   }
@@ -161,13 +163,14 @@ private:
     Value source = op->getOperand(0), sourceSize = op->getOperand(1);
     Value resultSize = op->getOperand(2);
     auto [resource, allocated] =
-        allocate(loc, op->getResult(0).getType(), resultSize);
+        allocate(op, op->getResult(0).getType(), resultSize);
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     SmallVector<Value> waits = readyTimepoints(source);
     waits.push_back(allocated);
     auto copy = CmdCopyOp::create(builder, loc, timepointType(), source,
                                   sourceSize, zero, resource, resultSize, zero,
                                   resultSize, join(loc, waits));
+    hal::setAffinity(copy, hal::getAffinity(op));
     Value done = copy.getResultTimepoint();
     recordReads(source, done);
     recordWrite(resource, done);
@@ -181,6 +184,7 @@ private:
     appendWriteHazards(target, waits);
     auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
                                   target, op.getTargetSize(), join(loc, waits));
+    hal::setAffinity(fill, hal::getAffinity(op));
     recordWrite(target, fill.getResultTimepoint());
     return finish(op, {{op.getResult(), target}});
   }
@@ -195,6 +199,7 @@ private:
                                   op.getUpdateSize(), zero, target,
                                   op.getTargetSize(), op.getTargetOffset(),
                                   op.getUpdateSize(), join(loc, waits));
+    hal::setAffinity(copy, hal::getAffinity(op));
     Value done = copy.getResultTimepoint();
     recordReads(update, done);
     recordWrite(target, done);
@@ -215,6 +220,7 @@ private:
                                   op.getResourceOperandSizes(),
                                   op.getArgumentDims(), op.getResultSizes(),
                                   join(loc, waits), op.getTiedOperandsAttr());
+    hal::setAffinity(call, hal::getAffinity(op));
     Value done = call.getResultTimepoint();
     recordReads(op.getResourceOperands(), done);
     SmallVector<std::pair<Value, Value>> replacements, results;

@@ -45,3 +45,11 @@ func.func @element_type(%v: !hal.buffer_view) {
   hal.buffer_view.assert<%v : !hal.buffer_view> message("x") shape([]) type(bf16)
   return
 }
+
+// -----
+
+func.func @fill_width(%d: !hal.device, %f: !hal.fence, %a: !hal.buffer, %n: index, %v: i3) {
+  // expected-error @+1 {{pattern type 'i3' is not 8, 16, 32 or 64 bits wide}}
+  hal.device.queue.fill<%d : !hal.device> signal(%f) target(%a : !hal.buffer)[%n, %n] pattern(%v : i3)
+  return
+}

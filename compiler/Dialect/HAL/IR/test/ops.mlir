@@ -52,3 +52,25 @@ func.func @queue(%size: index, %n: index, %a: !hal.buffer) {
   hal.fence.await until([%j])
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @fill_copy_ownership
+func.func @fill_copy_ownership(%d: !hal.device, %f0: !hal.fence, %f1: !hal.fence, %a: !hal.buffer, %b: !hal.buffer, %o: index, %n: index, %v: i16, %c: i1) -> (i1, i1) {
+  // CHECK: hal.device.queue.fill<%{{.+}} : !hal.device> wait(%{{.+}}) signal(%{{.+}}) target(%{{.+}} : !hal.buffer) [%{{.+}}, %{{.+}}] pattern(%{{.+}} : i16)
+  hal.device.queue.fill<%d : !hal.device> wait(%f0) signal(%f1) target(%a : !hal.buffer)[%o, %n] pattern(%v : i16)
+  // CHECK: hal.device.queue.copy<%{{.+}} : !hal.device> signal(%{{.+}}) source(%{{.+}} : !hal.buffer) [%{{.+}}] target(%{{.+}} : !hal.buffer) [%{{.+}}] length(%{{.+}})
+  hal.device.queue.copy<%d : !hal.device> signal(%f1) source(%a : !hal.buffer)[%o] target(%b : !hal.buffer)[%o] length(%n)
+  // CHECK: hal.buffer.allocation.preserve<%{{.+}} : !hal.buffer>
+  hal.buffer.allocation.preserve<%a : !hal.buffer>
+  // CHECK: hal.buffer.allocation.discard<%{{.+}} : !hal.buffer> : i1
+  %last = hal.buffer.allocation.discard<%a : !hal.buffer> : i1
+  // CHECK: hal.buffer.allocation.is_terminal<%{{.+}} : !hal.buffer> : i1
+  %only = hal.buffer.allocation.is_terminal<%a : !hal.buffer> : i1
+  // CHECK: hal.device.queue.dealloca<%{{.+}} : !hal.device> signal(%{{.+}}) buffer(%{{.+}} : !hal.buffer) prefer_origin if(%{{.+}})
+  hal.device.queue.dealloca<%d : !hal.device> signal(%f1) buffer(%a : !hal.buffer) prefer_origin if(%c)
+  %mt = hal.memory_type<"DeviceLocal"> : i32
+  // CHECK: hal.device.queue.alloca<%{{.+}} : !hal.device> signal(%{{.+}}) type(%{{.+}}) usage(%{{.+}}) indeterminate : !hal.buffer{%{{.+}}}
+  %x = hal.device.queue.alloca<%d : !hal.device> signal(%f0) type(%mt) usage(%mt) indeterminate : !hal.buffer{%n}
+  return %last, %only : i1, i1
+}

@@ -81,3 +81,16 @@ func.func @same_value_twice(%a: !stream.resource<*>, %s: index) -> !stream.resou
   %r = stream.async.call @write(%x, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> (%x[1]{%s})
   return %r : !stream.resource<*>
 }
+
+// -----
+
+func.func private @write(tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> attributes {stream.tied_operands = array<i64: 1>}
+
+// The copy is made on the device of the op that writes into it.
+// CHECK-LABEL: func.func @writer_affinity
+// CHECK: %[[C:.+]] = stream.async.clone %{{.+}} {stream.affinity = #hal.device.affinity<@b>}
+// CHECK: stream.async.call @write(%{{.+}}, %[[C]])
+func.func @writer_affinity(%a: !stream.resource<*>, %t: !stream.resource<*>, %s: index) -> !stream.resource<*> {
+  %r = stream.async.call @write(%a, %t) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> (%t{%s}) {stream.affinity = #hal.device.affinity<@b>}
+  return %r : !stream.resource<*>
+}
