@@ -1,5 +1,8 @@
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 | FileCheck %s
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --stats=%t.json | FileCheck %s
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 48 (inputs 32, allocated 16)
+// RUN: %python %S/check_stats.py %t.json peak_bytes=48 live_bytes_at_exit=0
 // CHECK: 4xi32=[11 22 33 44]
 // CHECK-EMPTY:
 func.func @main(%lhs: tensor<4xi32>, %rhs: tensor<4xi32>) -> tensor<4xi32> {

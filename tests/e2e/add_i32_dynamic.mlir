@@ -2,7 +2,9 @@
 // follows the input.
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 | FileCheck %s
-// RUN: ferry-run %t.fvm --function=main --input=2xi32=-5,7 --input=2xi32=5,8 | FileCheck %s --check-prefix=TWO
+// RUN: ferry-run %t.fvm --function=main --input=2xi32=-5,7 --input=2xi32=5,8 --stats=%t.json | FileCheck %s --check-prefix=TWO
+// Two 8-byte inputs and one 8-byte result.
+// RUN: %python %S/check_stats.py %t.json peak_bytes=24 live_bytes_at_exit=0
 // RUN: ferry-run %t.fvm --function=main --input=0xi32= --input=0xi32= | FileCheck %s --check-prefix=EMPTY
 // CHECK: 4xi32=[11 22 33 44]
 // TWO: 2xi32=[0 15]
