@@ -5,6 +5,8 @@
 // RUN: ferry-run %t.fvm --function=main --input=2xi32=-5,7 --input=2xi32=5,8 --stats=%t.json | FileCheck %s --check-prefix=TWO
 // Two 8-byte inputs and one 8-byte result.
 // RUN: %python %S/check_stats.py %t.json peak_bytes=24 live_bytes_at_exit=0
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=2,2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 24 (inputs 16, allocated 8)
 // RUN: ferry-run %t.fvm --function=main --input=0xi32= --input=0xi32= | FileCheck %s --check-prefix=EMPTY
 // CHECK: 4xi32=[11 22 33 44]
 // TWO: 2xi32=[0 15]

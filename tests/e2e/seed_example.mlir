@@ -10,11 +10,15 @@
 // SMALL: 3x5xi32=[0 36 576 2916 9216][22500 46656 86436 147456 236196][360000 527076 746496 1028196 1382976]
 // The input, x*x and the two empties (the result reuses storage): four
 // allocations, so the empties were not merged; no copies; nothing leaks.
-// RUN: %python %S/check_stats.py %t.json allocations=4 copies=0 bytes_copied=0 live_bytes_at_exit=0
+// RUN: %python %S/check_stats.py %t.json allocations=4 copies=0 bytes_copied=0 live_bytes_at_exit=0 peak_bytes=180
+// The compiler's liveness walk for a 3x5 input agrees with the allocator:
+// input 60, x*x 60, the two empties 60 each, x*x freed before the second.
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=3x5 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 180 (inputs 60, allocated 180)
 // RUN: %python -c "import numpy as np; np.save('%t.big.npy', np.random.default_rng(4).integers(-1000, 1000, size=(1000, 1000), dtype=np.int32))"
 // RUN: ferry-run %t.fvm --module=%plugins/custom_module.so --input=@%t.big.npy --output=@%t.out.npy --stats=%t.big.json > /dev/null
 // RUN: %python -c "import numpy as np; x = np.load('%t.big.npy'); out = np.load('%t.out.npy'); expected = (np.int32(3) * (np.int32(2) * x * x)) ** 2; assert out.dtype == np.int32 and out.shape == (1000, 1000), out.shape; assert (out == expected).all(), 'wrong values'"
-// RUN: %python %S/check_stats.py %t.big.json copies=0 bytes_copied=0 live_bytes_at_exit=0
+// RUN: %python %S/check_stats.py %t.big.json copies=0 bytes_copied=0 live_bytes_at_exit=0 peak_bytes=12000000
 // A plugin that fails through the signal fence is reported naming the function.
 // RUN: not ferry-run %t.fvm --module=%plugins/test_plugin_failing.so --input=1x1xi32=7 2>&1 | FileCheck %s --check-prefix=FAIL
 // FAIL: ferry-run: error: {{.*}}external function 'Double.function': simulated device fault

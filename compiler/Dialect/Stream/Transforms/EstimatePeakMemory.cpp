@@ -3,8 +3,10 @@
 
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_ESTIMATEPEAKMEMORYPASS
@@ -28,28 +30,94 @@ struct LiveBytes {
   }
 };
 
-// The constant value of `size`, or a remark naming the op it belongs to.
-FailureOr<int64_t> constantSize(Operation *op, Value size) {
-  APInt value;
-  if (matchPattern(size, m_ConstantInt(&value)))
-    return value.getSExtValue();
-  if (auto sizeOf = size.getDefiningOp<TensorSizeOfOp>())
-    if (std::optional<int64_t> bytes = sizeOf.getStaticSize())
-      return *bytes;
-  return op->emitRemark() << "peak live bytes unknown: '" << op->getName()
-                          << "' has a dynamic size";
+// Evaluates index values of one function: constants, tensor sizes, index
+// arithmetic and input dimensions bound by `input-shapes`.
+class SizeEvaluator {
+public:
+  explicit SizeEvaluator(ArrayRef<SmallVector<int64_t>> inputShapes)
+      : inputShapes(inputShapes) {}
+
+  std::optional<int64_t> evaluate(Value value) {
+    auto it = known.find(value);
+    if (it != known.end())
+      return it->second;
+    std::optional<int64_t> result = compute(value);
+    known[value] = result;
+    return result;
+  }
+
+private:
+  std::optional<int64_t> compute(Value value) {
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return constant.getSExtValue();
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    return TypeSwitch<Operation *, std::optional<int64_t>>(def)
+        .Case([&](TensorSizeOfOp op) -> std::optional<int64_t> {
+          auto type = cast<RankedTensorType>(op.getEncoding());
+          int64_t bytes = elementByteSize(
+              *hal::getRuntimeElementType(type.getElementType()));
+          for (int64_t dim : type.getShape())
+            if (!ShapedType::isDynamic(dim))
+              bytes *= dim;
+          for (Value dim : op.getEncodingDims()) {
+            std::optional<int64_t> size = evaluate(dim);
+            if (!size)
+              return std::nullopt;
+            bytes *= *size;
+          }
+          return bytes;
+        })
+        .Case([&](arith::MulIOp op) { return binary(op, std::multiplies{}); })
+        .Case([&](arith::AddIOp op) { return binary(op, std::plus{}); })
+        .Case([&](hal::BufferViewDimOp op) -> std::optional<int64_t> {
+          auto arg = dyn_cast<BlockArgument>(op.getBufferView());
+          int64_t index = op.getIndexAttr().getInt();
+          if (!arg || arg.getArgNumber() >= inputShapes.size() ||
+              index >=
+                  static_cast<int64_t>(inputShapes[arg.getArgNumber()].size()))
+            return std::nullopt;
+          return inputShapes[arg.getArgNumber()][index];
+        })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+
+  template <typename OpT, typename Fn>
+  std::optional<int64_t> binary(OpT op, Fn fn) {
+    std::optional<int64_t> lhs = evaluate(op.getLhs());
+    std::optional<int64_t> rhs = evaluate(op.getRhs());
+    if (!lhs || !rhs)
+      return std::nullopt;
+    return fn(*lhs, *rhs);
+  }
+
+  ArrayRef<SmallVector<int64_t>> inputShapes;
+  llvm::DenseMap<Value, std::optional<int64_t>> known;
+};
+
+// The bytes `size` stands for, or a remark naming the op it belongs to.
+FailureOr<int64_t> sizeOf(Operation *op, Value size, SizeEvaluator &evaluator) {
+  if (std::optional<int64_t> bytes = evaluator.evaluate(size))
+    return *bytes;
+  return op->emitRemark() << "peak live bytes unknown: the size of '"
+                          << op->getName() << "' is not known statically "
+                          << "(give input-shapes for dynamic inputs)";
 }
 
-LogicalResult walk(func::FuncOp func, LiveBytes &bytes) {
+LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
+                   LiveBytes &bytes) {
   for (Operation &op : func.getBody().front()) {
     if (auto importOp = dyn_cast<TensorImportOp>(op)) {
-      FailureOr<int64_t> size = constantSize(&op, importOp.getResultSize());
+      FailureOr<int64_t> size =
+          sizeOf(&op, importOp.getResultSize(), evaluator);
       if (failed(size))
         return failure();
       bytes.inputs += *size;
       bytes.add(*size);
     } else if (auto alloca = dyn_cast<ResourceAllocaOp>(op)) {
-      FailureOr<int64_t> size = constantSize(&op, alloca.getStorageSize());
+      FailureOr<int64_t> size = sizeOf(&op, alloca.getStorageSize(), evaluator);
       if (failed(size))
         return failure();
       bytes.allocated += *size;
@@ -58,16 +126,17 @@ LogicalResult walk(func::FuncOp func, LiveBytes &bytes) {
       for (auto [i, size] : llvm::enumerate(call.getResultSizes())) {
         if (call.getTiedOperand(i))
           continue;
-        FailureOr<int64_t> bytesOf = constantSize(&op, size);
-        if (failed(bytesOf))
+        FailureOr<int64_t> resultBytes = sizeOf(&op, size, evaluator);
+        if (failed(resultBytes))
           return failure();
-        bytes.allocated += *bytesOf;
-        bytes.add(*bytesOf);
+        bytes.allocated += *resultBytes;
+        bytes.add(*resultBytes);
       }
     } else if (auto dealloca = dyn_cast<ResourceDeallocaOp>(op)) {
       if (dealloca.getCondition())
         continue; // may not free: an upper bound
-      FailureOr<int64_t> size = constantSize(&op, dealloca.getOperandSize());
+      FailureOr<int64_t> size =
+          sizeOf(&op, dealloca.getOperandSize(), evaluator);
       if (failed(size))
         return failure();
       bytes.live -= *size;
@@ -76,14 +145,42 @@ LogicalResult walk(func::FuncOp func, LiveBytes &bytes) {
   return success();
 }
 
+// "3x5" -> {3, 5}; "" (a rank-0 input) -> {}.
+FailureOr<SmallVector<int64_t>> parseShape(StringRef text) {
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  if (!text.empty())
+    text.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t dim;
+    if (part.getAsInteger(10, dim) || dim < 0)
+      return failure();
+    shape.push_back(dim);
+  }
+  return shape;
+}
+
 struct EstimatePeakMemoryPass
     : impl::EstimatePeakMemoryPassBase<EstimatePeakMemoryPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    SmallVector<SmallVector<int64_t>> shapes;
+    for (const std::string &text : inputShapes) {
+      FailureOr<SmallVector<int64_t>> shape = parseShape(text);
+      if (failed(shape)) {
+        getOperation().emitError()
+            << "input-shapes: '" << text << "' is not a shape like 3x5";
+        return signalPassFailure();
+      }
+      shapes.push_back(*shape);
+    }
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isDeclaration() || !func.getBody().hasOneBlock())
         continue;
+      SizeEvaluator evaluator(shapes);
       LiveBytes bytes;
-      if (succeeded(walk(func, bytes)))
+      if (succeeded(walk(func, evaluator, bytes)))
         func.emitRemark() << "peak live bytes: " << bytes.peak << " (inputs "
                           << bytes.inputs << ", allocated " << bytes.allocated
                           << ")";

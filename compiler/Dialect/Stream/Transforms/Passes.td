@@ -147,9 +147,18 @@ def EstimatePeakMemoryPass
 
     On a device that runs queue operations in issue order (local-sync) this
     is exactly the allocator's `peak_bytes` for one call, which end-to-end
-    tests check against `ferry-run --stats`. Functions whose sizes are not
-    all constants report which size is dynamic instead.
+    tests check against `ferry-run --stats`.
+
+    Sizes are evaluated from constants, `stream.tensor.sizeof` and index
+    arithmetic. Dynamic dimensions read from the inputs take their values
+    from `input-shapes` (one shape per input, in order, e.g.
+    `input-shapes=3x5,4`); a size that still depends on something unknown
+    makes the function report which op's size is unknown instead.
   }];
+  let options = [
+    ListOption<"inputShapes", "input-shapes", "std::string",
+               "The shape of each input (e.g. 3x5), for dynamic dimensions">,
+  ];
 }
 
 #endif // FERRY_DIALECT_STREAM_TRANSFORMS_PASSES

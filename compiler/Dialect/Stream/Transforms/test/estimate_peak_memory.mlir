@@ -18,7 +18,21 @@ func.func @walk(%v: !hal.buffer_view, %c: i1) {
 
 // -----
 
-// CHECK: remark: peak live bytes unknown: 'stream.resource.alloca' has a dynamic size
+// Dynamic input dimensions take their values from input-shapes.
+// RUN: ferry-opt %s --split-input-file "--stream-estimate-peak-memory=input-shapes=2x3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHAPES
+// SHAPES: remark: peak live bytes: 48 (inputs 24, allocated 24)
+func.func @shapes(%v: !hal.buffer_view) {
+  %d0 = hal.buffer_view.dim<%v : !hal.buffer_view>[0] : index
+  %d1 = hal.buffer_view.dim<%v : !hal.buffer_view>[1] : index
+  %s = stream.tensor.sizeof tensor<?x?xf32>{%d0, %d1} : index
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<?x?xf32>{%d0, %d1} in !stream.resource<external>{%s}
+  %a, %at = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  return
+}
+
+// -----
+
+// CHECK: remark: peak live bytes unknown: the size of 'stream.resource.alloca' is not known statically
 func.func @dynamic(%s: index) {
   %a, %at = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
   return
