@@ -34,6 +34,32 @@ std::string formatExternalBufferTypes(uint32_t mask) {
 
 static constexpr std::align_val_t kHeapAlignment{64};
 
+// Pool blocks of a page or more come straight from the OS rather than the
+// malloc heap. In the heap they would sit between the small Buffer objects,
+// one object per page, so deallocating an old buffer (touching its object)
+// would cost a TLB miss on top of the cache miss. Fresh mappings are zero.
+static constexpr uint64_t kPoolPageBytes = 4096;
+
+static uint8_t *allocatePoolBlock(uint64_t capacity) {
+  if (capacity < kPoolPageBytes) {
+    auto *block = static_cast<uint8_t *>(
+        ::operator new(capacity, kHeapAlignment, std::nothrow));
+    if (block)
+      std::memset(block, 0, capacity);
+    return block;
+  }
+  void *block = mmap(nullptr, capacity, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return block == MAP_FAILED ? nullptr : static_cast<uint8_t *>(block);
+}
+
+static void freePoolBlock(uint8_t *block, uint64_t capacity) {
+  if (capacity < kPoolPageBytes)
+    ::operator delete(block, kHeapAlignment);
+  else
+    munmap(block, capacity);
+}
+
 // Lets make_shared reach Buffer's protected constructors.
 struct SharedBuffer : Buffer {
   template <typename... Args>
@@ -194,7 +220,9 @@ Allocator::importBuffer(BufferParams params, const ExternalBuffer &external,
       return invalidArgument("import into ", name_,
                              ": host allocation pointer is null");
     info.kind = BufferStorage::Kind::kImportedHost;
-    info.onRelease = std::move(onRelease);
+    if (onRelease)
+      info.onRelease =
+          std::make_unique<std::function<void()>>(std::move(onRelease));
     storage = static_cast<uint8_t *>(external.hostPointer);
   } else {
     struct stat st;
@@ -300,14 +328,19 @@ Status Allocator::commitPooled(Buffer &buffer) {
     info.capacity = std::max<uint64_t>(size, 1);
   }
   if (!storage) {
-    storage = static_cast<uint8_t *>(
-        ::operator new(info.capacity, kHeapAlignment, std::nothrow));
+    // Fresh memory is zeroed once; reused blocks keep old contents (a queue
+    // alloca's contents are undefined until written).
+    if (info.kind == BufferStorage::Kind::kPool) {
+      storage = allocatePoolBlock(info.capacity);
+    } else {
+      storage = static_cast<uint8_t *>(
+          ::operator new(info.capacity, kHeapAlignment, std::nothrow));
+      if (storage)
+        std::memset(storage, 0, size);
+    }
     if (!storage)
       return resourceExhausted(name_, ": out of memory allocating ", size,
                                " bytes");
-    // Fresh memory is zeroed once; reused blocks keep old contents (a queue
-    // alloca's contents are undefined until written).
-    std::memset(storage, 0, size);
     std::lock_guard<std::mutex> lock(mutex_);
     if (info.kind == BufferStorage::Kind::kPool)
       ++stats_.poolMisses;
@@ -339,7 +372,7 @@ void Allocator::release(uint8_t *storage, uint64_t size,
     break;
   case BufferStorage::Kind::kImportedHost:
     if (info.onRelease)
-      info.onRelease();
+      (*info.onRelease)();
     break;
   case BufferStorage::Kind::kImportedFd:
     munmap(storage, info.capacity);
@@ -351,18 +384,19 @@ void Allocator::release(uint8_t *storage, uint64_t size,
 }
 
 void Allocator::trim() {
-  std::vector<uint8_t *> blocks;
+  std::vector<std::pair<uint8_t *, uint64_t>> blocks; // block, capacity
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto &heap : freeBlocks_)
-      for (auto &list : heap) {
-        blocks.insert(blocks.end(), list.begin(), list.end());
-        list.clear();
+      for (uint32_t sizeClass = 0; sizeClass < kPoolClasses; ++sizeClass) {
+        for (uint8_t *block : heap[sizeClass])
+          blocks.emplace_back(block, kPoolMinBytes << sizeClass);
+        heap[sizeClass].clear();
       }
     stats_.poolReservedBytes = 0;
   }
-  for (uint8_t *block : blocks)
-    ::operator delete(block, kHeapAlignment);
+  for (auto [block, capacity] : blocks)
+    freePoolBlock(block, capacity);
 }
 
 AllocatorStatistics Allocator::statistics() const {

@@ -10,17 +10,16 @@ namespace ferry::hal {
 Buffer::Buffer(std::shared_ptr<Allocator> allocator, uint64_t id,
                uint8_t *storage, BufferStorage storageInfo, uint64_t size,
                uint32_t memoryType, uint32_t usage, BufferPlacement placement)
-    : root_(this), size_(size), allocator_(std::move(allocator)), id_(id),
-      storage_(storage), storageInfo_(std::move(storageInfo)),
-      memoryType_(memoryType), usage_(usage), placement_(std::move(placement)) {
-}
+    : root_(std::shared_ptr<Buffer>(), this), storage_(storage), size_(size),
+      allocator_(std::move(allocator)), placement_(std::move(placement)),
+      storageInfo_(std::move(storageInfo)), id_(id), memoryType_(memoryType),
+      usage_(usage) {}
 
 Buffer::Buffer(std::shared_ptr<Buffer> root, uint64_t offset, uint64_t size)
-    : root_(root.get()), rootRef_(std::move(root)), offset_(offset),
-      size_(size) {}
+    : root_(std::move(root)), size_(size), offset_(offset) {}
 
 Buffer::~Buffer() {
-  if (root_ == this)
+  if (!isSubspan())
     freeStorage();
 }
 
@@ -52,8 +51,8 @@ Buffer::subspan(const std::shared_ptr<Buffer> &buffer, uint64_t offset,
   if (offset > buffer->size_ || length > buffer->size_ - offset)
     return outOfRange(buffer->describe(), ": subspan [", offset, ", +", length,
                       ") is outside its ", buffer->size_, " bytes");
-  std::shared_ptr<Buffer> root =
-      buffer->isSubspan() ? buffer->rootRef_ : buffer;
+  // A root's root_ does not own it; only a subspan's may be copied.
+  std::shared_ptr<Buffer> root = buffer->isSubspan() ? buffer->root_ : buffer;
   return std::shared_ptr<Buffer>(
       new Buffer(std::move(root), buffer->offset_ + offset, length));
 }

@@ -83,7 +83,9 @@ struct BufferStorage {
   uint32_t heap = 0;     // allocator heap index
   uint64_t capacity = 0; // bytes reserved (>= the buffer's length)
   int fd = -1;
-  std::function<void()> onRelease;
+  // Imported host allocations only. Boxed so that the common case (pool
+  // blocks) keeps a pointer-sized field on the buffer's hot cache lines.
+  std::unique_ptr<std::function<void()>> onRelease;
 };
 
 // Ways a host may map a buffer.
@@ -124,7 +126,7 @@ public:
   Allocator &allocator() const { return *root_->allocator_; }
   // The root allocation (itself for a root).
   const Buffer &root() const { return *root_; }
-  bool isSubspan() const { return root_ != this; }
+  bool isSubspan() const { return root_.get() != this; }
   // "buffer 7 (64 bytes)" or "buffer 7 [16, +32)" for a subspan: how
   // errors name it. Ids count up per allocator.
   std::string describe() const;
@@ -198,23 +200,29 @@ private:
   Status discardUnderflow();
   void freeStorage();
 
-  // Roots: the root itself (raw, no cycle); subspans: rootRef_.get().
-  Buffer *root_;
-  std::shared_ptr<Buffer> rootRef_; // subspans only
-  uint64_t offset_ = 0;
-  uint64_t size_;
-
-  // Root-only state.
-  std::shared_ptr<Allocator> allocator_;
-  uint64_t id_ = 0;
+  // Field order matters: a queue dealloca and the final release of a root
+  // touch only the fields up to and including storageInfo_, so that with the
+  // shared_ptr control block in front of the object they span as few cache
+  // lines as possible. A buffer deallocated long after its alloca is cold,
+  // and every line it touches is a potential cache miss on the round trip.
+  //
+  // The root: for a subspan it owns the root; for a root it aliases `this`
+  // without owning anything (no cycle, and no atomic counts touched).
+  std::shared_ptr<Buffer> root_;
   std::atomic<uint8_t *> storage_{nullptr};
-  BufferStorage storageInfo_;
-  uint32_t memoryType_ = 0;
-  uint32_t usage_ = 0;
-  BufferPlacement placement_;
-  std::atomic<int64_t> ownerCount_{1};
+  uint64_t size_;
+  // Root-only state (but offset_, which is the subspan's).
+  std::shared_ptr<Allocator> allocator_;
   std::atomic<bool> released_{false};
   std::atomic<bool> deallocaIssued_{false};
+  BufferPlacement placement_;
+  BufferStorage storageInfo_;
+  // Cold: not touched by the alloca / dealloca round trip.
+  uint64_t offset_ = 0;
+  uint64_t id_ = 0;
+  uint32_t memoryType_ = 0;
+  uint32_t usage_ = 0;
+  std::atomic<int64_t> ownerCount_{1};
 };
 
 // Null-tolerant ownership helpers for callers holding possibly-null handles

@@ -175,6 +175,36 @@ Status Device::checkAccess(const Buffer &buffer,
   return okStatus();
 }
 
+// What an observer is told about an operation (its timing is added when it
+// runs).
+static QueueOperation describe(QueueOperationKind kind, uint64_t bytes = 0) {
+  QueueOperation operation;
+  operation.kind = kind;
+  operation.bytes = bytes;
+  return operation;
+}
+
+template <typename Work>
+Status Device::enqueue(const std::shared_ptr<Fence> &wait,
+                       const std::shared_ptr<Fence> &signal,
+                       const QueueOperation &operation, Work &&work) {
+  // The observer attached at submission hears about the execution; without
+  // one the work runs unwrapped.
+  if (DeviceObserver *observer = observer_.load(std::memory_order_acquire))
+    return enqueue(
+        wait, signal,
+        [this, observer, operation, work = std::forward<Work>(work)]() mutable {
+          QueueOperation observed = operation;
+          observed.start = QueueOperation::Clock::now();
+          Status status = work();
+          observed.end = QueueOperation::Clock::now();
+          observed.ok = status.ok();
+          observer->onQueueOperation(*this, observed);
+          return status;
+        });
+  return enqueue(wait, signal, std::forward<Work>(work));
+}
+
 template <typename Work>
 Status Device::enqueue(const std::shared_ptr<Fence> &wait,
                        const std::shared_ptr<Fence> &signal, Work &&work) {
@@ -196,8 +226,9 @@ Status Device::enqueue(const std::shared_ptr<Fence> &wait,
 }
 
 Status Device::barrier(const std::shared_ptr<Fence> &wait,
-                       const std::shared_ptr<Fence> &signal) {
-  return enqueue(wait, signal, [this] {
+                       const std::shared_ptr<Fence> &signal,
+                       QueueOperationKind kind) {
+  return enqueue(wait, signal, describe(kind), [this] {
     barriers_.fetch_add(1, std::memory_order_relaxed);
     return okStatus();
   });
@@ -231,11 +262,13 @@ Device::queueAlloca(const std::shared_ptr<Fence> &wait,
       allocator_->createPending(fit, size, std::move(placement));
   if (!buffer.ok())
     return reject(signal, buffer.status().withContext(context()));
-  Status status = enqueue(wait, signal, [this, b = *buffer, context] {
-    allocas_.fetch_add(1, std::memory_order_relaxed);
-    Status status = allocator_->commitPooled(*b);
-    return status.ok() ? status : status.withContext(context());
-  });
+  auto operation = describe(QueueOperationKind::kAlloca, size);
+  Status status =
+      enqueue(wait, signal, operation, [this, b = *buffer, context] {
+        allocas_.fetch_add(1, std::memory_order_relaxed);
+        Status status = allocator_->commitPooled(*b);
+        return status.ok() ? status : status.withContext(context());
+      });
   if (!status.ok())
     return status;
   return buffer;
@@ -269,8 +302,10 @@ Status Device::queueDealloca(const std::shared_ptr<Fence> &wait,
   bool frees = (placement.flags & kBufferPlacementAsynchronous) &&
                !(placement.flags & kBufferPlacementIndeterminateLifetime);
   if (!frees)
-    return barrier(wait, signal);
-  return enqueue(wait, signal, [this, buffer, context] {
+    return barrier(wait, signal, QueueOperationKind::kDealloca);
+  auto operation =
+      describe(QueueOperationKind::kDealloca, buffer->byteLength());
+  return enqueue(wait, signal, operation, [this, buffer, context] {
     deallocas_.fetch_add(1, std::memory_order_relaxed);
     Status status = buffer->release();
     return status.ok() ? status : status.withContext(context());
@@ -323,7 +358,8 @@ Status Device::queueFill(const std::shared_ptr<Fence> &wait,
     status = target->requireLive(context());
   if (!status.ok())
     return reject(signal, status);
-  return enqueue(wait, signal, [=, this] {
+  auto operation = describe(QueueOperationKind::kFill, length);
+  return enqueue(wait, signal, operation, [=, this] {
     if (!target->data())
       return target->requireLive(context());
     executeFill(target->data() + offset, length, pattern, patternLength);
@@ -369,7 +405,8 @@ Status Device::queueCopy(const std::shared_ptr<Fence> &wait,
       status = b->requireLive(context());
   if (!status.ok())
     return reject(signal, status);
-  return enqueue(wait, signal, [=, this] {
+  auto operation = describe(QueueOperationKind::kCopy, length);
+  return enqueue(wait, signal, operation, [=, this] {
     if (!source->data())
       return source->requireLive(context());
     if (!target->data())
@@ -406,7 +443,12 @@ Status Device::queueDispatch(
       return reject(signal, status);
   }
   std::vector<std::shared_ptr<Buffer>> held(bindings.begin(), bindings.end());
-  return enqueue(wait, signal, [=, this, held = std::move(held)] {
+  auto operation = describe(QueueOperationKind::kDispatch,
+                            count * elementByteSize(elementType));
+  operation.kernel = kernel;
+  operation.elementType = elementType;
+  operation.elementCount = count;
+  return enqueue(wait, signal, operation, [=, this, held = std::move(held)] {
     std::vector<uint8_t *> pointers;
     pointers.reserve(held.size());
     for (const auto &buffer : held) {
@@ -429,7 +471,8 @@ Status Device::queueHostCall(const std::shared_ptr<Fence> &wait,
   FERRY_CHECK_SIGNAL(signal, context());
   if (!call)
     return reject(signal, invalidArgument(context(), ": the call is empty"));
-  return enqueue(wait, signal, [this, call = std::move(call)] {
+  auto operation = describe(QueueOperationKind::kHostCall);
+  return enqueue(wait, signal, operation, [this, call = std::move(call)] {
     hostCalls_.fetch_add(1, std::memory_order_relaxed);
     return call();
   });

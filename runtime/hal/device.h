@@ -41,6 +41,7 @@
 #include "runtime/base/status.h"
 #include "runtime/hal/allocator.h"
 #include "runtime/hal/buffer.h"
+#include "runtime/hal/device_observer.h"
 #include "runtime/hal/element_type.h"
 #include "runtime/hal/fence.h"
 #include "runtime/hal/queue_flags.h"
@@ -201,6 +202,17 @@ public:
                        const std::shared_ptr<Fence> &signal,
                        std::function<Status()> call);
 
+  // Attaches `observer` (null detaches); every queue operation submitted
+  // while it is attached reports its execution to it (device_observer.h:
+  // threads, lifetime). Not owned. No cost beyond an atomic load when none
+  // is set.
+  void setObserver(DeviceObserver *observer) {
+    observer_.store(observer, std::memory_order_release);
+  }
+  DeviceObserver *observer() const {
+    return observer_.load(std::memory_order_acquire);
+  }
+
 protected:
   // `executesInline`: the driver runs every operation on the calling thread
   // before returning (like local-sync). The base then runs work directly
@@ -235,11 +247,18 @@ private:
   // Validates the signal fence; fails `signal` with the returned error.
   Status reject(const std::shared_ptr<Fence> &signal, Status status);
   Status barrier(const std::shared_ptr<Fence> &wait,
-                 const std::shared_ptr<Fence> &signal);
+                 const std::shared_ptr<Fence> &signal,
+                 QueueOperationKind kind = QueueOperationKind::kBarrier);
   // submit(), or inline for drivers that execute inline.
   template <typename Work>
   Status enqueue(const std::shared_ptr<Fence> &wait,
                  const std::shared_ptr<Fence> &signal, Work &&work);
+  // The same, reporting the execution as `operation` (with its timing and
+  // outcome) to the observer attached at submission, if any.
+  template <typename Work>
+  Status enqueue(const std::shared_ptr<Fence> &wait,
+                 const std::shared_ptr<Fence> &signal,
+                 const QueueOperation &operation, Work &&work);
 
   std::string name_;
   std::shared_ptr<Allocator> allocator_;
@@ -254,6 +273,7 @@ private:
   std::atomic<uint64_t> deallocas_{0};
   std::atomic<uint64_t> barriers_{0};
   std::atomic<uint64_t> hostCalls_{0};
+  std::atomic<DeviceObserver *> observer_{nullptr};
 };
 
 // Checks a dispatch request against the kernel's contract: known kernel and

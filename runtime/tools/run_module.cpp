@@ -1,5 +1,6 @@
 #include "runtime/tools/run_module.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -9,6 +10,7 @@
 #include "runtime/hal/driver_registry.h"
 #include "runtime/hal/topology.h"
 #include "runtime/modules/plugin.h"
+#include "runtime/tools/chrome_trace.h"
 #include "runtime/tools/host_tensor.h"
 #include "runtime/tools/npy.h"
 #include "runtime/vm/context.h"
@@ -64,18 +66,58 @@ struct Run {
   std::vector<vm::Value> results;
 };
 
+// Host memory the device can copy to and from: where inputs are written and
+// results read when the device's own memory is not host-visible.
+Result<std::shared_ptr<hal::Buffer>> allocateStaging(hal::Device &device,
+                                                     uint64_t size) {
+  return device.allocator().allocate(
+      hal::kHostVisible | hal::kHostCoherent | hal::kDeviceVisible,
+      hal::kTransfer | hal::kMappingScoped, size);
+}
+
+// Copies `length` bytes on `device`'s queue and waits for the copy.
+Status copyAndWait(hal::Device &device,
+                   const std::shared_ptr<hal::Buffer> &source,
+                   const std::shared_ptr<hal::Buffer> &target,
+                   uint64_t length) {
+  auto done = hal::Fence::create();
+  FERRY_RETURN_IF_ERROR(
+      device.queueCopy(nullptr, done, source, 0, target, 0, length));
+  return done->wait();
+}
+
+// Puts an input into `device`'s memory: mapped and written directly when that
+// memory is host-visible, else written to a staging buffer and copied over
+// on the device's queue (the path a discrete GPU needs).
 Result<std::shared_ptr<hal::BufferView>> uploadInput(hal::Device &device,
                                                      const HostTensor &tensor) {
-  FERRY_ASSIGN_OR_RETURN(
-      std::shared_ptr<hal::Buffer> buffer,
-      device.allocator().allocate(
-          hal::kHostVisible | hal::kHostCoherent | hal::kDeviceVisible,
-          hal::kTransfer | hal::kDispatchStorage | hal::kMapping,
-          tensor.bytes.size()));
-  FERRY_ASSIGN_OR_RETURN(std::span<uint8_t> mapped,
-                         buffer->map(hal::MappingMode::kScoped));
-  if (!tensor.bytes.empty())
-    std::memcpy(mapped.data(), tensor.bytes.data(), tensor.bytes.size());
+  uint64_t size = tensor.bytes.size();
+  bool hostVisible = device.allocator().defaultMemoryType() & hal::kHostVisible;
+  std::shared_ptr<hal::Buffer> buffer;
+  if (hostVisible) {
+    FERRY_ASSIGN_OR_RETURN(
+        buffer,
+        device.allocator().allocate(
+            hal::kHostVisible | hal::kHostCoherent | hal::kDeviceVisible,
+            hal::kTransfer | hal::kDispatchStorage | hal::kMapping, size));
+    FERRY_ASSIGN_OR_RETURN(std::span<uint8_t> mapped,
+                           buffer->map(hal::MappingMode::kScoped));
+    if (size)
+      std::memcpy(mapped.data(), tensor.bytes.data(), size);
+  } else {
+    FERRY_ASSIGN_OR_RETURN(
+        buffer,
+        device.allocator().allocate(
+            hal::kDeviceLocal, hal::kTransfer | hal::kDispatchStorage, size));
+    if (size) {
+      FERRY_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> staging,
+                             allocateStaging(device, size));
+      FERRY_ASSIGN_OR_RETURN(std::span<uint8_t> mapped,
+                             staging->map(hal::MappingMode::kScoped));
+      std::memcpy(mapped.data(), tensor.bytes.data(), size);
+      FERRY_RETURN_IF_ERROR(copyAndWait(device, staging, buffer, size));
+    }
+  }
   return hal::BufferView::create(std::move(buffer), tensor.shape,
                                  tensor.elementType);
 }
@@ -93,27 +135,55 @@ Result<HostTensor> parseInput(const std::string &input) {
   return tensor.ok() ? tensor : tensor.status().withContext(context);
 }
 
-// Checks a result is a readable view and returns its bytes.
-Result<std::span<const uint8_t>> resultBytes(const vm::Value &value,
-                                             size_t index) {
+// Checks a result is a readable view and returns a copy of its bytes. A
+// buffer the host cannot map (memory that is not host-visible, or no mapping
+// usage) is first copied into a staging buffer on the queue of the device
+// whose allocator made it.
+Result<std::vector<uint8_t>>
+resultBytes(const vm::Value &value, size_t index,
+            std::span<const std::shared_ptr<hal::Device>> devices) {
   auto view = value.refAs<hal::BufferView>();
   if (!view)
     return invalidArgument(
         "result ", index, " is ",
         value.isI64() ? "an i64" : strCat("a ", vm::refTypeName(value.ref())),
         ", not a tensor (buffer view)");
-  const hal::Buffer &buffer = *view->buffer();
-  if (buffer.isReleased())
+  const std::shared_ptr<hal::Buffer> &buffer = view->buffer();
+  if (buffer->isReleased())
     return failedPrecondition("result ", index,
                               " is a view of a deallocated buffer");
+  uint64_t length = view->byteLength();
+  bool mappable =
+      (buffer->memoryType() & hal::kHostVisible) &&
+      (buffer->usage() & (hal::kMappingScoped | hal::kMappingPersistent));
+  if (!mappable && !length)
+    return std::vector<uint8_t>(); // nothing to copy back
+  std::shared_ptr<hal::Buffer> readable = buffer;
+  if (!mappable) {
+    auto owner = std::find_if(devices.begin(), devices.end(), [&](auto &d) {
+      return &d->allocator() == &buffer->allocator();
+    });
+    if (owner == devices.end())
+      return failedPrecondition("result ", index, ": ", buffer->describe(),
+                                " is not host-visible and belongs to no "
+                                "device of this run to stage it through");
+    Status status = [&]() -> Status {
+      FERRY_ASSIGN_OR_RETURN(readable, allocateStaging(**owner, length));
+      return copyAndWait(**owner, buffer, readable, length);
+    }();
+    if (!status.ok())
+      return status.withContext(strCat("result ", index, " (staging it)"));
+  }
   Result<std::span<uint8_t>> mapped =
-      buffer.map(hal::MappingMode::kScoped, 0, view->byteLength());
+      readable->map(hal::MappingMode::kScoped, 0, length);
   if (!mapped.ok())
     return mapped.status().withContext(strCat("result ", index));
-  return std::span<const uint8_t>(mapped->data(), mapped->size());
+  return std::vector<uint8_t>(mapped->begin(), mapped->end());
 }
 
-Status runInto(const RunOptions &options, Run &run, std::ostream &out) {
+// `recorder` (null: no --trace) is attached to every device and the context.
+Status runInto(const RunOptions &options, Run &run, std::ostream &out,
+               TraceRecorder *recorder) {
   Result<std::vector<uint8_t>> file = readFileBytes(options.modulePath);
   if (!file.ok())
     return file.status();
@@ -150,6 +220,8 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out) {
         registry.createDevice(driver, name);
     if (!device.ok())
       return device.status().withContext(strCat("device '", name, "'"));
+    if (recorder)
+      recorder->attach(**device);
     run.devices.push_back(std::move(*device));
   }
   // One group: the devices learn their links (copies between them, device
@@ -172,6 +244,8 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out) {
     return context.status();
   }
   run.context.emplace(std::move(*context));
+  if (recorder)
+    recorder->attach(*run.context);
 
   const vm::Function *function = module->lookupFunction(options.function);
   if (!function)
@@ -201,26 +275,39 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out) {
     args.emplace_back(std::move(*view));
   }
 
-  FERRY_ASSIGN_OR_RETURN(
-      run.results, run.context->invoke(options.function, std::move(args)));
+  if (recorder)
+    recorder->sampleLiveBytes(); // the uploaded inputs
+  auto start = TraceRecorder::Clock::now();
+  Result<std::vector<vm::Value>> results =
+      run.context->invoke(options.function, std::move(args));
+  if (recorder)
+    recorder->recordVmSpan(strCat("invoke ", options.function), start,
+                           TraceRecorder::Clock::now());
+  if (!results.ok())
+    return results.status();
+  run.results = std::move(*results);
 
+  // Each result is read back once (staging counts as a copy in --stats).
   std::string printed;
+  std::vector<std::vector<uint8_t>> resultData(run.results.size());
   for (size_t i = 0; i < run.results.size(); ++i) {
     const vm::Value &value = run.results[i];
     if (value.isI64()) {
       printed += strCat(value.i64(), "\n");
       continue;
     }
-    FERRY_ASSIGN_OR_RETURN(std::span<const uint8_t> bytes,
-                           resultBytes(value, i));
+    FERRY_ASSIGN_OR_RETURN(resultData[i], resultBytes(value, i, run.devices));
     auto view = value.refAs<hal::BufferView>();
-    printed += formatTensor(view->shape(), view->elementType(), bytes) + "\n";
+    printed +=
+        formatTensor(view->shape(), view->elementType(), resultData[i]) + "\n";
   }
   out << printed;
   for (size_t i = 0; i < options.outputPaths.size(); ++i) {
-    FERRY_ASSIGN_OR_RETURN(std::span<const uint8_t> bytes,
-                           resultBytes(run.results[i], i));
-    auto view = run.results[i].refAs<hal::BufferView>();
+    const vm::Value &value = run.results[i];
+    if (value.isI64())
+      FERRY_RETURN_IF_ERROR(resultBytes(value, i, run.devices).status());
+    std::span<const uint8_t> bytes = resultData[i];
+    auto view = value.refAs<hal::BufferView>();
     FERRY_RETURN_IF_ERROR(writeNpyFile(options.outputPaths[i], view->shape(),
                                        view->elementType(), bytes));
   }
@@ -255,9 +342,13 @@ std::string formatStatsJson(std::span<const DeviceReport> reports) {
 Status runModule(const RunOptions &options, std::ostream &out) {
   std::vector<DeviceReport> reports;
   Status status;
+  // Outlives the run: asynchronous work reports to it until the end.
+  std::optional<TraceRecorder> recorder;
+  if (!options.tracePath.empty())
+    recorder.emplace();
   {
     Run run;
-    status = runInto(options, run, out);
+    status = runInto(options, run, out, recorder ? &*recorder : nullptr);
     // Release the program's objects first, then read what the allocators
     // saw once every buffer is gone; they outlive the devices that own them.
     run.results.clear();
@@ -272,6 +363,17 @@ Status runModule(const RunOptions &options, std::ostream &out) {
     run.devices.clear();
     for (size_t i = 0; i < reports.size(); ++i)
       reports[i].allocator = allocators[i]->statistics();
+  }
+  if (recorder) {
+    // Everything is released: the counters end at what leaked.
+    recorder->sampleLiveBytes();
+    std::string json = recorder->json();
+    Status written = writeFileBytes(
+        options.tracePath,
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(json.data()),
+                                 json.size()));
+    if (!written.ok() && status.ok())
+      return written.withContext("--trace");
   }
   if (!status.ok())
     return status;

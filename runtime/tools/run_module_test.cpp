@@ -96,6 +96,61 @@ TEST_F(RunModuleTest, FloatModulePrintsShortest) {
   EXPECT_EQ(run(options), "3xf32=[2 1.5 0.3]\n");
 }
 
+// local-discrete memory is not host-visible: inputs are written to staging
+// buffers and copied to the device, and a result the host cannot map is
+// copied back through one. --stats counts those copies.
+TEST_F(RunModuleTest, StagesThroughHostMemoryOnDiscreteDevice) {
+  RunOptions options;
+  options.modulePath = writeModule(buildElementwiseModule(
+      vm::bytecode::BuiltinKernel::kAdd, hal::ElementType::kI32, "main",
+      hal::kDeviceLocal, hal::kTransfer | hal::kDispatchStorage));
+  options.inputs = {"4xi32=1,2,3,4", "4xi32=10,20,30,40"};
+  options.devices = {{"device_a", "local-discrete"}};
+  options.outputPaths = {dir + "/out.npy"};
+  options.statsPath = dir + "/stats.json";
+  EXPECT_EQ(run(options), "4xi32=[11 22 33 44]\n");
+  Result<HostTensor> out = readNpyFile(dir + "/out.npy");
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  EXPECT_EQ(out->typeString(), "4xi32");
+  EXPECT_EQ(out->bytes, (std::vector<uint8_t>{11, 0, 0, 0, 22, 0, 0, 0, 33, 0,
+                                              0, 0, 44, 0, 0, 0}));
+  std::string json = readText(options.statsPath);
+  // Two inputs in and one result out, read once for printing and .npy.
+  EXPECT_NE(json.find("\n  \"copies\": 3,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\n  \"bytes_copied\": 48,"), std::string::npos) << json;
+  // 2 inputs + 2 staging, 2 allocas, 1 result staging: all freed.
+  EXPECT_NE(json.find("\n  \"allocations\": 7,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\n  \"live_bytes_at_exit\": 0,"), std::string::npos)
+      << json;
+}
+
+// A host-visible result on the same device is mapped directly: only the
+// inputs are copied.
+TEST_F(RunModuleTest, ReadsHostVisibleResultOfDiscreteDeviceDirectly) {
+  RunOptions options = addOptions({"4xi32=1,2,3,4", "4xi32=10,20,30,40"});
+  options.devices = {{"device_a", "local-discrete"}};
+  options.statsPath = dir + "/stats.json";
+  EXPECT_EQ(run(options), "4xi32=[11 22 33 44]\n");
+  std::string json = readText(options.statsPath);
+  EXPECT_NE(json.find("\n  \"copies\": 2,"), std::string::npos) << json;
+}
+
+// Staging a result needs TransferSource; the error says so.
+TEST_F(RunModuleTest, StagingAResultNeedsTransferSource) {
+  RunOptions options;
+  options.modulePath = writeModule(buildElementwiseModule(
+      vm::bytecode::BuiltinKernel::kAdd, hal::ElementType::kI32, "main",
+      hal::kDeviceLocal, hal::kTransferTarget | hal::kDispatchStorage));
+  options.inputs = {"4xi32=1,2,3,4", "4xi32=10,20,30,40"};
+  options.devices = {{"device_a", "local-discrete"}};
+  std::string result = run(options);
+  EXPECT_NE(result.find("result 0 (staging it): "), std::string::npos)
+      << result;
+  EXPECT_NE(result.find("missing buffer usage bit TransferSource"),
+            std::string::npos)
+      << result;
+}
+
 TEST_F(RunModuleTest, ErrorsNameTheProblem) {
   EXPECT_EQ(run(addOptions({"4xi32=1,2,3,4"})),
             "error: function 'main' expects 2 inputs, got 1");

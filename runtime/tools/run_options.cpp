@@ -21,7 +21,7 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
     std::string_view flag = arg.substr(0, equals);
     bool known = flag == "--function" || flag == "--input" ||
                  flag == "--output" || flag == "--stats" ||
-                 flag == "--device" || flag == "--module";
+                 flag == "--device" || flag == "--module" || flag == "--trace";
     if (!known)
       return invalidArgument("unknown flag '", flag,
                              "' (see ferry-run --help)");
@@ -47,6 +47,10 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
       if (value.empty())
         return invalidArgument("--stats needs a path");
       options.statsPath = value;
+    } else if (flag == "--trace") {
+      if (value.empty())
+        return invalidArgument("--trace needs a path");
+      options.tracePath = value;
     } else { // --device
       size_t split = value.find('=');
       if (split == std::string::npos || split == 0 || split + 1 == value.size())
@@ -91,6 +95,17 @@ Flags:
                          keys: allocations deallocations bytes_allocated
                          peak_bytes live_bytes_at_exit copies bytes_copied
                          fills dispatches
+  --trace=PATH           after the run (also a failed one), write a Chrome
+                         trace event JSON file of what it did; open it in
+                         the Perfetto UI (ui.perfetto.dev) or
+                         chrome://tracing. One track per device queue with
+                         every executed alloca, dealloca, barrier, fill,
+                         copy, dispatch and host call (args: bytes, kernel),
+                         a "live_bytes" counter per device (its allocator's
+                         live bytes after each operation), and a "vm" track
+                         with the invocation and each external function
+                         call (plus an async span until a coarse-fences
+                         call signals its fence)
   --device=NAME=DRIVER   run the module's device NAME on DRIVER (repeatable;
                          default: every device on local-sync). Drivers:
                            local-sync      the CPU, operations run inline

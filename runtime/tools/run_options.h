@@ -29,6 +29,7 @@ struct RunOptions {
   std::vector<std::string> inputs;      // each "SHAPExTYPE=..." or "@PATH.npy"
   std::vector<std::string> outputPaths; // .npy paths, in result order
   std::string statsPath;                // empty: no stats
+  std::string tracePath;                // empty: no trace
   std::vector<DeviceBinding> devices;
   std::vector<std::string> pluginPaths; // --module=PATH.so, in order
 };

@@ -137,6 +137,10 @@ enum class RegisterKind : uint8_t {
   X(kGlobalLoadI64, 0x42, "global.load.i64", "dst:i global:u32")               \
   X(kGlobalStoreI64, 0x43, "global.store.i64",                                 \
     "global:u32 value:i (only in the initializer)")                            \
+  X(kDeviceImportBuffer, 0x44, "hal.device.import_buffer",                     \
+    "dst:r device:r buffer:r wait:r? (the buffer itself where the device "     \
+    "reaches its memory, else exported as an opaque fd and imported; see "     \
+    "runtime/hal/buffer_import.h)")                                            \
   /* Calls. */                                                                 \
   X(kCallImport, 0x50, "call.import",                                          \
     "import:u32 arg_count:u16 arg_count x (kind:u8 reg:u16) result_count:u16 " \

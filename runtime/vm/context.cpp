@@ -4,6 +4,8 @@
 #include <limits>
 #include <optional>
 
+#include "runtime/hal/buffer_import.h"
+
 namespace ferry::vm {
 
 std::string_view refTypeName(const Ref &ref) {
@@ -582,6 +584,19 @@ Status Frame::executeHal() {
     setRef(dst, std::move(chosen));
     return okStatus();
   }
+  case Opcode::kDeviceImportBuffer: {
+    int64_t dst = operand();
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    FERRY_ASSIGN_OR_RETURN(auto buffer, refOperand<hal::Buffer>("buffer"));
+    FERRY_ASSIGN_OR_RETURN(auto wait,
+                           optionalRefOperand<hal::Fence>("wait fence"));
+    Result<std::shared_ptr<hal::Buffer>> imported =
+        hal::importBufferToDevice(*device, buffer, wait);
+    if (!imported.ok())
+      return fail(imported.status());
+    setRef(dst, std::move(*imported));
+    return okStatus();
+  }
   default:
     return internalError(where(), ": opcode has no implementation");
   }
@@ -617,6 +632,11 @@ Status Frame::executeCallImport() {
     return status.withContext(strCat("external function '", import.name, "'"));
   };
 
+  ContextObserver *observer = context_.observer();
+  ImportCallEvent::Clock::time_point start;
+  if (observer)
+    start = ImportCallEvent::Clock::now();
+
   // Coarse fences: the callee gets a signal fence of its own whose
   // resolution is forwarded to the program's, so a failure arriving later on
   // another thread still names the function.
@@ -634,19 +654,25 @@ Status Frame::executeCallImport() {
     programSignal = args[signalAt].refAs<hal::Fence>();
     if (programSignal) {
       auto calleeSignal = hal::Fence::create();
-      calleeSignal->whenResolved(
-          [programSignal, name = import.name](const Status &status) {
-            if (status.ok())
-              programSignal->signal();
-            else
-              programSignal->fail(
-                  status.withContext(strCat("external function '", name, "'")));
-          });
+      calleeSignal->whenResolved([programSignal, name = import.name, observer,
+                                  start](const Status &status) {
+        if (observer)
+          observer->onImportCompleted(
+              {name, start, ImportCallEvent::Clock::now(), status.ok()});
+        if (status.ok())
+          programSignal->signal();
+        else
+          programSignal->fail(
+              status.withContext(strCat("external function '", name, "'")));
+      });
       args[signalAt] = Value(calleeSignal);
     }
   }
 
   Result<std::vector<Value>> results = callee.body(args);
+  if (observer)
+    observer->onImportCall(
+        {import.name, start, ImportCallEvent::Clock::now(), results.ok()});
   if (!results.ok()) {
     Status status = named(results.status());
     if (programSignal)

@@ -35,6 +35,7 @@
 
 #include "runtime/base/status.h"
 #include "runtime/hal/device.h"
+#include "runtime/vm/context_observer.h"
 #include "runtime/vm/module.h"
 #include "runtime/vm/native_module.h"
 #include "runtime/vm/value.h"
@@ -64,6 +65,12 @@ public:
   // The module's globals, as the initializer left them.
   std::span<const int64_t> globals() const { return globals_; }
 
+  // Attaches `observer` (null detaches) to the import calls of later
+  // invocations (context_observer.h: threads, lifetime). Not owned; do not
+  // call while an invoke() is running.
+  void setObserver(ContextObserver *observer) { observer_ = observer; }
+  ContextObserver *observer() const { return observer_; }
+
   // Runs `functionName` with `args`. Fails naming the module's functions if
   // it does not exist, and on an argument count or kind mismatch.
   Result<std::vector<Value>> invoke(std::string_view functionName,
@@ -85,6 +92,7 @@ private:
   std::vector<std::shared_ptr<const NativeModule>> nativeModules_;
   std::vector<const NativeFunction *> imports_;
   std::vector<int64_t> globals_;
+  ContextObserver *observer_ = nullptr;
 };
 
 } // namespace ferry::vm

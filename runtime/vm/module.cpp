@@ -435,6 +435,11 @@ private:
         return operandError("selects from no devices");
       return okStatus();
     }
+    case Opcode::kDeviceImportBuffer:
+      FERRY_RETURN_IF_ERROR(refReg("dst"));
+      FERRY_RETURN_IF_ERROR(refReg("device"));
+      FERRY_RETURN_IF_ERROR(refReg("buffer"));
+      return refReg("wait", /*optional=*/true);
     case Opcode::kGlobalLoadI64:
       FERRY_RETURN_IF_ERROR(i64Reg("dst"));
       return globalIndex();

@@ -285,6 +285,7 @@ private:
   LogicalResult encodeQueueDispatch(hal::DeviceQueueDispatchOp op);
   LogicalResult encodeDeviceQuery(hal::DeviceQueryOp op);
   LogicalResult encodeAllocatorSelect(hal::AllocatorSelectOp op);
+  LogicalResult encodeImportBuffer(hal::DeviceImportBufferOp op);
   LogicalResult encodeGlobalLoad(hal::GlobalLoadOp op);
   LogicalResult encodeGlobalStore(hal::GlobalStoreOp op);
   LogicalResult encodeQueueFill(hal::DeviceQueueFillOp op);
@@ -444,6 +445,8 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
       .Case([&](hal::DeviceQueryOp op) { return encodeDeviceQuery(op); })
       .Case(
           [&](hal::AllocatorSelectOp op) { return encodeAllocatorSelect(op); })
+      .Case(
+          [&](hal::DeviceImportBufferOp op) { return encodeImportBuffer(op); })
       .Case([&](hal::GlobalLoadOp op) { return encodeGlobalLoad(op); })
       .Case([&](hal::GlobalStoreOp op) { return encodeGlobalStore(op); })
       .Case([&](hal::DeviceQueueFillOp op) { return encodeQueueFill(op); })
@@ -675,6 +678,18 @@ FunctionEncoder::encodeAllocatorSelect(hal::AllocatorSelectOp op) {
     return failure();
   for (Value device : op.getDevices())
     emitRegister(device);
+  return success();
+}
+
+LogicalResult
+FunctionEncoder::encodeImportBuffer(hal::DeviceImportBufferOp op) {
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kDeviceImportBuffer);
+  emitRegister(op.getResult());
+  emitRegister(op.getDevice());
+  emitRegister(op.getSourceBuffer());
+  emitOptionalRegister(op.getWaitFence());
   return success();
 }
 

@@ -16,11 +16,15 @@ namespace ferry::vm::testing {
 // both inputs (the dynamic dim read from input 0), alloca the result,
 // dispatch, await, view, return. It also allocas a scratch buffer of the same
 // size and deallocas it after the dispatch, so tests see a temporary come and
-// go (2 allocations and 1 deallocation inside the call).
-inline std::vector<uint8_t>
-buildElementwiseModule(BuiltinKernel kernel = BuiltinKernel::kAdd,
-                       hal::ElementType type = hal::ElementType::kI32,
-                       std::string_view functionName = "main") {
+// go (2 allocations and 1 deallocation inside the call). Both allocas use
+// `memoryType` and `usage` (e.g. kDeviceLocal without mapping bits for a
+// result the host must stage to read).
+inline std::vector<uint8_t> buildElementwiseModule(
+    BuiltinKernel kernel = BuiltinKernel::kAdd,
+    hal::ElementType type = hal::ElementType::kI32,
+    std::string_view functionName = "main",
+    uint32_t memoryType = hal::kHostVisible | hal::kDeviceVisible,
+    uint32_t usage = hal::kTransfer | hal::kDispatchStorage | hal::kMapping) {
   BytecodeWriter w;
   w.device("device_a");
   uint32_t msg0 = w.string("input 0");
@@ -39,8 +43,8 @@ buildElementwiseModule(BuiltinKernel kernel = BuiltinKernel::kAdd,
       .deviceGet(2, 0)
       .constI64(1, int64_t(hal::elementByteSize(type)))
       .binaryI64(Opcode::kMulI64, 2, 0, 1)
-      .constI64(3, hal::kHostVisible | hal::kDeviceVisible)
-      .constI64(4, hal::kTransfer | hal::kDispatchStorage | hal::kMapping)
+      .constI64(3, memoryType)
+      .constI64(4, usage)
       .fenceCreate(5, 2)
       .queueAlloca(6, 2, kNoRegister, 5, 3, 4, 2)
       .fenceCreate(7, 2)

@@ -4,8 +4,9 @@
 // usage every @a/@b allocation then gets. Run on two local devices, the link
 // is transparent (HostVisible|DeviceLocal = 17, Transfer|DispatchStorage|
 // Mapping|MappingPersistent = 720947); with @b on the discrete testing
-// device it is not, and the bits switch to export/import (DeviceLocal = 16,
-// Transfer|DispatchStorage|SharingExport|SharingImport = 819). @main runs
+// device it is not, and the bits switch to export (DeviceLocal = 16,
+// Transfer|DispatchStorage|SharingExport = 307; the importing side's
+// hal.device.import_buffer adds SharingImport). @main runs
 // on @a alone and is right under both bindings.
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --function=bits | FileCheck %s --check-prefix=LOCAL
@@ -15,7 +16,7 @@
 // LOCAL: 17
 // LOCAL-NEXT: 720947
 // DISCRETE: 16
-// DISCRETE-NEXT: 819
+// DISCRETE-NEXT: 307
 // CHECK: 4xi32=[110 440 990 1760]
 module attributes {stream.topology = #hal.device.topology<links = [
     (@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}),

@@ -377,7 +377,7 @@ planAllocation(const DeviceTopology &topology, ArrayRef<StringRef> devices,
           pick(&CandidateCapabilities::importPath)) {
     plan.rule = SharingRule::ExportImport;
     plan.allocationDevice = owner->str();
-    plan.bufferUsage |= kSharingExport | kSharingImport;
+    plan.bufferUsage |= kSharingExport;
     plan.reason = "shared by " + others + "; @" + owner->str() + " allocates" +
                   leadNote +
                   " and exports the buffer, the others import it through a "

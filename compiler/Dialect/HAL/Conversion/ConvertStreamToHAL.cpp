@@ -5,6 +5,7 @@
 // Assumes the cmd phase produced by stream-schedule-allocation: single-block
 // functions whose resources are all defined before use.
 
+#include "compiler/Dialect/HAL/Analysis/DeviceTopology.h"
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 
@@ -42,8 +43,10 @@ DeviceGlobalOp getOrCreateDefaultDevice(ModuleOp module) {
 
 class FunctionLowering {
 public:
-  FunctionLowering(func::FuncOp func, DeviceGlobalOp device)
-      : func(func), deviceGlobal(device), builder(func.getContext()) {}
+  FunctionLowering(func::FuncOp func, DeviceGlobalOp device,
+                   const DeviceTopology &topology)
+      : func(func), deviceGlobal(device), topology(topology),
+        builder(func.getContext()) {}
 
   LogicalResult run() {
     if (!func.getBody().hasOneBlock())
@@ -296,8 +299,49 @@ private:
         resolve.getBufferUsage(), op.getStorageSize(), op.getIndeterminate());
     buffers[op.getResult()] = buffer;
     bufferDevices[buffer] = allocator;
+    allocatedFences[buffer] = signal;
     fences[op.getResultTimepoint()] = signal;
     return success();
+  }
+
+  // The device symbols that may have allocated `buffer`: its allocating
+  // device, or every candidate of the hal.allocator.select choosing it.
+  // Empty when the buffer was not allocated here (a function argument).
+  SmallVector<StringRef> allocatingSymbols(Value buffer) {
+    Value allocator = bufferDevices.lookup(buffer);
+    if (!allocator)
+      return {};
+    SmallVector<Value> candidates{allocator};
+    if (auto select = allocator.getDefiningOp<AllocatorSelectOp>())
+      candidates.assign(select.getDevices().begin(), select.getDevices().end());
+    SmallVector<StringRef> symbols;
+    for (Value candidate : candidates)
+      symbols.push_back(candidate.getDefiningOp<DeviceGetOp>().getDevice());
+    return symbols;
+  }
+
+  // `buffer` as the device `symbol` may use it: the buffer itself when that
+  // device allocated it or the topology gives it transparent access to (or
+  // unified memory with) every device that may have; otherwise a
+  // hal.device.import_buffer, one per buffer and device, that the runtime
+  // turns into the buffer itself when the memory turns out to be shared.
+  Value usableOn(Value buffer, StringRef symbol) {
+    SmallVector<StringRef> owners = allocatingSymbols(buffer);
+    bool shared = llvm::all_of(owners, [&](StringRef owner) {
+      if (owner == symbol)
+        return true;
+      const LinkCapabilities &link = topology.link(symbol, owner);
+      return link.transparentAccess == Capability::Yes ||
+             link.unifiedMemory == Capability::Yes;
+    });
+    if (shared)
+      return buffer;
+    Value &imported = importedBuffers[{buffer, device(symbol)}];
+    if (!imported)
+      imported = DeviceImportBufferOp::create(
+          builder, buffer.getLoc(), BufferType::get(func.getContext()),
+          device(symbol), buffer, allocatedFences.lookup(buffer));
+    return imported;
   }
 
   LogicalResult lowerDealloca(stream::ResourceDeallocaOp op) {
@@ -317,9 +361,10 @@ private:
 
   LogicalResult lowerDispatch(stream::CmdDispatchOp op) {
     Location loc = op.getLoc();
+    StringRef symbol = deviceSymbolOf(op);
     SmallVector<Value> bindings;
     for (Value resource : op.getResourceOperands())
-      bindings.push_back(buffers.lookup(resource));
+      bindings.push_back(usableOn(buffers.lookup(resource), symbol));
     Value onDevice = deviceOf(op);
     Value signal = newFence(loc, onDevice);
     DeviceQueueDispatchOp::create(
@@ -353,11 +398,11 @@ private:
     if (failed(pattern))
       return failure();
     Value onDevice = deviceOf(op);
+    Value target = usableOn(buffers.lookup(op.getTarget()), deviceSymbolOf(op));
     Value signal = newFence(loc, onDevice);
     DeviceQueueFillOp::create(builder, loc, onDevice,
-                              fenceFor(op.getAwaitTimepoint()), signal,
-                              buffers.lookup(op.getTarget()), index(loc, 0),
-                              op.getTargetSize(), *pattern);
+                              fenceFor(op.getAwaitTimepoint()), signal, target,
+                              index(loc, 0), op.getTargetSize(), *pattern);
     fences[op.getResultTimepoint()] = signal;
     return success();
   }
@@ -365,11 +410,14 @@ private:
   LogicalResult lowerCopy(stream::CmdCopyOp op) {
     Location loc = op.getLoc();
     Value onDevice = deviceOf(op);
+    StringRef symbol = deviceSymbolOf(op);
+    Value source = usableOn(buffers.lookup(op.getSource()), symbol);
+    Value target = usableOn(buffers.lookup(op.getTarget()), symbol);
     Value signal = newFence(loc, onDevice);
-    DeviceQueueCopyOp::create(
-        builder, loc, onDevice, fenceFor(op.getAwaitTimepoint()), signal,
-        buffers.lookup(op.getSource()), op.getSourceOffset(),
-        buffers.lookup(op.getTarget()), op.getTargetOffset(), op.getLength());
+    DeviceQueueCopyOp::create(builder, loc, onDevice,
+                              fenceFor(op.getAwaitTimepoint()), signal, source,
+                              op.getSourceOffset(), target,
+                              op.getTargetOffset(), op.getLength());
     fences[op.getResultTimepoint()] = signal;
     return success();
   }
@@ -470,11 +518,16 @@ private:
 
   func::FuncOp func;
   DeviceGlobalOp deviceGlobal;
+  const DeviceTopology &topology;
   OpBuilder builder;
   llvm::StringMap<Value> devices;             // device symbol -> !hal.device
   llvm::DenseMap<Value, Value> buffers;       // resource -> !hal.buffer
   llvm::DenseMap<Value, Value> bufferDevices; // !hal.buffer -> allocator
-  llvm::DenseMap<Value, Value> fences;        // timepoint -> !hal.fence
+  // !hal.buffer -> the fence its queue alloca signals.
+  llvm::DenseMap<Value, Value> allocatedFences;
+  // (!hal.buffer, !hal.device) -> the buffer imported into the device.
+  llvm::DenseMap<std::pair<Value, Value>, Value> importedBuffers;
+  llvm::DenseMap<Value, Value> fences; // timepoint -> !hal.fence
   SmallVector<Operation *> deadOps;
 };
 
@@ -519,9 +572,13 @@ struct ConvertStreamToHALPass
     if (!usesStream)
       return;
     DeviceGlobalOp device = getOrCreateDefaultDevice(module);
+    FailureOr<DeviceTopology> topology = DeviceTopology::build(module);
+    if (failed(topology))
+      return signalPassFailure();
     // Bodies first: lowering a call reads the callee's tensor signature.
     for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isDeclaration() && failed(FunctionLowering(func, device).run()))
+      if (!func.isDeclaration() &&
+          failed(FunctionLowering(func, device, *topology).run()))
         return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isDeclaration())

@@ -20,8 +20,19 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     `hal.allocator.resolve_memory_properties` for the affinities of all the
     ops that use the resource (`#hal.device.optimal` when several); when they
     name several devices, a `hal.allocator.select` over them picks the
-    allocating device. `hal-resolve-topology-queries` resolves both; this
-    pass needs no topology. A deallocation goes to the allocating device.
+    allocating device. `hal-resolve-topology-queries` resolves both. A
+    deallocation goes to the allocating device.
+
+    A dispatch, fill or copy on a device other than the one that allocated
+    a buffer it uses (any candidate of its `hal.allocator.select`) uses the
+    buffer through `hal.device.import_buffer` into its own device, unless
+    the topology (`compiler/Dialect/HAL/Analysis/DeviceTopology`) says that
+    device has transparent access to, or unified memory with, every device
+    that may have allocated it. When the topology cannot tell (a
+    `#hal.runtime` property) the import is emitted anyway: at run time it
+    is the buffer itself where memory turns out to be shared. One import per
+    buffer and device; ownership and deallocation stay with the original
+    buffer. Buffers the function receives are used as they are.
   }];
   let dependentDialects = ["::ferry::hal::HALDialect",
                            "::mlir::arith::ArithDialect"];

@@ -2,6 +2,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -363,6 +364,48 @@ LogicalResult AllocatorSelectOp::verify() {
   if (getDevices().empty())
     return emitOpError() << "needs at least one device to select from";
   return success();
+}
+
+// Two device values that name the same device: one SSA value, or
+// hal.device.get of one symbol.
+static bool isSameDevice(Value lhs, Value rhs) {
+  if (lhs == rhs)
+    return true;
+  auto lhsGet = lhs.getDefiningOp<DeviceGetOp>();
+  auto rhsGet = rhs.getDefiningOp<DeviceGetOp>();
+  return lhsGet && rhsGet && lhsGet.getDevice() == rhsGet.getDevice();
+}
+
+// The device whose allocator holds `buffer`, when its defining op says.
+static Value getAllocatingDevice(Value buffer) {
+  if (auto alloca = buffer.getDefiningOp<DeviceQueueAllocaOp>())
+    return alloca.getDevice();
+  if (auto import = buffer.getDefiningOp<DeviceImportBufferOp>())
+    return import.getDevice();
+  return {};
+}
+
+LogicalResult DeviceImportBufferOp::verify() {
+  auto alloca = getSourceBuffer().getDefiningOp<DeviceQueueAllocaOp>();
+  if (!alloca || isSameDevice(alloca.getDevice(), getDevice()))
+    return success();
+  IntegerAttr usage;
+  if (!matchPattern(alloca.getBufferUsage(), m_Constant(&usage)))
+    return success();
+  if (!(usage.getValue().getZExtValue() & kSharingExport))
+    return emitOpError() << "imports a buffer allocated with usage \""
+                         << formatBufferUsage(usage.getValue().getZExtValue())
+                         << "\", which lacks SharingExport: the allocating "
+                            "device cannot export it";
+  return success();
+}
+
+OpFoldResult DeviceImportBufferOp::fold(FoldAdaptor) {
+  // Importing into the device that already holds the buffer changes nothing.
+  Value owner = getAllocatingDevice(getSourceBuffer());
+  if (owner && isSameDevice(owner, getDevice()))
+    return getSourceBuffer();
+  return {};
 }
 
 LogicalResult GlobalOp::verify() {

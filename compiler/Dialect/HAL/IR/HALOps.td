@@ -188,6 +188,48 @@ def HAL_AllocatorSelectOp : HAL_Op<"allocator.select", [Pure]> {
   let hasVerifier = 1;
 }
 
+def HAL_DeviceImportBufferOp : HAL_Op<"device.import_buffer"> {
+  let summary = "makes a buffer allocated on one device usable on another";
+  let description = [{
+    A device may touch another device's buffer directly only when the link
+    gives it transparent access to that memory. Otherwise the buffer must be
+    exported by the device that allocated it and imported into this
+    device's allocator: the result is the same memory, owned by `device`,
+    with the source's memory type and usage minus `SharingExport`, plus
+    `SharingImport`. `convert-stream-to-hal` emits it for each queue
+    operation that uses a buffer allocated on a device without (statically
+    known) transparent access to it; `hal-resolve-topology-queries` drops
+    the ones the resolved topology makes unnecessary.
+
+    At run time the result is the buffer itself when `device` allocated it
+    or reaches its memory transparently (so importing is cheap where memory
+    is shared); otherwise the allocating device exports it as an opaque fd
+    (the buffer needs `SharingExport`) and `device` imports that fd (its
+    allocator must import opaque fds). Errors name the buffer, both devices
+    and the missing bit or handle type. A buffer whose queue alloca has not
+    executed yet has no memory to export: the runtime then waits on the host
+    for `wait`, a fence signalled once it has (the alloca's signal fence).
+
+    Ownership (`hal.buffer.allocation.*`) and deallocation stay with the
+    source buffer; the import only keeps the memory mapped while referenced.
+
+    ```mlir
+    %imported = hal.device.import_buffer<%device_b : !hal.device>
+        buffer(%buffer : !hal.buffer) wait(%allocated) : !hal.buffer
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, HAL_Buffer:$source_buffer,
+                       Optional<HAL_Fence>:$wait_fence);
+  let results = (outs HAL_Buffer:$result);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>`
+    `buffer` `(` $source_buffer `:` type($source_buffer) `)`
+    (`wait` `(` $wait_fence^ `)`)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Module globals
 //===----------------------------------------------------------------------===//

@@ -53,20 +53,27 @@ def ResolveTopologyQueriesPass
        other's writes without flush or invalidate; persistent because the
        mapping lives as long as the buffer is shared.
     5. Export/import: the first @x whose buffers every other device can
-       import allocates them with `SharingExport` (it exports them); the
-       buffer also carries `SharingImport`, the bit the importing devices
-       use it under (the runtime hands both sides the same buffer).
+       import allocates them with `SharingExport` (it exports them). Each
+       other device uses the buffer through the `hal.device.import_buffer`
+       that `convert-stream-to-hal` emitted for it, whose result carries
+       `SharingImport` in place of `SharingExport`: SharingExport on the
+       allocating side, SharingImport where it is imported.
     6. Not decidable (a property is `#hal.runtime` or a link is left to a
        non-local target): emit `hal.device.query` on the device that would
        access the memory (category `"hal.device.link"`, keys
        `"<peer>:transparent_access"`, `"<peer>:unified_memory"`,
        `"<peer>:import.<handle type>"`) and arithmetic that adds the
-       transparent/unified bits when some candidate has them and the
-       export/import bits otherwise. The allocating device is then picked by
+       transparent/unified bits when some candidate has them and
+       `SharingExport` otherwise (the imports add `SharingImport`). The allocating device is then picked by
        `hal.allocator.select` at run time by the same preference.
     7. Impossible (for some pair of devices, every link property in both
        directions is known false): a compile error naming both devices and
        the missing capability.
+
+    Once the allocating device of a buffer is known, each
+    `hal.device.import_buffer` of it into that device, or into a device with
+    transparent access to or unified memory with it, is replaced by the
+    buffer.
 
     `lead-allocation-device=NAME` makes @NAME the allocating device of every
     shared buffer it uses; the rules then only pick its bits (an error if it

@@ -108,9 +108,8 @@ public:
         builder, loc, i32, builder.getI32IntegerAttr(plan.bufferUsage));
     usage = arith::OrIOp::create(builder, loc, usage,
                                  bitsIf(mapped, kMapping | kMappingPersistent));
-    usage = arith::OrIOp::create(
-        builder, loc, usage,
-        bitsIf(negate(mapped), kSharingExport | kSharingImport));
+    usage = arith::OrIOp::create(builder, loc, usage,
+                                 bitsIf(negate(mapped), kSharingExport));
     return {memory, usage};
   }
 
@@ -152,7 +151,37 @@ struct ResolveTopologyQueriesPass
     for (AllocatorResolveMemoryPropertiesOp op : queries)
       ok &= succeeded(resolve(op, *topology));
     if (!ok)
-      signalPassFailure();
+      return signalPassFailure();
+    dropSharedImports(module, *topology);
+  }
+
+  // An import of a buffer whose allocating device is now known, into a
+  // device that is that one or reaches its memory (transparent access or
+  // unified memory), is the buffer itself.
+  static void dropSharedImports(ModuleOp module,
+                                const DeviceTopology &topology) {
+    auto symbolOf = [](Value device) -> std::optional<StringRef> {
+      if (auto get = device.getDefiningOp<DeviceGetOp>())
+        return get.getDevice();
+      return std::nullopt;
+    };
+    module.walk([&](DeviceImportBufferOp op) {
+      auto alloca = op.getSourceBuffer().getDefiningOp<DeviceQueueAllocaOp>();
+      if (!alloca)
+        return;
+      std::optional<StringRef> owner = symbolOf(alloca.getDevice());
+      std::optional<StringRef> user = symbolOf(op.getDevice());
+      if (!owner || !user)
+        return;
+      if (*owner != *user) {
+        const LinkCapabilities &link = topology.link(*user, *owner);
+        if (link.transparentAccess != Capability::Yes &&
+            link.unifiedMemory != Capability::Yes)
+          return;
+      }
+      op.replaceAllUsesWith(op.getSourceBuffer());
+      op.erase();
+    });
   }
 
   LogicalResult resolve(AllocatorResolveMemoryPropertiesOp op,

@@ -53,3 +53,19 @@ func.func @fill_width(%d: !hal.device, %f: !hal.fence, %a: !hal.buffer, %n: inde
   hal.device.queue.fill<%d : !hal.device> signal(%f) target(%a : !hal.buffer)[%n, %n] pattern(%v : i3)
   return
 }
+
+// -----
+
+hal.device.global @a = #hal.device.target<"local", {}>
+hal.device.global @b = #hal.device.target<"local", {}>
+
+func.func @import_without_export(%f: !hal.fence, %n: index) {
+  %a = hal.device.get @a : !hal.device
+  %b = hal.device.get @b : !hal.device
+  %mt = hal.memory_type<"DeviceLocal"> : i32
+  %u = hal.buffer_usage<"Transfer|DispatchStorage"> : i32
+  %buffer = hal.device.queue.alloca<%a : !hal.device> signal(%f) type(%mt) usage(%u) : !hal.buffer{%n}
+  // expected-error @+1 {{imports a buffer allocated with usage "Transfer|DispatchStorage", which lacks SharingExport: the allocating device cannot export it}}
+  %0 = hal.device.import_buffer<%b : !hal.device> buffer(%buffer : !hal.buffer) wait(%f) : !hal.buffer
+  return
+}

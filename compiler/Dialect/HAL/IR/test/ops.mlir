@@ -74,3 +74,19 @@ func.func @fill_copy_ownership(%d: !hal.device, %f0: !hal.fence, %f1: !hal.fence
   %x = hal.device.queue.alloca<%d : !hal.device> signal(%f0) type(%mt) usage(%mt) indeterminate : !hal.buffer{%n}
   return %last, %only : i1, i1
 }
+
+// -----
+
+hal.device.global @a = #hal.device.target<"local", {}>
+hal.device.global @b = #hal.device.target<"local", {}>
+
+// CHECK-LABEL: func.func @import_buffer
+func.func @import_buffer(%a: !hal.buffer, %f: !hal.fence) -> (!hal.buffer, !hal.buffer) {
+  // CHECK: %[[B:.+]] = hal.device.get @b : !hal.device
+  %b = hal.device.get @b : !hal.device
+  // CHECK: hal.device.import_buffer<%[[B]] : !hal.device> buffer(%{{.+}} : !hal.buffer) wait(%{{.+}}) : !hal.buffer
+  %0 = hal.device.import_buffer<%b : !hal.device> buffer(%a : !hal.buffer) wait(%f) : !hal.buffer
+  // CHECK: hal.device.import_buffer<%[[B]] : !hal.device> buffer(%{{.+}} : !hal.buffer) : !hal.buffer
+  %1 = hal.device.import_buffer<%b : !hal.device> buffer(%a : !hal.buffer) : !hal.buffer
+  return %0, %1 : !hal.buffer, !hal.buffer
+}

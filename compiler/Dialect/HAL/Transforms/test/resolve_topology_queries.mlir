@@ -55,7 +55,7 @@ hal.device.global @gpu0 = #hal.device.target<"gpu", {host_visible_memory = false
 hal.device.global @gpu1 = #hal.device.target<"gpu", {host_visible_memory = false, unified_memory = false, host_memory_access = false, export_handle_types = ["opaque_fd"], import_handle_types = ["opaque_fd"]}>
 // CHECK-LABEL: func.func @same_driver
 // CHECK-DAG: %[[M:.+]] = hal.memory_type<"DeviceLocal">
-// CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|SharingExport|SharingImport">
+// CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|SharingExport">
 // CHECK-DAG: %[[G0:.+]] = hal.device.get @gpu0
 // CHECK: return %[[M]], %[[U]], %[[G0]]
 func.func @same_driver(%d0: !hal.device, %d1: !hal.device) -> (i32, i32, !hal.device) {
@@ -139,7 +139,7 @@ module attributes {stream.topology = #hal.device.topology<links = [
   hal.device.global @b = #hal.device.target<"local", {}>
   // CHECK-LABEL: func.func @export_import
   // CHECK-DAG: %[[M:.+]] = hal.memory_type<"DeviceLocal">
-  // CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|SharingExport|SharingImport">
+  // CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|SharingExport">
   // CHECK-DAG: %[[B:.+]] = hal.device.get @b
   // CHECK: return %[[M]], %[[U]], %[[B]]
   func.func @export_import(%da: !hal.device, %db: !hal.device) -> (i32, i32, !hal.device) {
@@ -195,4 +195,42 @@ func.func @impossible() -> (i32, i32) {
   // expected-error @+1 {{devices @x and @y cannot share a buffer: neither has transparent_access to or unified_memory with the other's memory, and no export/import handle type connects them in either direction}}
   %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@x>, #hal.device.affinity<@y>]>) lifetime(transient) : i32, i32
   return %m, %u : i32, i32
+}
+
+// -----
+
+// Imports left by convert-stream-to-hal once the allocating device is known
+// (@a, the one both others import from): the one into @c, which reaches @a's
+// memory, is the buffer itself; the one into @b stays, and the allocation
+// gets SharingExport (the import adds SharingImport).
+module attributes {stream.topology = #hal.device.topology<links = [
+    (@b -> @a = {import_handle_types = ["opaque_fd"], export_handle_types = ["opaque_fd"]}),
+    (@a -> @b = {import_handle_types = ["opaque_fd"], export_handle_types = ["opaque_fd"]}),
+    (@c -> @a = {transparent_access = true, import_handle_types = ["opaque_fd"], export_handle_types = ["opaque_fd"]}),
+    (@a -> @c = {}),
+    (@c -> @b = {}),
+    (@b -> @c = {})]>} {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  hal.device.global @c = #hal.device.target<"local", {}>
+  // CHECK-LABEL: func.func @imports
+  // CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|SharingExport">
+  // CHECK-DAG: %[[B:.+]] = hal.device.get @b
+  // CHECK: %[[A:.+]] = hal.device.get @a
+  // CHECK: %[[BUF:.+]] = hal.device.queue.alloca<%[[A]] : !hal.device> signal(%{{.+}}) type(%{{.+}}) usage(%[[U]])
+  // CHECK: %[[IMP:.+]] = hal.device.import_buffer<%[[B]] : !hal.device> buffer(%[[BUF]] : !hal.buffer) wait(%{{.+}})
+  // CHECK-NOT: hal.device.import_buffer
+  // CHECK: return %[[IMP]], %[[BUF]]
+  func.func @imports(%n: index) -> (!hal.buffer, !hal.buffer) {
+    %a = hal.device.get @a : !hal.device
+    %b = hal.device.get @b : !hal.device
+    %c = hal.device.get @c : !hal.device
+    %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>, #hal.device.affinity<@c>]>) lifetime(transient) : i32, i32
+    %dev = hal.allocator.select from([%a, %b, %c]) type(%m) usage(%u) : !hal.device
+    %f = hal.fence.create device(%dev : !hal.device) : !hal.fence
+    %buffer = hal.device.queue.alloca<%dev : !hal.device> signal(%f) type(%m) usage(%u) : !hal.buffer{%n}
+    %on_b = hal.device.import_buffer<%b : !hal.device> buffer(%buffer : !hal.buffer) wait(%f) : !hal.buffer
+    %on_c = hal.device.import_buffer<%c : !hal.device> buffer(%buffer : !hal.buffer) wait(%f) : !hal.buffer
+    return %on_b, %on_c : !hal.buffer, !hal.buffer
+  }
 }

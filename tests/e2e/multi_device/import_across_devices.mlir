@@ -1,0 +1,35 @@
+// A buffer @a allocates crosses to @b: the sum is computed on @a and squared
+// in place on @b. Whether @b reaches @a's memory is left to run time
+// (#hal.runtime links), so the compiler imports the buffer into @b
+// (hal.device.import_buffer). On two local devices the link is transparent
+// and the import is the buffer itself (nothing allocated on @b); with @b on
+// the discrete testing device @a allocates it with SharingExport and @b
+// imports it as an opaque fd (one allocation on @b, same memory), and both
+// runs compute the same result.
+// RUN: ferry-compile %s -o %t.fvm
+// RUN: ferry-compile %s --compile-to=hal | FileCheck %s --check-prefix=HAL
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --stats=%t.local.json | FileCheck %s
+// RUN: %python %S/../check_stats.py %t.local.json --device=a dispatches=1
+// RUN: %python %S/../check_stats.py %t.local.json --device=b allocations=0 dispatches=1
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=b=local-discrete --stats=%t.discrete.json | FileCheck %s
+// RUN: %python %S/../check_stats.py %t.discrete.json --device=a dispatches=1
+// RUN: %python %S/../check_stats.py %t.discrete.json --device=b allocations=1 deallocations=1 bytes_allocated=16 live_bytes_at_exit=0 dispatches=1
+// With @a asynchronous the import waits for @a's alloca to run first.
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=a=local-task --device=b=local-discrete | FileCheck %s
+// HAL: %[[B:.+]] = hal.device.get @b
+// HAL: hal.device.queue.dispatch<%{{.+}} : !hal.device> {{.*}} kernel("add")
+// HAL: %[[IMPORTED:.+]] = hal.device.import_buffer<%[[B]] : !hal.device> buffer(%{{.+}} : !hal.buffer) wait(%{{.+}}) : !hal.buffer
+// HAL: hal.device.queue.dispatch<%[[B]] : !hal.device> {{.*}} kernel("mul") type(i32) count(%{{.+}}) bindings(%[[IMPORTED]], %[[IMPORTED]], %[[IMPORTED]])
+// CHECK: 4xi32=[121 484 1089 1936]
+module attributes {stream.topology = #hal.device.topology<links = [
+    (@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}),
+    (@b -> @a = {transparent_access = #hal.runtime, unified_memory = #hal.runtime})]>} {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func @main(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32>
+      attributes {stream.affinity = #hal.device.affinity<@a>} {
+    %0 = arith.addi %x, %y : tensor<4xi32>
+    %1 = arith.muli %0, %0 {stream.affinity = #hal.device.affinity<@b>} : tensor<4xi32>
+    return %1 : tensor<4xi32>
+  }
+}
