@@ -4,26 +4,10 @@
 
 #include "runtime/vm/context.h"
 
+#include "runtime/tools/json.h"
+
 namespace ferry::tools {
 namespace {
-
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (uint8_t(c) < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[uint8_t(c) >> 4];
-      out += kHex[uint8_t(c) & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 // Nanoseconds as microseconds with three decimals, without floating point.
 std::string microseconds(int64_t ns) {
@@ -38,20 +22,20 @@ std::string
 argsJson(const std::vector<std::pair<std::string, TraceEvent::Arg>> &args) {
   std::string out = "{";
   for (size_t i = 0; i < args.size(); ++i) {
-    out += strCat(i ? "," : "", quoted(args[i].first), ":");
+    out += strCat(i ? "," : "", jsonString(args[i].first), ":");
     if (const auto *number = std::get_if<int64_t>(&args[i].second))
       out += std::to_string(*number);
     else
-      out += quoted(std::get<std::string>(args[i].second));
+      out += jsonString(std::get<std::string>(args[i].second));
   }
   return out + "}";
 }
 
 std::string metadata(std::string_view kind, uint32_t pid, uint32_t tid,
                      std::string_view argName, const std::string &argValue) {
-  return strCat("{\"ph\":\"M\",\"name\":", quoted(kind), ",\"pid\":", pid,
-                ",\"tid\":", tid, ",\"args\":{", quoted(argName), ":", argValue,
-                "}}");
+  return strCat("{\"ph\":\"M\",\"name\":", jsonString(kind), ",\"pid\":", pid,
+                ",\"tid\":", tid, ",\"args\":{", jsonString(argName), ":",
+                argValue, "}}");
 }
 
 } // namespace
@@ -62,13 +46,13 @@ std::string formatTraceJson(const Trace &trace) {
     const TraceProcess &process = trace.processes[p];
     uint32_t pid = uint32_t(p + 1);
     lines.push_back(
-        metadata("process_name", pid, 0, "name", quoted(process.name)));
+        metadata("process_name", pid, 0, "name", jsonString(process.name)));
     lines.push_back(
         metadata("process_sort_index", pid, 0, "sort_index", strCat(pid)));
     for (size_t t = 0; t < process.threads.size(); ++t) {
       uint32_t tid = uint32_t(t + 1);
       lines.push_back(metadata("thread_name", pid, tid, "name",
-                               quoted(process.threads[t])));
+                               jsonString(process.threads[t])));
       lines.push_back(
           metadata("thread_sort_index", pid, tid, "sort_index", strCat(tid)));
     }
@@ -81,11 +65,12 @@ std::string formatTraceJson(const Trace &trace) {
                      return a->timestampNs < b->timestampNs;
                    });
   for (const TraceEvent *event : events) {
-    std::string line = strCat(
-        "{\"ph\":\"", char(event->phase), "\",\"name\":", quoted(event->name),
-        ",\"cat\":", quoted(event->category), ",\"pid\":", event->process,
-        ",\"tid\":", event->thread,
-        ",\"ts\":", microseconds(event->timestampNs));
+    std::string line =
+        strCat("{\"ph\":\"", char(event->phase),
+               "\",\"name\":", jsonString(event->name),
+               ",\"cat\":", jsonString(event->category),
+               ",\"pid\":", event->process, ",\"tid\":", event->thread,
+               ",\"ts\":", microseconds(event->timestampNs));
     if (event->phase == TraceEvent::Phase::kComplete)
       line += strCat(",\"dur\":", microseconds(event->durationNs));
     if (event->phase == TraceEvent::Phase::kAsyncBegin ||

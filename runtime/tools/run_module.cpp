@@ -16,26 +16,10 @@
 #include "runtime/vm/context.h"
 #include "runtime/vm/module.h"
 
+#include "runtime/tools/json.h"
+
 namespace ferry::tools {
 namespace {
-
-std::string jsonString(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (uint8_t(c) < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[uint8_t(c) >> 4];
-      out += kHex[uint8_t(c) & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string statsFields(const DeviceReport &r, std::string_view indent) {
   std::pair<const char *, uint64_t> fields[] = {
