@@ -59,8 +59,8 @@ std::shared_ptr<NativeModule> hostModule(bool share,
        {K::kRef},
        {},
        0,
-       [share, &kept](std::span<const Value> args)
-           -> Result<std::vector<Value>> {
+       [share,
+        &kept](std::span<const Value> args) -> Result<std::vector<Value>> {
          kept = std::get<std::shared_ptr<hal::Buffer>>(args[0].ref());
          if (share)
            hal::allocationPreserve(kept.get());
@@ -77,8 +77,8 @@ protected:
 
   // Runs main once; returns what the program's release answered.
   int64_t run(bool hostShares) {
-    Result<Context> context = Context::create(
-        handOffModule(), {device}, {hostModule(hostShares, kept)});
+    Result<Context> context = Context::create(handOffModule(), {device},
+                                              {hostModule(hostShares, kept)});
     EXPECT_TRUE(context.ok()) << context.status().toString();
     Result<std::vector<Value>> results = context->invoke("main", {});
     EXPECT_TRUE(results.ok()) << results.status().toString();
