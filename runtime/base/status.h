@@ -11,6 +11,7 @@
 #define FERRY_RUNTIME_BASE_STATUS_H_
 
 #include <cassert>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -64,33 +65,53 @@ constexpr std::string_view statusCodeName(StatusCode code) {
   return "UNKNOWN";
 }
 
+// OK is a null pointer, so the success path (every queue operation returns a
+// Status, fences store one) moves and destroys a single word; only failures
+// allocate their code and message.
 class [[nodiscard]] Status {
 public:
   Status() = default; // OK
   Status(StatusCode code, std::string message)
-      : code_(code), message_(std::move(message)) {}
+      : rep_(code == StatusCode::kOk
+                 ? nullptr
+                 : std::make_unique<Rep>(Rep{code, std::move(message)})) {}
+  Status(const Status &other)
+      : rep_(other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr) {}
+  Status &operator=(const Status &other) {
+    if (this != &other)
+      rep_ = other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr;
+    return *this;
+  }
+  Status(Status &&) noexcept = default;
+  Status &operator=(Status &&) noexcept = default;
 
-  bool ok() const { return code_ == StatusCode::kOk; }
-  StatusCode code() const { return code_; }
-  const std::string &message() const { return message_; }
+  bool ok() const { return rep_ == nullptr; }
+  StatusCode code() const { return rep_ ? rep_->code : StatusCode::kOk; }
+  const std::string &message() const {
+    static const std::string kEmpty;
+    return rep_ ? rep_->message : kEmpty;
+  }
 
   // "INVALID_ARGUMENT: message"; just "OK" for success.
   std::string toString() const {
     if (ok())
       return "OK";
-    return std::string(statusCodeName(code_)) + ": " + message_;
+    return std::string(statusCodeName(rep_->code)) + ": " + rep_->message;
   }
 
   // Prefixes context ("while loading 'x.fvm'") onto a failure; keeps the code.
   Status withContext(std::string_view context) const {
     if (ok())
-      return *this;
-    return Status(code_, std::string(context) + ": " + message_);
+      return Status();
+    return Status(rep_->code, std::string(context) + ": " + rep_->message);
   }
 
 private:
-  StatusCode code_ = StatusCode::kOk;
-  std::string message_;
+  struct Rep {
+    StatusCode code;
+    std::string message;
+  };
+  std::unique_ptr<Rep> rep_;
 };
 
 inline Status okStatus() { return Status(); }

@@ -210,19 +210,7 @@ Status Device::enqueue(const std::shared_ptr<Fence> &wait,
                        const std::shared_ptr<Fence> &signal, Work &&work) {
   if (!executesInline_)
     return submit(wait, signal, std::forward<Work>(work));
-  if (wait) {
-    Status status = wait->wait();
-    if (!status.ok()) {
-      signal->fail(status);
-      return status;
-    }
-  }
-  Status status = work();
-  if (status.ok())
-    signal->signal();
-  else
-    signal->fail(status);
-  return status;
+  return runOrdered(wait, signal, work);
 }
 
 Status Device::barrier(const std::shared_ptr<Fence> &wait,

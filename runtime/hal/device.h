@@ -230,6 +230,27 @@ protected:
   virtual Status submit(const std::shared_ptr<Fence> &wait,
                         const std::shared_ptr<Fence> &signal,
                         std::function<Status()> work) = 0;
+  // What submit() promises, for work that runs now on this thread: waits for
+  // `wait`, runs `work` and resolves `signal` with its status (or with
+  // `wait`'s failure, without running it). Inline drivers' submit(), the
+  // base's inline path and queue threads all run work through this.
+  template <typename Work>
+  static Status runOrdered(const std::shared_ptr<Fence> &wait,
+                           const std::shared_ptr<Fence> &signal, Work &work) {
+    if (wait) {
+      Status status = wait->wait();
+      if (!status.ok()) {
+        signal->fail(status);
+        return status;
+      }
+    }
+    Status status = work();
+    if (status.ok())
+      signal->signal();
+    else
+      signal->fail(status);
+    return status;
+  }
   // Compute hooks, called from submitted work with live, checked memory.
   virtual void executeFill(uint8_t *target, uint64_t length, uint64_t pattern,
                            uint32_t patternLength) = 0;

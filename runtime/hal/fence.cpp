@@ -50,14 +50,20 @@ void Fence::fail(Status status) {
 
 void Fence::resolve(Status status) {
   std::vector<std::function<void(const Status &)>> callbacks;
+  bool notify = true;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (status_)
       return;
     status_ = std::move(status);
     callbacks.swap(callbacks_);
+    // Most fences are resolved before anyone waits on them (inline
+    // execution): skip the condition variable then.
+    if (waiters_ == 0)
+      notify = false;
   }
-  resolved_.notify_all();
+  if (notify)
+    resolved_.notify_all();
   // status_ never changes once set, so reading it unlocked is safe.
   for (auto &callback : callbacks)
     callback(*status_);
@@ -89,13 +95,19 @@ Status Fence::wait() {
   if (!status_ && pendingSignals_ == 0)
     return makeStatus(StatusCode::kDeadlock,
                       "waiting on a fence that nothing will ever signal");
+  ++waiters_;
   resolved_.wait(lock, [&] { return status_.has_value(); });
+  --waiters_;
   return *status_;
 }
 
 Status Fence::wait(std::chrono::nanoseconds timeout) {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (!resolved_.wait_for(lock, timeout, [&] { return status_.has_value(); }))
+  ++waiters_;
+  bool resolved =
+      resolved_.wait_for(lock, timeout, [&] { return status_.has_value(); });
+  --waiters_;
+  if (!resolved)
     return deadlineExceeded("fence not signaled within ", timeout.count(),
                             " ns");
   return *status_;

@@ -81,6 +81,7 @@ private:
   std::condition_variable resolved_;
   std::optional<Status> status_;
   uint32_t pendingSignals_ = 0;
+  uint32_t waiters_ = 0; // threads blocked in wait()
   std::vector<std::function<void(const Status &)>> callbacks_;
 };
 

@@ -64,32 +64,14 @@ hal::DeviceCapabilities LocalDevice::capabilities() const {
   return caps;
 }
 
-static Status runNow(const std::shared_ptr<hal::Fence> &wait,
-                     const std::shared_ptr<hal::Fence> &signal,
-                     const std::function<Status()> &work) {
-  if (wait) {
-    Status status = wait->wait();
-    if (!status.ok()) {
-      signal->fail(status);
-      return status;
-    }
-  }
-  Status status = work();
-  if (status.ok())
-    signal->signal();
-  else
-    signal->fail(status);
-  return status;
-}
-
 Status LocalDevice::submit(const std::shared_ptr<hal::Fence> &wait,
                            const std::shared_ptr<hal::Fence> &signal,
                            std::function<Status()> work) {
   if (!executor_)
-    return runNow(wait, signal, work);
+    return runOrdered(wait, signal, work);
   signal->addPendingSignal();
-  executor_->enqueue([wait, signal, work = std::move(work)] {
-    (void)runNow(wait, signal, work);
+  executor_->enqueue([wait, signal, work = std::move(work)]() mutable {
+    (void)runOrdered(wait, signal, work);
   });
   return okStatus();
 }
