@@ -19,5 +19,8 @@ for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"):
 config.substitutions.append(("%samples", os.path.join(config.ferry_source_root, "samples")))
 # Native plugin modules of this build (samples/custom_module, test plugins).
 config.substitutions.append(("%plugins", config.ferry_plugins_dir))
+# The same plugins built like ferry-compile, for ferry-compile --module (in a
+# sanitizer build, ferry-run is sanitized and ferry-compile is not).
+config.substitutions.append(("%compile_plugins", config.ferry_compile_plugins_dir))
 # Debian's interpreter: the first python3 on PATH may lack NumPy.
 config.substitutions.append(("%python", "/usr/bin/python3"))

@@ -15,8 +15,10 @@ plugin="$build/plugins/custom_module.so"
 mkdir -p "$(dirname "$module")"
 inputs=(--input=2x3xi32=1,2,3,4,5,6)
 
-echo "== compiling $example"
-"$build/bin/ferry-compile" "$example" -o "$module"
+echo "== compiling $example against $plugin"
+echo "   (its functions may write over their input, so x*x, Double, Triple and"
+echo "    the last square share one buffer: 2 allocations with the input)"
+"$build/bin/ferry-compile" "$example" --module="$plugin" -o "$module"
 echo "== running @main on the local CPU with ${inputs[*]}"
 echo "   (Double.function and Triple.function from $plugin;"
 echo "    expected (3*(2*x*x))^2 = [36 576 2916][9216 22500 46656])"

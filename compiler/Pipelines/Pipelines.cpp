@@ -29,6 +29,7 @@ void buildCompilePipeline(mlir::OpPassManager &pm,
   if (options.compileTo == CompilePhase::StreamAsync)
     return;
   pm.addPass(stream::createScheduleAllocationPass());
+  pm.addPass(stream::createFormExecutionRegionsPass());
   pm.addPass(stream::createAutomaticReferenceCountingPass());
   pm.addPass(stream::createReuseAllocationsPass());
   if (options.compileTo == CompilePhase::StreamCmd)

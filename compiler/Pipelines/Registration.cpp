@@ -9,6 +9,7 @@
 #include "compiler/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -18,10 +19,10 @@
 namespace ferry {
 
 void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry
-      .insert<hal::HALDialect, stream::StreamDialect, mlir::arith::ArithDialect,
-              mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
-              mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
+  registry.insert<hal::HALDialect, stream::StreamDialect,
+                  mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
+                  mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
 }
 
 void registerAllPasses() {

@@ -3,9 +3,13 @@
 //
 // The output is produced in memory and moved into place only when everything
 // succeeded, so a failed compile never leaves a (partial) output file behind.
+#include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Pipelines/Registration.h"
 #include "compiler/Target/Bytecode/BytecodeWriter.h"
+#include "runtime/modules/plugin.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -66,6 +70,16 @@ llvm::cl::opt<std::string> leadAllocationDevice(
                    "the topology or the runtime picks"),
     llvm::cl::value_desc("NAME"), llvm::cl::cat(ferryCategory));
 
+llvm::cl::list<std::string> pluginPaths(
+    "module",
+    llvm::cl::desc("A plugin (shared library) that will provide external "
+                   "functions at run time, as given to ferry-run --module. "
+                   "Its declarations are checked against the program's, and "
+                   "functions that declare FERRY_PLUGIN_TIED_MAY_ALIAS get "
+                   "their outputs written over dying inputs (fewer "
+                   "allocations). Repeatable"),
+    llvm::cl::value_desc("PATH.so"), llvm::cl::cat(ferryCategory));
+
 llvm::cl::opt<bool> explainMemoryProperties(
     "hal-explain-memory-properties",
     llvm::cl::desc("Print a remark per allocation saying which topology rule "
@@ -85,7 +99,8 @@ constexpr const char *kOverview =
     "  ferry-compile model.mlir -o model.fvm\n"
     "  ferry-run model.fvm --function=main --input=2x3xi32=1,2,3,4,5,6\n"
     "  ferry-compile model.mlir --compile-to=hal        # print the hal IR\n"
-    "  ferry-compile model.mlir -o model.fvm --mlir-print-ir-after-all\n";
+    "  ferry-compile model.mlir -o model.fvm --mlir-print-ir-after-all\n"
+    "  ferry-compile model.mlir -o model.fvm --module=kernels.so\n";
 
 llvm::raw_ostream &printError() {
   return llvm::WithColor::error(llvm::errs(), kToolName);
@@ -120,6 +135,82 @@ std::unique_ptr<llvm::MemoryBuffer> readInput() {
   return std::move(*buffer);
 }
 
+// The register kinds ('i' / 'r') an external declaration imports with, as
+// the HAL lowering passes them: tensors as buffer views, scalars as i64,
+// and for the coarse-fences ABI a wait and a signal fence after the
+// arguments.
+std::pair<std::string, std::string> importKinds(func::FuncOp decl,
+                                                bool coarseFences) {
+  auto kinds = [](TypeRange types) {
+    std::string out;
+    for (Type type : types)
+      out += isa<TensorType>(type) ? 'r' : 'i';
+    return out;
+  };
+  std::string args = kinds(decl.getArgumentTypes());
+  if (coarseFences)
+    args += "rr";
+  return {args, kinds(decl.getResultTypes())};
+}
+
+// Checks every external declaration a plugin of --module defines against the
+// plugin's declaration (calling convention, arity and register kinds) and
+// marks those the plugin lets write outputs over inputs. Plugins are
+// unloaded again before compiling; declarations no plugin defines are left
+// for the runtime to bind.
+LogicalResult applyPluginDeclarations(ModuleOp module) {
+  namespace bytecode = ferry::vm::bytecode;
+  for (const std::string &path : pluginPaths) {
+    auto loaded = ferry::modules::loadPlugin(path);
+    if (!loaded.ok()) {
+      printError() << "--module: " << loaded.status().message() << "\n";
+      return failure();
+    }
+    for (func::FuncOp decl : module.getOps<func::FuncOp>()) {
+      if (!decl.isExternal())
+        continue;
+      auto [moduleName, functionName] = decl.getSymName().split('.');
+      const ferry::vm::NativeFunction *function = nullptr;
+      for (const auto &native : *loaded)
+        if (native->name() == moduleName.str())
+          function = native->lookup(functionName.str());
+      if (!function)
+        continue;
+      auto model = decl->getAttrOfType<StringAttr>("iree.abi.model");
+      bool coarseFences = model && model.getValue() == "coarse-fences";
+      bool pluginCoarseFences = function->flags & bytecode::kImportCoarseFences;
+      if (coarseFences != pluginCoarseFences)
+        return decl.emitError()
+               << "'" << decl.getSymName() << "' is declared with "
+               << (coarseFences ? "the coarse-fences ABI" : "no ABI model")
+               << " but plugin '" << path << "' implements it with "
+               << (pluginCoarseFences ? "the coarse-fences ABI"
+                                      : "the plain calling convention");
+      auto toString =
+          [](const std::vector<ferry::vm::bytecode::RegisterKind> &kinds) {
+            std::string out;
+            for (ferry::vm::bytecode::RegisterKind kind : kinds)
+              out +=
+                  kind == ferry::vm::bytecode::RegisterKind::kRef ? 'r' : 'i';
+            return out;
+          };
+      auto [args, results] = importKinds(decl, coarseFences);
+      if (args != toString(function->argKinds) ||
+          results != toString(function->resultKinds))
+        return decl.emitError()
+               << "'" << decl.getSymName() << "' imports (" << args << ") -> ("
+               << results << ") but plugin '" << path << "' defines ("
+               << toString(function->argKinds) << ") -> ("
+               << toString(function->resultKinds)
+               << ") (i: integer, r: buffer view or fence)";
+      if (function->flags & bytecode::kImportTiedMayAlias)
+        decl->setAttr(ferry::hal::kTiedMayAliasAttr,
+                      UnitAttr::get(module.getContext()));
+    }
+  }
+  return success();
+}
+
 // Parses and verifies the input, then lowers it to the requested phase.
 // Diagnostics go through the context's handler; returns null on failure.
 OwningOpRef<ModuleOp> parseAndLower(MLIRContext &context,
@@ -130,7 +221,7 @@ OwningOpRef<ModuleOp> parseAndLower(MLIRContext &context,
     TimingScope parseTiming = timing.nest("Parse");
     module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   }
-  if (!module)
+  if (!module || failed(applyPluginDeclarations(*module)))
     return nullptr;
 
   PassManager pm(&context, ModuleOp::getOperationName());

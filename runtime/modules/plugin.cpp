@@ -33,6 +33,7 @@ FERRY_CHECK_ELEMENT(FERRY_ELEMENT_F32, kF32)
 FERRY_CHECK_ELEMENT(FERRY_ELEMENT_F64, kF64)
 #undef FERRY_CHECK_ELEMENT
 static_assert(FERRY_PLUGIN_COARSE_FENCES == vm::bytecode::kImportCoarseFences);
+static_assert(FERRY_PLUGIN_TIED_MAY_ALIAS == vm::bytecode::kImportTiedMayAlias);
 
 ferry_error_t *errorCreate(const char *message) {
   return new ferry_error{message ? message : "(no message)"};

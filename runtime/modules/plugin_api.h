@@ -97,8 +97,15 @@ typedef struct ferry_value {
   ferry_ref_t *ref;
 } ferry_value_t;
 
-/* Calling conventions (the bytecode's ImportFlags). */
+/* Calling conventions and properties (the bytecode's ImportFlags). */
 #define FERRY_PLUGIN_COARSE_FENCES 1u
+/* The function may be given the same storage as an input and as a tied
+ * output: it reads each input element before it writes the output element
+ * at the same position (elementwise functions do). A compiler that knows it
+ * (`ferry-compile --module=PATH.so`) passes an input that dies at the call
+ * as the output instead of allocating one; the runtime refuses to bind a
+ * program compiled that way to a function that does not declare it. */
+#define FERRY_PLUGIN_TIED_MAY_ALIAS 2u
 
 /* What the runtime offers a plugin. */
 typedef struct ferry_runtime_api {
@@ -144,7 +151,7 @@ typedef struct ferry_plugin_function {
   const char *name;         /* "function" (after the module's "Double.") */
   const char *arg_kinds;    /* e.g. "rrrr" */
   const char *result_kinds; /* e.g. "r" */
-  uint32_t flags;           /* FERRY_PLUGIN_COARSE_FENCES or 0 */
+  uint32_t flags; /* FERRY_PLUGIN_COARSE_FENCES, FERRY_PLUGIN_TIED_MAY_ALIAS */
   ferry_plugin_call_fn call;
   void *function_state; /* passed to call */
 } ferry_plugin_function_t;

@@ -79,7 +79,8 @@ TEST_F(PluginTest, LoadsTheSampleModule) {
   EXPECT_EQ((*modules)[1]->name(), "Triple");
   const vm::NativeFunction *fn = (*modules)[0]->lookup("function");
   ASSERT_NE(fn, nullptr);
-  EXPECT_EQ(fn->flags, vm::bytecode::kImportCoarseFences);
+  EXPECT_EQ(fn->flags, vm::bytecode::kImportCoarseFences |
+                           vm::bytecode::kImportTiedMayAlias);
   EXPECT_EQ(fn->argKinds.size(), 4u);
   EXPECT_EQ(fn->resultKinds.size(), 1u);
 }

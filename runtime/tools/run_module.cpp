@@ -72,27 +72,35 @@ Status copyAndWait(hal::Device &device,
 
 // Puts an input into `device`'s memory: mapped and written directly when that
 // memory is host-visible, else written to a staging buffer and copied over
-// on the device's queue (the path a discrete GPU needs).
-Result<std::shared_ptr<hal::BufferView>> uploadInput(hal::Device &device,
-                                                     const HostTensor &tensor) {
+// on the device's queue (the path a discrete GPU needs). `shared`: other
+// devices of the run may use it, so it is made exportable where the device
+// can export (a device that cannot reach its memory imports it, see
+// hal.device.import_buffer).
+Result<std::shared_ptr<hal::BufferView>>
+uploadInput(hal::Device &device, const HostTensor &tensor, bool shared) {
   uint64_t size = tensor.bytes.size();
   bool hostVisible = device.allocator().defaultMemoryType() & hal::kHostVisible;
+  uint32_t sharing = shared && (device.allocator().exportableTypes() &
+                                uint32_t(hal::ExternalBufferType::kOpaqueFd))
+                         ? hal::kSharingExport
+                         : 0;
   std::shared_ptr<hal::Buffer> buffer;
   if (hostVisible) {
     FERRY_ASSIGN_OR_RETURN(
         buffer,
         device.allocator().allocate(
             hal::kHostVisible | hal::kHostCoherent | hal::kDeviceVisible,
-            hal::kTransfer | hal::kDispatchStorage | hal::kMapping, size));
+            hal::kTransfer | hal::kDispatchStorage | hal::kMapping | sharing,
+            size));
     FERRY_ASSIGN_OR_RETURN(std::span<uint8_t> mapped,
                            buffer->map(hal::MappingMode::kScoped));
     if (size)
       std::memcpy(mapped.data(), tensor.bytes.data(), size);
   } else {
     FERRY_ASSIGN_OR_RETURN(
-        buffer,
-        device.allocator().allocate(
-            hal::kDeviceLocal, hal::kTransfer | hal::kDispatchStorage, size));
+        buffer, device.allocator().allocate(
+                    hal::kDeviceLocal,
+                    hal::kTransfer | hal::kDispatchStorage | sharing, size));
     if (size) {
       FERRY_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> staging,
                              allocateStaging(device, size));
@@ -253,7 +261,7 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
   for (const std::string &input : options.inputs) {
     FERRY_ASSIGN_OR_RETURN(HostTensor tensor, parseInput(input));
     Result<std::shared_ptr<hal::BufferView>> view =
-        uploadInput(*run.devices.front(), tensor);
+        uploadInput(*run.devices.front(), tensor, run.devices.size() > 1);
     if (!view.ok())
       return view.status().withContext(strCat("--input=", input));
     args.emplace_back(std::move(*view));

@@ -42,7 +42,25 @@
 //   r?  uint16 ref register or kNoRegister (an absent, optional ref)
 //   u8 / u16 / u32 / i64  immediates of that width
 //   s   uint32 string table index
+//   t   uint32 branch target: a byte offset into the same function's code
+//       that must be the first byte of an instruction
+//   f   uint32 function table index
+//   m   a move list: uint16 count, then count x (kind:u8 dst:u16 src:u16),
+//       dst and src registers of that kind. The moves are parallel: every
+//       source is read before any destination is written, so a loop may
+//       swap block arguments ((a, b) -> (b, a)) without a temporary.
 // Queue alloca/dealloca flags:u32 operands carry runtime/hal/queue_flags.h.
+//
+// Control flow (version 3): a function's code is a sequence of basic blocks
+// laid out back to back; `br` / `br.cond` jump to a target byte offset after
+// performing their move list, which is how block arguments are passed (each
+// block argument has a register of its own, written by every branch to it).
+// Code may only end with an instruction that does not fall through (return,
+// fail, br, br.cond). `call` runs a function of the same module in a fresh
+// frame of registers: arguments are copied into the callee's argument
+// registers as for an invocation, and the callee's `return` values into the
+// result registers. The runtime bounds the depth of nested calls
+// (runtime/vm/context.h).
 //
 // A reader must treat every byte as untrusted: it checks the header, the
 // checksum, every index against its table, every register against the
@@ -57,8 +75,10 @@
 namespace ferry::vm::bytecode {
 
 inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
-// Version 2 added the import table.
-inline constexpr uint32_t kFormatVersion = 2;
+// Version 2 added the import table. Version 3 added control flow and
+// internal calls (br, br.cond, cmp.i64, select.i64, select.ref, call); a
+// version 2 file is still valid version 3 code.
+inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr size_t kHeaderBytes = 32;
 inline constexpr uint16_t kNoRegister = 0xFFFF;
 // The module initializer: when a module defines a function of this name (no
@@ -76,7 +96,14 @@ enum ImportFlags : uint32_t {
   // (signalling or failing the signal fence) and may write its tied outputs
   // in place.
   kImportCoarseFences = 1u << 0,
+  // The program may pass one storage as an input and as a tied output (the
+  // compiler saw the function declare it, ferry-compile --module); the
+  // function bound at run time must declare it too. A function may declare
+  // it without the program relying on it.
+  kImportTiedMayAlias = 1u << 1,
 };
+inline constexpr uint32_t kKnownImportFlags =
+    kImportCoarseFences | kImportTiedMayAlias;
 
 enum class RegisterKind : uint8_t {
   kI64 = 0, // integers and index values (sizes, dims, bit masks)
@@ -93,9 +120,19 @@ enum class RegisterKind : uint8_t {
   X(kDivSI64, 0x05, "div.s.i64", "dst:i lhs:i rhs:i (fails on zero)")          \
   X(kAndI64, 0x06, "and.i64", "dst:i lhs:i rhs:i")                             \
   X(kOrI64, 0x07, "or.i64", "dst:i lhs:i rhs:i")                               \
+  X(kCmpI64, 0x08, "cmp.i64",                                                  \
+    "dst:i predicate:u8 lhs:i rhs:i (CmpPredicate; dst = 1 or 0)")             \
+  X(kSelectI64, 0x09, "select.i64",                                            \
+    "dst:i condition:i true:i false:i (condition nonzero picks true)")         \
+  X(kSelectRef, 0x0A, "select.ref",                                            \
+    "dst:r condition:i true:r false:r (condition nonzero picks true)")         \
   /* Control. */                                                               \
   X(kReturn, 0x10, "return", "count:u16 then count x (kind:u8 reg:u16)")       \
   X(kFail, 0x11, "fail", "message:s")                                          \
+  X(kBranch, 0x12, "br", "target:t moves:m")                                   \
+  X(kCondBranch, 0x13, "br.cond",                                              \
+    "condition:i true_target:t true_moves:m false_target:t false_moves:m "     \
+    "(condition nonzero takes the true edge)")                                 \
   /* HAL: devices, views, buffers. */                                          \
   X(kDeviceGet, 0x20, "hal.device.get", "dst:r device:u32 (device table)")     \
   X(kBufferViewDim, 0x21, "hal.buffer_view.dim", "dst:i view:r index:u32")     \
@@ -145,6 +182,10 @@ enum class RegisterKind : uint8_t {
   X(kCallImport, 0x50, "call.import",                                          \
     "import:u32 arg_count:u16 arg_count x (kind:u8 reg:u16) result_count:u16 " \
     "result_count x (kind:u8 reg:u16) (kinds must match the import)")          \
+  X(kCall, 0x51, "call",                                                       \
+    "function:f arg_count:u16 arg_count x (kind:u8 reg:u16) result_count:u16 " \
+    "result_count x (kind:u8 reg:u16) (kinds must match the callee's "         \
+    "signature)")                                                              \
   /* Buffer ownership (who must free), separate from references. */            \
   X(kBufferPreserve, 0x60, "hal.buffer.allocation.preserve", "buffer:r")       \
   X(kBufferDiscard, 0x61, "hal.buffer.allocation.discard",                     \
@@ -175,6 +216,41 @@ inline constexpr bool isKnownOpcode(uint8_t value) {
   case v:                                                                      \
     return true;
     FERRY_BYTECODE_OPCODES(FERRY_X)
+#undef FERRY_X
+  }
+  return false;
+}
+
+// The predicate:u8 of cmp.i64. Registers hold integers sign-extended to 64
+// bits (i1 as 0 or 1), which keeps both signed and unsigned order of any
+// narrower width, so one comparison serves every integer width. (The one
+// exception is the signed order of i1, where true is -1; compilers must not
+// emit signed ordering predicates on i1 values.)
+// X(enumerator, value, spelling)
+#define FERRY_CMP_PREDICATES(X)                                                \
+  X(kEq, 0, "eq")                                                              \
+  X(kNe, 1, "ne")                                                              \
+  X(kSlt, 2, "slt")                                                            \
+  X(kSle, 3, "sle")                                                            \
+  X(kSgt, 4, "sgt")                                                            \
+  X(kSge, 5, "sge")                                                            \
+  X(kUlt, 6, "ult")                                                            \
+  X(kUle, 7, "ule")                                                            \
+  X(kUgt, 8, "ugt")                                                            \
+  X(kUge, 9, "uge")
+
+enum class CmpPredicate : uint8_t {
+#define FERRY_X(name, value, spelling) name = value,
+  FERRY_CMP_PREDICATES(FERRY_X)
+#undef FERRY_X
+};
+
+inline constexpr bool isKnownCmpPredicate(uint8_t value) {
+  switch (value) {
+#define FERRY_X(name, v, spelling)                                             \
+  case v:                                                                      \
+    return true;
+    FERRY_CMP_PREDICATES(FERRY_X)
 #undef FERRY_X
   }
   return false;

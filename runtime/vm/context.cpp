@@ -91,11 +91,20 @@ Status Context::resolveImports() {
                              " but native module '", owner->name(),
                              "' defines ", actual.signatureString());
     }
-    if (found->flags != import.flags)
+    if ((found->flags ^ import.flags) & bytecode::kImportCoarseFences)
       return invalidArgument("module calls '", import.name, "' with ",
                              convention(import.flags), " but native module '",
                              owner->name(), "' implements it with ",
                              convention(found->flags));
+    if ((import.flags & bytecode::kImportTiedMayAlias) &&
+        !(found->flags & bytecode::kImportTiedMayAlias))
+      return invalidArgument(
+          "module was compiled to pass '", import.name,
+          "' one storage as an input and as its output, but native module '",
+          owner->name(),
+          "' does not declare that its function allows it "
+          "(FERRY_PLUGIN_TIED_MAY_ALIAS); recompile without --module or with "
+          "the plugin that will run it");
     imports_.push_back(found);
   }
   return okStatus();
@@ -106,8 +115,19 @@ namespace {
 using bytecode::kNoRegister;
 
 // One activation of a function: its registers and the instruction running.
+// Frames do not call each other: run() stops at a `call` or `return` and
+// runFunction() below keeps the stack, so the interpreter's own (C++) stack
+// does not grow with the program's call depth.
 class Frame {
 public:
+  // Why run() stopped.
+  struct Stop {
+    enum Kind { kReturn, kCall } kind;
+    // The returned values (kReturn) or the callee's arguments (kCall).
+    std::vector<Value> values;
+    const Function *callee = nullptr; // kCall only
+  };
+
   // `writableGlobals` is empty except for the module initializer.
   Frame(const Context &context, const Function &function,
         std::span<int64_t> writableGlobals = {})
@@ -126,23 +146,50 @@ public:
     return okStatus();
   }
 
-  Result<std::vector<Value>> run() {
-    for (const Instruction &instruction : function_.instructions) {
+  // Runs from the current instruction until the function returns or calls
+  // another function of the module (resume with receiveResults() + run()).
+  Result<Stop> run() {
+    const std::vector<Instruction> &instructions = function_.instructions;
+    while (pc_ < instructions.size()) {
+      const Instruction &instruction = instructions[pc_++];
       instruction_ = &instruction;
       operands_ =
           std::span<const int64_t>(function_.operands)
               .subspan(instruction.operandBegin, instruction.operandCount);
       next_ = 0;
-      std::optional<std::vector<Value>> results;
-      Status status = execute(results);
+      std::optional<Stop> stop;
+      Status status = execute(stop);
       if (!status.ok())
         return status;
-      if (results)
-        return std::move(*results);
+      if (stop)
+        return std::move(*stop);
     }
-    // The verifier guarantees code ends with return or fail.
+    // The verifier guarantees code ends with return, fail or a branch.
     return internalError("function '", function_.name,
                          "' ran off the end of its code");
+  }
+
+  // Writes a callee's results into the registers the pending `call` names.
+  void receiveResults(std::vector<Value> &results) {
+    std::span<const int64_t> operands = pendingResults_;
+    size_t next = 1; // operands[0] is the count, equal to results.size()
+    for (Value &value : results) {
+      RegisterKind kind = RegisterKind(operands[next++]);
+      size_t reg = size_t(operands[next++]);
+      if (kind == RegisterKind::kI64)
+        i64s_[reg] = value.i64();
+      else
+        refs_[reg] = value.ref();
+    }
+    pendingResults_ = {};
+  }
+
+  // `status` (from a callee) with the call instruction that led to it.
+  Status calledFrom(const Status &status) const {
+    return status.withContext(strCat("called from ", where()));
+  }
+  template <typename... Args> Status failWith(const Args &...args) const {
+    return invalidArgument(where(), ": ", args...);
   }
 
 private:
@@ -158,9 +205,6 @@ private:
   }
   Status fail(const Status &status) const {
     return status.withContext(where());
-  }
-  template <typename... Args> Status failWith(const Args &...args) const {
-    return invalidArgument(where(), ": ", args...);
   }
 
   // Reads a ref operand that must hold a T.
@@ -213,8 +257,13 @@ private:
     return dims;
   }
 
-  Status execute(std::optional<std::vector<Value>> &results);
+  Status execute(std::optional<Stop> &stop);
   Status executeHal();
+  // cmp.i64 / select.i64 / select.ref.
+  void executeCompareOrSelect();
+  // A target:t operand followed by its moves:m; jumps when `taken`, else only
+  // steps over the operands.
+  void branch(bool taken);
   Status executeCallImport();
   // A buffer:r operand of the ownership opcodes: a buffer, or null (which
   // the null-tolerant hal::allocation* helpers accept).
@@ -237,6 +286,14 @@ private:
   const Instruction *instruction_ = nullptr;
   std::span<const int64_t> operands_;
   size_t next_ = 0;
+  size_t pc_ = 0; // the next instruction to run
+  // The result list (count, then kind/register pairs) of the `call` waiting
+  // for its callee.
+  std::span<const int64_t> pendingResults_;
+  // Move sources, read before any destination is written (kept to avoid an
+  // allocation per branch).
+  std::vector<int64_t> movedI64s_;
+  std::vector<Ref> movedRefs_;
 };
 
 // Wrapping arithmetic through uint64 (signed overflow is undefined).
@@ -255,7 +312,99 @@ int64_t truncateToWidth(int64_t value, int64_t bits) {
   return wrap((truncated ^ sign) - sign);
 }
 
-Status Frame::execute(std::optional<std::vector<Value>> &results) {
+void Frame::branch(bool taken) {
+  int64_t target = operand();
+  int64_t count = operand();
+  std::span<const int64_t> moves = operands_.subspan(next_, size_t(count) * 3);
+  next_ += moves.size();
+  if (!taken)
+    return;
+  for (size_t i = 0; i < moves.size(); i += 3) {
+    size_t src = size_t(moves[i + 2]);
+    if (RegisterKind(moves[i]) == RegisterKind::kI64)
+      movedI64s_.push_back(i64s_[src]);
+    else
+      movedRefs_.push_back(refs_[src]);
+  }
+  size_t nextI64 = 0, nextRef = 0;
+  for (size_t i = 0; i < moves.size(); i += 3) {
+    size_t dst = size_t(moves[i + 1]);
+    if (RegisterKind(moves[i]) == RegisterKind::kI64)
+      i64s_[dst] = movedI64s_[nextI64++];
+    else
+      refs_[dst] = std::move(movedRefs_[nextRef++]);
+  }
+  movedI64s_.clear();
+  movedRefs_.clear();
+  pc_ = size_t(target);
+}
+
+void Frame::executeCompareOrSelect() {
+  switch (opcode()) {
+  case Opcode::kCmpI64: {
+    int64_t &dst = i64Operand();
+    auto predicate = bytecode::CmpPredicate(operand());
+    int64_t lhs = i64Operand();
+    int64_t rhs = i64Operand();
+    uint64_t a = uint64_t(lhs), b = uint64_t(rhs);
+    bool result = false;
+    switch (predicate) {
+    case bytecode::CmpPredicate::kEq:
+      result = lhs == rhs;
+      break;
+    case bytecode::CmpPredicate::kNe:
+      result = lhs != rhs;
+      break;
+    case bytecode::CmpPredicate::kSlt:
+      result = lhs < rhs;
+      break;
+    case bytecode::CmpPredicate::kSle:
+      result = lhs <= rhs;
+      break;
+    case bytecode::CmpPredicate::kSgt:
+      result = lhs > rhs;
+      break;
+    case bytecode::CmpPredicate::kSge:
+      result = lhs >= rhs;
+      break;
+    case bytecode::CmpPredicate::kUlt:
+      result = a < b;
+      break;
+    case bytecode::CmpPredicate::kUle:
+      result = a <= b;
+      break;
+    case bytecode::CmpPredicate::kUgt:
+      result = a > b;
+      break;
+    case bytecode::CmpPredicate::kUge:
+      result = a >= b;
+      break;
+    }
+    dst = result ? 1 : 0;
+    return;
+  }
+  case Opcode::kSelectI64: {
+    int64_t &dst = i64Operand();
+    bool condition = i64Operand() != 0;
+    int64_t ifTrue = i64Operand();
+    int64_t ifFalse = i64Operand();
+    dst = condition ? ifTrue : ifFalse;
+    return;
+  }
+  default: { // kSelectRef
+    int64_t dst = operand();
+    bool condition = i64Operand() != 0;
+    int64_t ifTrue = operand();
+    int64_t ifFalse = operand();
+    // Copy first: dst may be one of the sources.
+    Ref chosen = refs_[size_t(condition ? ifTrue : ifFalse)];
+    setRef(dst, std::move(chosen));
+    return;
+  }
+  }
+}
+
+Status Frame::execute(std::optional<Stop> &stop) {
   switch (opcode()) {
   case Opcode::kConstI64: {
     int64_t &dst = i64Operand();
@@ -300,9 +449,28 @@ Status Frame::execute(std::optional<std::vector<Value>> &results) {
     }
     return okStatus();
   }
-  case Opcode::kReturn: {
+  case Opcode::kCmpI64:
+  case Opcode::kSelectI64:
+  case Opcode::kSelectRef:
+    executeCompareOrSelect();
+    return okStatus();
+  case Opcode::kBranch:
+    branch(/*taken=*/true);
+    return okStatus();
+  case Opcode::kCondBranch: {
+    bool condition = i64Operand() != 0;
+    branch(condition);
+    branch(!condition);
+    return okStatus();
+  }
+  case Opcode::kReturn:
+  case Opcode::kCall: {
+    const Function *callee = nullptr;
+    if (opcode() == Opcode::kCall)
+      callee = &context_.module().functions()[size_t(operand())];
     int64_t count = operand();
     std::vector<Value> values;
+    values.reserve(size_t(count));
     for (int64_t i = 0; i < count; ++i) {
       RegisterKind kind = RegisterKind(operand());
       int64_t reg = operand();
@@ -311,7 +479,10 @@ Status Frame::execute(std::optional<std::vector<Value>> &results) {
       else
         values.emplace_back(refs_[size_t(reg)]);
     }
-    results = std::move(values);
+    if (callee)
+      pendingResults_ = operands_.subspan(next_);
+    stop =
+        Stop{callee ? Stop::kCall : Stop::kReturn, std::move(values), callee};
     return okStatus();
   }
   case Opcode::kGlobalLoadI64: {
@@ -741,14 +912,65 @@ Result<std::shared_ptr<hal::Device>> Frame::selectAllocator(
   return candidates.front();
 }
 
+// Runs `function` and every function it calls, keeping the frames in a
+// stack of its own. Errors from a callee name the calls that led to it.
+Result<std::vector<Value>> runFunction(const Context &context,
+                                       const Function &function,
+                                       std::vector<Value> args,
+                                       std::span<int64_t> writableGlobals) {
+  std::vector<std::unique_ptr<Frame>> stack;
+  stack.push_back(std::make_unique<Frame>(context, function, writableGlobals));
+  FERRY_RETURN_IF_ERROR(stack.back()->placeArguments(args));
+  args.clear();
+  auto unwind = [&](Status status) {
+    // Name the innermost callers (the whole chain of a deep recursion would
+    // drown the message), then how many more there are.
+    constexpr size_t kNamedCallers = 4;
+    size_t named = 0;
+    for (auto it = stack.rbegin(); it != stack.rend() && named < kNamedCallers;
+         ++it, ++named)
+      status = (*it)->calledFrom(status);
+    if (stack.size() > named)
+      status = status.withContext(
+          strCat("(", stack.size() - named, " more enclosing calls)"));
+    // Frames drop their registers (and the refs in them) as they go.
+    stack.clear();
+    return status;
+  };
+  while (true) {
+    Result<Frame::Stop> stop = stack.back()->run();
+    if (!stop.ok()) {
+      stack.pop_back();
+      return unwind(stop.status());
+    }
+    if (stop->kind == Frame::Stop::kCall) {
+      if (stack.size() >= Context::kMaxCallDepth) {
+        Status status = stack.back()->failWith(
+            "call depth exceeds ", Context::kMaxCallDepth, " calling '",
+            stop->callee->name, "' (unbounded recursion?)");
+        stack.pop_back();
+        return unwind(status);
+      }
+      auto callee = std::make_unique<Frame>(context, *stop->callee);
+      FERRY_RETURN_IF_ERROR(callee->placeArguments(stop->values));
+      stop->values.clear();
+      stack.push_back(std::move(callee));
+      continue;
+    }
+    stack.pop_back();
+    if (stack.empty())
+      return std::move(stop->values);
+    stack.back()->receiveResults(stop->values);
+  }
+}
+
 } // namespace
 
 Status Context::initialize() {
   const Function *init = module_->initializer();
   if (!init)
     return okStatus();
-  Frame frame(*this, *init, globals_);
-  Result<std::vector<Value>> results = frame.run();
+  Result<std::vector<Value>> results = runFunction(*this, *init, {}, globals_);
   if (!results.ok())
     return results.status().withContext("module initializer");
   return okStatus();
@@ -771,10 +993,7 @@ Result<std::vector<Value>> Context::invoke(std::string_view functionName,
                              " must be ", isI64 ? "an i64" : "a ref", ", got ",
                              args[i].isI64() ? "an i64" : "a ref");
   }
-  Frame frame(*this, *function);
-  FERRY_RETURN_IF_ERROR(frame.placeArguments(args));
-  args.clear();
-  return frame.run();
+  return runFunction(*this, *function, std::move(args), {});
 }
 
 } // namespace ferry::vm

@@ -3,11 +3,17 @@
 // A Context holds a verified Module and one Device per entry of the module's
 // device table (in table order; hal.device.get N returns devices()[N]).
 // invoke() interprets one function: arguments go into registers in order
-// within their kind, the code runs straight through (the opcode set has no
-// branches), and `return` hands back Values. Every runtime failure (null ref,
-// wrong ref type, division by zero, a failed assert, a failed fence, a device
-// error) ends the call with a Status naming the function, the instruction
-// and the problem; registers are then dropped, so no buffer leaks.
+// within their kind, the code runs, following branches (`br`, `br.cond`,
+// whose moves write the target block's argument registers), and `return`
+// hands back Values. `call` runs another function of the module in a frame
+// of registers of its own; frames live on a stack the interpreter keeps (not
+// on the C++ stack), at most kMaxCallDepth deep, so unbounded recursion is an
+// error naming the call ("call depth exceeds ..."), not a crash. Every
+// runtime failure (null ref, wrong ref type, division by zero, a failed
+// assert, a failed fence, a device error, the call depth) ends the
+// invocation with a Status naming the function, the instruction, the calls
+// that led there and the problem; every frame's registers are then dropped,
+// so no buffer leaks.
 //
 // HAL opcodes are implemented here, next to the scalar ones, rather than in a
 // separate "HAL module": they are fixed bytecode opcodes, not imported
@@ -44,6 +50,11 @@ namespace ferry::vm {
 
 class Context {
 public:
+  // The most frames one invocation may have (the invoked function counts as
+  // one). Deep enough for any sensible recursion over scalars; frames are
+  // heap-allocated, so this bounds memory, not the C++ stack.
+  static constexpr size_t kMaxCallDepth = 1024;
+
   // Fails unless there is exactly one non-null device per module device,
   // when two native modules share a name, when an import is not provided by
   // `nativeModules` or its signature or calling convention differs from the

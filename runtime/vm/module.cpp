@@ -76,11 +76,15 @@ std::string kindListString(const std::vector<RegisterKind> &kinds) {
 // Decodes and verifies one function's code into `function`.
 class CodeVerifier {
 public:
+  // `functions` holds every function's signature (its code may not be
+  // decoded yet), for checking `call` against its callee.
   CodeVerifier(size_t stringCount, size_t deviceCount,
-               const std::vector<Import> &imports, Function &function,
+               const std::vector<Import> &imports,
+               const std::vector<Function> &functions, Function &function,
                std::span<const uint8_t> code, uint32_t &globalCount)
       : stringCount_(stringCount), deviceCount_(deviceCount), imports_(imports),
-        function_(function), reader_(code), globalCount_(globalCount) {}
+        functions_(functions), function_(function), reader_(code),
+        globalCount_(globalCount) {}
 
   Status run() {
     if (reader_.atEnd())
@@ -105,14 +109,49 @@ public:
       function_.instructions.push_back(instruction);
       last = opcode;
     }
-    if (last != Opcode::kReturn && last != Opcode::kFail)
+    if (last != Opcode::kReturn && last != Opcode::kFail &&
+        last != Opcode::kBranch && last != Opcode::kCondBranch)
       return error(currentOffset_,
-                   "code does not end with return or fail (it would run off "
-                   "the end)");
-    return okStatus();
+                   "code does not end with return, fail or a branch (it would "
+                   "run off the end)");
+    return resolveBranchTargets();
   }
 
 private:
+  // A branch target operand, decoded as a byte offset and rewritten to an
+  // instruction index once every instruction boundary is known (targets may
+  // point forward).
+  struct BranchTarget {
+    size_t operand;           // index in function_.operands
+    size_t instructionOffset; // the branch, for messages
+    Opcode opcode;
+  };
+
+  Status resolveBranchTargets() {
+    const std::vector<Instruction> &instructions = function_.instructions;
+    for (const BranchTarget &target : branchTargets_) {
+      int64_t &operand = function_.operands[target.operand];
+      uint64_t offset = uint64_t(operand);
+      auto it =
+          std::lower_bound(instructions.begin(), instructions.end(), offset,
+                           [](const Instruction &instruction, uint64_t value) {
+                             return instruction.codeOffset < value;
+                           });
+      if (it == instructions.end() || it->codeOffset != offset) {
+        std::string why =
+            it == instructions.end() && offset >= codeBytes_
+                ? strCat("is outside the function's ", codeBytes_,
+                         " bytes of code")
+                : std::string("is not the start of an instruction");
+        return error(target.instructionOffset,
+                     strCat(opcodeMnemonic(target.opcode), ": target offset ",
+                            offset, " ", why));
+      }
+      operand = int64_t(it - instructions.begin());
+    }
+    return okStatus();
+  }
+
   Status error(size_t offset, std::string_view message) {
     return invalidModule(strCat("function '", function_.name,
                                 "' at code offset ", offset, ": ", message));
@@ -231,6 +270,43 @@ private:
     return okStatus();
   }
 
+  // target:t, recorded for resolveBranchTargets().
+  void branchTarget() {
+    uint32_t offset = reader_.u32();
+    if (reader_.failed())
+      return;
+    branchTargets_.push_back(
+        {function_.operands.size(), currentOffset_, current_});
+    push(offset);
+  }
+
+  // moves:m, a u16 count of (kind:u8 dst:reg src:reg) with both registers of
+  // the given kind.
+  Status moveList(std::string_view edge) {
+    uint16_t count = reader_.u16();
+    if (reader_.failed())
+      return okStatus();
+    push(count);
+    for (uint16_t i = 0; i < count && !reader_.failed(); ++i) {
+      uint8_t kind = reader_.u8();
+      if (reader_.failed())
+        return okStatus();
+      std::string what = strCat(edge, "move ", i);
+      if (kind != uint8_t(RegisterKind::kI64) &&
+          kind != uint8_t(RegisterKind::kRef))
+        return operandError(
+            strCat(what, " has unknown register kind ", int(kind)));
+      push(kind);
+      for (std::string_view side : {" destination", " source"}) {
+        if (RegisterKind(kind) == RegisterKind::kI64)
+          FERRY_RETURN_IF_ERROR(i64Reg(strCat(what, side)));
+        else
+          FERRY_RETURN_IF_ERROR(refReg(strCat(what, side)));
+      }
+    }
+    return okStatus();
+  }
+
   Status globalIndex() {
     uint32_t index = reader_.u32();
     if (reader_.failed())
@@ -259,6 +335,58 @@ private:
       FERRY_RETURN_IF_ERROR(i64Reg("dst"));
       FERRY_RETURN_IF_ERROR(i64Reg("lhs"));
       return i64Reg("rhs");
+    case Opcode::kCmpI64: {
+      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
+      uint8_t predicate = reader_.u8();
+      if (reader_.failed())
+        return okStatus();
+      if (!isKnownCmpPredicate(predicate))
+        return operandError(strCat("unknown predicate ", int(predicate)));
+      push(predicate);
+      FERRY_RETURN_IF_ERROR(i64Reg("lhs"));
+      return i64Reg("rhs");
+    }
+    case Opcode::kSelectI64:
+      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
+      FERRY_RETURN_IF_ERROR(i64Reg("condition"));
+      FERRY_RETURN_IF_ERROR(i64Reg("true"));
+      return i64Reg("false");
+    case Opcode::kSelectRef:
+      FERRY_RETURN_IF_ERROR(refReg("dst"));
+      FERRY_RETURN_IF_ERROR(i64Reg("condition"));
+      FERRY_RETURN_IF_ERROR(refReg("true"));
+      return refReg("false");
+    case Opcode::kBranch:
+      branchTarget();
+      return moveList("");
+    case Opcode::kCondBranch:
+      FERRY_RETURN_IF_ERROR(i64Reg("condition"));
+      branchTarget();
+      FERRY_RETURN_IF_ERROR(moveList("true edge "));
+      branchTarget();
+      return moveList("false edge ");
+    case Opcode::kCall: {
+      uint32_t index = reader_.u32();
+      if (reader_.failed())
+        return okStatus();
+      if (index >= functions_.size())
+        return operandError(strCat("function index ", index,
+                                   " is out of range (the module has ",
+                                   functions_.size(), " functions)"));
+      const Function &callee = functions_[index];
+      // The initializer runs once, with the globals writable; a second run
+      // from a call could not store them.
+      if (callee.name == kInitializerFunctionName)
+        return operandError(strCat("calls the module initializer '",
+                                   callee.name,
+                                   "', which only the runtime may run"));
+      push(index);
+      std::string name = strCat("function '", callee.name, "'");
+      FERRY_RETURN_IF_ERROR(kindedRegList(callee.argKinds, "argument", name));
+      if (reader_.failed())
+        return okStatus();
+      return kindedRegList(callee.resultKinds, "result", name);
+    }
     case Opcode::kReturn: {
       uint16_t count = reader_.u16();
       if (reader_.failed())
@@ -457,11 +585,14 @@ private:
   size_t stringCount_;
   size_t deviceCount_;
   const std::vector<Import> &imports_;
+  const std::vector<Function> &functions_;
   Function &function_;
   Reader reader_;
+  size_t codeBytes_ = reader_.remaining();
   uint32_t &globalCount_;
   Opcode current_ = Opcode::kReturn;
   size_t currentOffset_ = 0;
+  std::vector<BranchTarget> branchTargets_;
 };
 
 // `owner` names the signature's owner in messages ("function 'f'").
@@ -628,10 +759,9 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
     import.flags = reader.u32();
     if (reader.failed())
       break;
-    if (import.flags & ~uint32_t(kImportCoarseFences))
-      return invalidModule(
-          strCat(owner, " has unknown flag bits 0x", std::hex,
-                 import.flags & ~uint32_t(kImportCoarseFences)));
+    if (import.flags & ~kKnownImportFlags)
+      return invalidModule(strCat(owner, " has unknown flag bits 0x", std::hex,
+                                  import.flags & ~kKnownImportFlags));
     if (import.usesCoarseFences()) {
       size_t n = import.argKinds.size();
       if (n < 2 || import.argKinds[n - 2] != RegisterKind::kRef ||
@@ -647,8 +777,11 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
   if (reader.failed())
     return truncatedTable("import table");
 
+  // Every signature is read before any code is verified, so a `call` can be
+  // checked against a callee defined later in the table.
   uint32_t functionCount = reader.u32();
   std::set<std::string, std::less<>> names;
+  std::vector<std::span<const uint8_t>> codes;
   for (uint32_t i = 0; i < functionCount && !reader.failed(); ++i) {
     Function function;
     uint32_t name = reader.u32();
@@ -681,23 +814,24 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
           "function '", function.name, "' takes ", i64Args, " i64 and ",
           refArgs, " ref arguments but has only ", function.i64RegisterCount,
           " i64 and ", function.refRegisterCount, " ref registers"));
-    CodeVerifier verifier(
-        module.strings_.size(), module.deviceNames_.size(), module.imports_,
-        function,
-        std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(code.data()),
-                                 code.size()),
-        module.globalCount_);
-    FERRY_RETURN_IF_ERROR(verifier.run());
     if (function.name == kInitializerFunctionName &&
         (!function.argKinds.empty() || !function.resultKinds.empty()))
       return invalidModule(strCat("the module initializer '", function.name,
                                   "' must take no arguments and return "
                                   "nothing, but is ",
                                   function.signatureString()));
+    codes.emplace_back(reinterpret_cast<const uint8_t *>(code.data()),
+                       code.size());
     module.functions_.push_back(std::move(function));
   }
   if (reader.failed())
     return truncatedTable("function table");
+  for (size_t i = 0; i < module.functions_.size(); ++i) {
+    CodeVerifier verifier(module.strings_.size(), module.deviceNames_.size(),
+                          module.imports_, module.functions_,
+                          module.functions_[i], codes[i], module.globalCount_);
+    FERRY_RETURN_IF_ERROR(verifier.run());
+  }
   if (!reader.atEnd())
     return invalidModule(strCat(reader.remaining(),
                                 " unexpected bytes after the function table"));

@@ -6,14 +6,17 @@
 // known opcode, operands inside the code, register indices inside the
 // function's register counts and of the kind the operand needs, string /
 // device / import / element type / kernel / flag values valid, `return`
-// matching the function's result kinds and `call.import` matching the
-// import's argument and result kinds. After load() succeeds the interpreter can
-// run any function without bounds checks on the encoding; only runtime values
-// (null refs, sizes, shapes) can still fail.
+// matching the function's result kinds, `call.import` and `call` matching the
+// callee's argument and result kinds, and every branch target the first byte
+// of an instruction of the same function. After load() succeeds the
+// interpreter can run any function without bounds checks on the encoding;
+// only runtime values (null refs, sizes, shapes, call depth) can still fail.
 //
 // Instructions are stored decoded: one Instruction per opcode with its
 // operands, in layout order (bytecode_format.h), as int64 values in a flat
 // per-function array. Variable-length operand lists keep their count operand.
+// Branch targets are stored as indices into Function::instructions rather
+// than byte offsets, so the interpreter jumps without a lookup.
 //
 // Ownership/threads: a Module is an immutable value after load(); share it
 // (e.g. by std::shared_ptr<const Module>) between any number of threads.

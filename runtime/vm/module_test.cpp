@@ -78,7 +78,7 @@ TEST(ModuleTest, NewerVersion) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(7)),
             "module format version 7 is newer than this runtime supports "
-            "(version 2); recompile it with a matching ferry-compile");
+            "(version 3); recompile it with a matching ferry-compile");
 }
 
 TEST(ModuleTest, BadRegisterIndex) {
@@ -109,7 +109,7 @@ TEST(ModuleTest, CodeRunningOffTheEnd) {
   BytecodeWriter::FunctionBuilder noReturn;
   noReturn.constI64(0, 1);
   EXPECT_NE(loadError(moduleWithCode(noReturn.code))
-                .find("does not end with return or fail"),
+                .find("does not end with return, fail or a branch"),
             std::string::npos);
   EXPECT_NE(loadError(moduleWithCode({})).find("has no code"),
             std::string::npos);
@@ -179,7 +179,7 @@ TEST(ModuleTest, OlderVersionRejected) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(1)),
             "module format version 1 is older than this runtime supports "
-            "(version 2 to 2); recompile it with a matching ferry-compile");
+            "(version 2 to 3); recompile it with a matching ferry-compile");
 }
 
 TEST(ModuleTest, LoadsTheImportTable) {
@@ -224,7 +224,7 @@ TEST(ModuleTest, ImportTableChecked) {
   EXPECT_NE(importError("m.", {}, {}, 0).find("not 'module.function'"),
             std::string::npos);
   EXPECT_EQ(importError("m.f", {}, {}, 0x6),
-            "invalid module: import 'm.f' has unknown flag bits 0x6");
+            "invalid module: import 'm.f' has unknown flag bits 0x4");
   EXPECT_EQ(
       importError("m.f", {K::kRef, K::kI64}, {}, bytecode::kImportCoarseFences),
       "invalid module: import 'm.f' uses the coarse-fences ABI but its "

@@ -12,9 +12,10 @@ Status NativeModule::addFunction(NativeFunction function) {
   if (!function.body)
     return invalidArgument("native function '", name_, ".", function.name,
                            "' has no body");
-  if (function.flags & ~uint32_t(bytecode::kImportCoarseFences))
+  if (function.flags & ~bytecode::kKnownImportFlags)
     return invalidArgument("native function '", name_, ".", function.name,
-                           "' has unknown flag bits ", function.flags);
+                           "' has unknown flag bits ",
+                           function.flags & ~bytecode::kKnownImportFlags);
   if (function.flags & bytecode::kImportCoarseFences) {
     size_t n = function.argKinds.size();
     if (n < 2 || function.argKinds[n - 2] != bytecode::RegisterKind::kRef ||

@@ -7,7 +7,8 @@
 // on i32 tensors of any (equal) shape, following the coarse-fences ABI: the
 // call checks its operands, queues the work and returns the tied operand's
 // view at once; a worker thread waits for the wait fence, writes `out` in
-// place and signals (or fails) the signal fence.
+// place and signals (or fails) the signal fence. Both may work in place on
+// their input (see kScaleFlags).
 //
 // It uses only runtime/modules/plugin_api.h (no runtime library), so it can
 // be built on its own:
@@ -135,11 +136,15 @@ ferry_error_t *scale(void *state, void *functionState,
   return nullptr;
 }
 
+// Element i of the output is written after element i of the input is read,
+// so the output may be the input's storage (FERRY_PLUGIN_TIED_MAY_ALIAS).
+constexpr uint32_t kScaleFlags =
+    FERRY_PLUGIN_COARSE_FENCES | FERRY_PLUGIN_TIED_MAY_ALIAS;
 const ferry_plugin_function_t kDouble[] = {
-    {"function", "rrrr", "r", FERRY_PLUGIN_COARSE_FENCES, scale,
+    {"function", "rrrr", "r", kScaleFlags, scale,
      reinterpret_cast<void *>(intptr_t(2))}};
 const ferry_plugin_function_t kTriple[] = {
-    {"function", "rrrr", "r", FERRY_PLUGIN_COARSE_FENCES, scale,
+    {"function", "rrrr", "r", kScaleFlags, scale,
      reinterpret_cast<void *>(intptr_t(3))}};
 const ferry_plugin_module_t kModules[] = {{"Double", 1, kDouble},
                                           {"Triple", 1, kTriple}};

@@ -2,13 +2,22 @@
 // runtime/vm/bytecode_format.h. The whole file is built in memory and only
 // written out once every function has encoded, so errors never leave a
 // partial module behind.
+//
+// Control flow: a function's reachable blocks are laid out in reverse
+// post-order (the entry first, and every block after the blocks that
+// dominate it, so values are encoded before their uses); cf.br / cf.cond_br
+// become br / br.cond whose moves write the successor's block-argument
+// registers. Targets are patched once every block's offset is known.
 #include "compiler/Target/Bytecode/BytecodeWriter.h"
 
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/RegionGraphTraits.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -22,6 +31,7 @@
 
 using namespace mlir;
 using ferry::vm::bytecode::BuiltinKernel;
+using ferry::vm::bytecode::CmpPredicate;
 using ferry::vm::bytecode::kNoRegister;
 using ferry::vm::bytecode::Opcode;
 using ferry::vm::bytecode::RegisterKind;
@@ -54,6 +64,11 @@ public:
   }
   void append(StringRef text) {
     bytes.insert(bytes.end(), text.begin(), text.end());
+  }
+  // Overwrites the 4 bytes at `offset` (a placeholder appended earlier).
+  void patchU32(size_t offset, uint32_t value) {
+    for (unsigned i = 0; i < 4; ++i)
+      bytes[offset + i] = static_cast<uint8_t>(value >> (8 * i));
   }
 
   size_t size() const { return bytes.size(); }
@@ -151,9 +166,14 @@ public:
       }
     }
     auto model = func->getAttrOfType<StringAttr>("iree.abi.model");
-    entries.appendU32(model && model.getValue() == "coarse-fences"
-                          ? vm::bytecode::kImportCoarseFences
-                          : vm::bytecode::kImportFlagsNone);
+    uint32_t flags = model && model.getValue() == "coarse-fences"
+                         ? vm::bytecode::kImportCoarseFences
+                         : vm::bytecode::kImportFlagsNone;
+    // The program may pass one storage as input and output: the function
+    // bound at run time must allow it.
+    if (func->hasAttr(hal::kTiedMayAliasAttr))
+      flags |= vm::bytecode::kImportTiedMayAlias;
+    entries.appendU32(flags);
     return success();
   }
 
@@ -173,6 +193,24 @@ private:
   llvm::DenseMap<StringAttr, uint32_t> indices;
   uint32_t count = 0;
   ByteBuffer entries;
+};
+
+// The functions the module defines, in the order of the function table
+// (declaration order, declarations skipped), for `call`.
+class FunctionTable {
+public:
+  void add(func::FuncOp func) {
+    indices.try_emplace(func.getSymNameAttr(), indices.size());
+  }
+  std::optional<uint32_t> lookup(StringAttr name) const {
+    auto it = indices.find(name);
+    if (it == indices.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+private:
+  llvm::DenseMap<StringAttr, uint32_t> indices;
 };
 
 // The hal.global ops of the module, in declaration order.
@@ -232,8 +270,9 @@ public:
     return success();
   }
 
-  // The register of a value defined earlier. Dominance within the single
-  // block guarantees operands are defined before use.
+  // The register of a value defined earlier. Blocks are encoded in reverse
+  // post-order and block arguments are defined up front, so dominance
+  // guarantees operands are defined before use.
   uint16_t lookup(Value value) const {
     auto it = registers.find(value);
     assert(it != registers.end() && "operand used before its definition");
@@ -257,9 +296,10 @@ private:
 class FunctionEncoder {
 public:
   FunctionEncoder(StringTable &strings, const DeviceTable &devices,
-                  const ImportTable &imports, const GlobalTable &globals)
-      : strings(strings), devices(devices), imports(imports), globals(globals) {
-  }
+                  const ImportTable &imports, const FunctionTable &functions,
+                  const GlobalTable &globals)
+      : strings(strings), devices(devices), imports(imports),
+        functions(functions), globals(globals) {}
 
   LogicalResult encode(func::FuncOp func, ByteBuffer &out);
 
@@ -291,6 +331,12 @@ private:
   LogicalResult encodeQueueFill(hal::DeviceQueueFillOp op);
   LogicalResult encodeQueueCopy(hal::DeviceQueueCopyOp op);
   LogicalResult encodeCall(func::CallOp op);
+  LogicalResult encodeCompare(arith::CmpIOp op);
+  LogicalResult encodeSelect(arith::SelectOp op);
+  LogicalResult encodeBranch(cf::BranchOp op);
+  LogicalResult encodeCondBranch(cf::CondBranchOp op);
+  // target:t moves:m for the edge to `dest` passing `operands`.
+  LogicalResult emitEdge(Operation *op, Block *dest, ValueRange operands);
   LogicalResult encodeOwnership(Operation *op, Opcode opcode);
   FailureOr<uint32_t> lookupGlobal(Operation *op, FlatSymbolRefAttr symbol);
   LogicalResult emitKindsAndRegisters(Operation *op, ValueRange values,
@@ -318,9 +364,13 @@ private:
   StringTable &strings;
   const DeviceTable &devices;
   const ImportTable &imports;
+  const FunctionTable &functions;
   const GlobalTable &globals;
   RegisterFile registers;
   ByteBuffer code;
+  llvm::DenseMap<Block *, uint32_t> blockOffsets;
+  // (code offset of a target:u32, the block it names), patched at the end.
+  SmallVector<std::pair<size_t, Block *>> targetFixups;
 };
 
 LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteBuffer &out) {
@@ -330,13 +380,25 @@ LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteBuffer &out) {
   signature.appendU32(strings.intern(func.getSymName()));
   if (failed(checkStructure(func)) || failed(encodeSignature(func, signature)))
     return failure();
-  Block &body = func.getBody().front();
-  for (BlockArgument arg : body.getArguments())
-    if (failed(registers.define(arg, func)))
-      return failure();
-  for (Operation &op : body)
-    if (failed(encodeOp(&op)))
-      return failure();
+  // Unreachable blocks are left out: nothing can branch to them.
+  Block &entry = func.getBody().front();
+  llvm::ReversePostOrderTraversal<Block *> traversal(&entry);
+  SmallVector<Block *> order(traversal.begin(), traversal.end());
+  // Every block's arguments get registers before any branch names them; the
+  // entry's first, as the format requires of function arguments.
+  for (Block *block : order)
+    for (BlockArgument arg : block->getArguments())
+      if (failed(registers.define(arg, block == &entry ? func.getOperation()
+                                                       : block->getParentOp())))
+        return failure();
+  for (Block *block : order) {
+    blockOffsets[block] = code.size();
+    for (Operation &op : *block)
+      if (failed(encodeOp(&op)))
+        return failure();
+  }
+  for (auto [at, block] : targetFixups)
+    code.patchU32(at, blockOffsets.lookup(block));
   if (code.size() > kMaxU32)
     return func.emitError() << "function '" << func.getSymName()
                             << "' has more code than a Ferry bytecode module "
@@ -350,21 +412,19 @@ LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteBuffer &out) {
   return success();
 }
 
-// The format has no branches yet, so code is one straight-line block.
+// Control flow is a CFG of blocks (cf.br / cf.cond_br); nested regions
+// (scf.if, scf.for) have no encoding.
 LogicalResult FunctionEncoder::checkStructure(func::FuncOp func) {
-  if (!func.getBody().hasOneBlock())
-    return func.emitError()
-           << "function '" << func.getSymName() << "' has "
-           << func.getBody().getBlocks().size()
-           << " blocks; a Ferry bytecode module only holds single-block "
-              "functions";
-  for (Operation &op : func.getBody().front()) {
-    if (op.getNumRegions() != 0)
-      return op.emitError()
-             << "'" << op.getName()
-             << "' has regions; a Ferry bytecode module only holds "
-                "straight-line code, so it should have been lowered to the "
-                "hal dialect";
+  for (Block &block : func.getBody()) {
+    for (Operation &op : block) {
+      if (op.getNumRegions() != 0)
+        return op.emitError()
+               << "'" << op.getName()
+               << "' has regions; a Ferry bytecode module holds control flow "
+                  "only as branches between blocks (cf.br, cf.cond_br), so "
+                  "it should have been lowered to those or to the hal "
+                  "dialect";
+    }
   }
   return success();
 }
@@ -452,6 +512,10 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
       .Case([&](hal::DeviceQueueFillOp op) { return encodeQueueFill(op); })
       .Case([&](hal::DeviceQueueCopyOp op) { return encodeQueueCopy(op); })
       .Case([&](func::CallOp op) { return encodeCall(op); })
+      .Case([&](arith::CmpIOp op) { return encodeCompare(op); })
+      .Case([&](arith::SelectOp op) { return encodeSelect(op); })
+      .Case([&](cf::BranchOp op) { return encodeBranch(op); })
+      .Case([&](cf::CondBranchOp op) { return encodeCondBranch(op); })
       .Case([&](hal::BufferAllocationPreserveOp op) {
         return encodeOwnership(op, Opcode::kBufferPreserve);
       })
@@ -770,21 +834,139 @@ LogicalResult FunctionEncoder::emitKindsAndRegisters(Operation *op,
   return success();
 }
 
+// A declaration is an import (call.import); a function defined in the
+// module is called in a frame of its own (call).
 LogicalResult FunctionEncoder::encodeCall(func::CallOp op) {
-  std::optional<uint32_t> import = imports.lookup(op.getCalleeAttr().getAttr());
-  if (!import)
+  StringAttr callee = op.getCalleeAttr().getAttr();
+  std::optional<uint32_t> import = imports.lookup(callee);
+  std::optional<uint32_t> function = functions.lookup(callee);
+  if (!import && !function)
     return op.emitError() << "calls '" << op.getCallee()
-                          << "', which is not an external function; a Ferry "
-                             "bytecode module calls only imports";
+                          << "', which is neither an external function nor a "
+                             "function defined in this module";
+  if (function &&
+      callee.getValue() == vm::bytecode::kInitializerFunctionName.data())
+    return op.emitError() << "calls the module initializer '@" << op.getCallee()
+                          << "', which only the runtime may run";
   for (Value result : op.getResults())
     if (failed(registers.define(result, op)))
       return failure();
-  emitOpcode(Opcode::kCallImport);
-  code.appendU32(*import);
+  emitOpcode(import ? Opcode::kCallImport : Opcode::kCall);
+  code.appendU32(import ? *import : *function);
   if (failed(emitKindsAndRegisters(op, op.getOperands(), "argument")) ||
       failed(emitKindsAndRegisters(op, op.getResults(), "result")))
     return failure();
   return success();
+}
+
+// One opcode for every predicate: registers hold integers sign-extended (i1
+// as 0 or 1), which preserves signed and unsigned order of every width but
+// the signed order of i1.
+LogicalResult FunctionEncoder::encodeCompare(arith::CmpIOp op) {
+  using arith::CmpIPredicate;
+  CmpIPredicate predicate = op.getPredicate();
+  bool signedOrder =
+      predicate == CmpIPredicate::slt || predicate == CmpIPredicate::sle ||
+      predicate == CmpIPredicate::sgt || predicate == CmpIPredicate::sge;
+  if (signedOrder && op.getLhs().getType().isInteger(1))
+    return op.emitError() << "signed comparison '"
+                          << arith::stringifyCmpIPredicate(predicate)
+                          << "' of i1 values cannot be serialized to a Ferry "
+                             "bytecode module (i1 is held as 0 or 1); compare "
+                             "them as unsigned or widen them first";
+  CmpPredicate encoded;
+  switch (predicate) {
+  case CmpIPredicate::eq:
+    encoded = CmpPredicate::kEq;
+    break;
+  case CmpIPredicate::ne:
+    encoded = CmpPredicate::kNe;
+    break;
+  case CmpIPredicate::slt:
+    encoded = CmpPredicate::kSlt;
+    break;
+  case CmpIPredicate::sle:
+    encoded = CmpPredicate::kSle;
+    break;
+  case CmpIPredicate::sgt:
+    encoded = CmpPredicate::kSgt;
+    break;
+  case CmpIPredicate::sge:
+    encoded = CmpPredicate::kSge;
+    break;
+  case CmpIPredicate::ult:
+    encoded = CmpPredicate::kUlt;
+    break;
+  case CmpIPredicate::ule:
+    encoded = CmpPredicate::kUle;
+    break;
+  case CmpIPredicate::ugt:
+    encoded = CmpPredicate::kUgt;
+    break;
+  case CmpIPredicate::uge:
+    encoded = CmpPredicate::kUge;
+    break;
+  }
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(Opcode::kCmpI64);
+  emitRegister(op.getResult());
+  code.appendU8(static_cast<uint8_t>(encoded));
+  emitRegister(op.getLhs());
+  emitRegister(op.getRhs());
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeSelect(arith::SelectOp op) {
+  if (!op.getCondition().getType().isInteger(1))
+    return op.emitError() << "'arith.select' with a "
+                          << op.getCondition().getType()
+                          << " condition cannot be serialized to a Ferry "
+                             "bytecode module; only a scalar i1 can";
+  std::optional<RegisterKind> kind = getRegisterKind(op.getType());
+  if (!kind)
+    return op.emitError() << "'arith.select' of " << op.getType()
+                          << " values cannot be serialized to a Ferry "
+                             "bytecode module; only index, integers of up to "
+                             "64 bits and !hal types can";
+  if (failed(defineResult(op)))
+    return failure();
+  emitOpcode(*kind == RegisterKind::kI64 ? Opcode::kSelectI64
+                                         : Opcode::kSelectRef);
+  emitRegister(op.getResult());
+  emitRegister(op.getCondition());
+  emitRegister(op.getTrueValue());
+  emitRegister(op.getFalseValue());
+  return success();
+}
+
+LogicalResult FunctionEncoder::emitEdge(Operation *op, Block *dest,
+                                        ValueRange operands) {
+  targetFixups.emplace_back(code.size(), dest);
+  code.appendU32(0);
+  if (failed(emitCount(op, operands.size(), "block argument")))
+    return failure();
+  for (auto [operand, arg] : llvm::zip_equal(operands, dest->getArguments())) {
+    // Block arguments got registers, so their kinds are known; the cf
+    // verifier makes operand and argument types equal.
+    code.appendU8(static_cast<uint8_t>(*getRegisterKind(arg.getType())));
+    emitRegister(arg);
+    emitRegister(operand);
+  }
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeBranch(cf::BranchOp op) {
+  emitOpcode(Opcode::kBranch);
+  return emitEdge(op, op.getDest(), op.getDestOperands());
+}
+
+LogicalResult FunctionEncoder::encodeCondBranch(cf::CondBranchOp op) {
+  emitOpcode(Opcode::kCondBranch);
+  emitRegister(op.getCondition());
+  if (failed(emitEdge(op, op.getTrueDest(), op.getTrueDestOperands())))
+    return failure();
+  return emitEdge(op, op.getFalseDest(), op.getFalseDestOperands());
 }
 
 // preserve: buffer:r; discard and is_terminal: dst:i buffer:r.
@@ -848,6 +1030,10 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isExternal() && failed(imports.add(func, strings)))
       return failure();
+  FunctionTable functionTable;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      functionTable.add(func);
   GlobalTable globals;
   for (auto global : module.getOps<hal::GlobalOp>())
     globals.add(global.getSymNameAttr());
@@ -874,7 +1060,7 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
     // Declarations are imports, resolved by the runtime.
     if (func.isExternal())
       continue;
-    FunctionEncoder encoder(strings, devices, imports, globals);
+    FunctionEncoder encoder(strings, devices, imports, functionTable, globals);
     if (failed(encoder.encode(func, functions))) {
       succeeded = false;
       continue;

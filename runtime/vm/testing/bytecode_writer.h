@@ -3,12 +3,14 @@
 // Tests describe a module instruction by instruction and get the file bytes
 // back; finish() fills in the header (payload size, checksum). Nothing is
 // validated here on purpose, so tests can also build broken modules for the
-// loader to reject.
+// loader to reject. Branches take either a Label (bound to an offset later,
+// patched when the payload is written) or a raw byte offset.
 //
 // Ownership/threads: a plain single-threaded builder.
 #ifndef FERRY_RUNTIME_VM_TESTING_BYTECODE_WRITER_H_
 #define FERRY_RUNTIME_VM_TESTING_BYTECODE_WRITER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <initializer_list>
@@ -23,6 +25,7 @@
 namespace ferry::vm::testing {
 
 using bytecode::BuiltinKernel;
+using bytecode::CmpPredicate;
 using bytecode::kNoRegister;
 using bytecode::Opcode;
 using bytecode::RegisterKind;
@@ -41,6 +44,17 @@ inline void appendU64(std::vector<uint8_t> &out, uint64_t v) {
     out.push_back(uint8_t(v >> (8 * i)));
 }
 
+// One block-argument move of a branch: dst <- src, both of `kind`.
+struct Move {
+  RegisterKind kind;
+  uint16_t dst, src;
+};
+
+// A branch target in a function under construction.
+struct Label {
+  size_t id;
+};
+
 class BytecodeWriter {
 public:
   class FunctionBuilder {
@@ -49,6 +63,30 @@ public:
     std::vector<RegisterKind> args, results;
     uint16_t i64Count = 0, refCount = 0;
     std::vector<uint8_t> code;
+    // Label id -> bound byte offset (SIZE_MAX while unbound).
+    std::vector<size_t> labels;
+    // (code position of a target:u32, label id) to patch.
+    std::vector<std::pair<size_t, size_t>> fixups;
+
+    Label label() {
+      labels.push_back(SIZE_MAX);
+      return Label{labels.size() - 1};
+    }
+    // Binds `l` to the next instruction written.
+    FunctionBuilder &bind(Label l) {
+      labels[l.id] = code.size();
+      return *this;
+    }
+    // The byte offset the next instruction will have.
+    size_t offset() const { return code.size(); }
+    // The code with every label reference patched to its offset.
+    std::vector<uint8_t> resolvedCode() const {
+      std::vector<uint8_t> out = code;
+      for (auto [at, id] : fixups)
+        for (int i = 0; i < 4; ++i)
+          out[at + size_t(i)] = uint8_t(labels[id] >> (8 * i));
+      return out;
+    }
 
     FunctionBuilder &op(Opcode opcode) {
       appendU8(code, uint8_t(opcode));
@@ -69,13 +107,62 @@ public:
     // (kind, register) pairs.
     FunctionBuilder &
     ret(std::initializer_list<std::pair<RegisterKind, uint16_t>> values) {
-      op(Opcode::kReturn).u16(uint16_t(values.size()));
-      for (auto [kind, reg] : values)
-        u8(uint8_t(kind)).u16(reg);
-      return *this;
+      op(Opcode::kReturn);
+      return registerList(values);
     }
     FunctionBuilder &fail(uint32_t message) {
       return op(Opcode::kFail).u32(message);
+    }
+    FunctionBuilder &cmp(CmpPredicate predicate, uint16_t dst, uint16_t lhs,
+                         uint16_t rhs) {
+      return op(Opcode::kCmpI64)
+          .u16(dst)
+          .u8(uint8_t(predicate))
+          .u16(lhs)
+          .u16(rhs);
+    }
+    // select.i64 (kind kI64) or select.ref (kRef); the condition is an i64.
+    FunctionBuilder &select(RegisterKind kind, uint16_t dst, uint16_t condition,
+                            uint16_t ifTrue, uint16_t ifFalse) {
+      return op(kind == RegisterKind::kI64 ? Opcode::kSelectI64
+                                           : Opcode::kSelectRef)
+          .u16(dst)
+          .u16(condition)
+          .u16(ifTrue)
+          .u16(ifFalse);
+    }
+    FunctionBuilder &moves(std::initializer_list<Move> list) {
+      u16(uint16_t(list.size()));
+      for (const Move &m : list)
+        u8(uint8_t(m.kind)).u16(m.dst).u16(m.src);
+      return *this;
+    }
+    FunctionBuilder &target(Label l) {
+      fixups.emplace_back(code.size(), l.id);
+      return u32(0);
+    }
+    FunctionBuilder &br(Label to, std::initializer_list<Move> list = {}) {
+      return op(Opcode::kBranch).target(to).moves(list);
+    }
+    // A raw byte offset, for targets the loader must reject.
+    FunctionBuilder &brToOffset(uint32_t offset,
+                                std::initializer_list<Move> list = {}) {
+      return op(Opcode::kBranch).u32(offset).moves(list);
+    }
+    FunctionBuilder &condBr(uint16_t condition, Label ifTrue,
+                            std::initializer_list<Move> trueMoves,
+                            Label ifFalse,
+                            std::initializer_list<Move> falseMoves) {
+      op(Opcode::kCondBranch).u16(condition).target(ifTrue).moves(trueMoves);
+      return target(ifFalse).moves(falseMoves);
+    }
+    // (kind, register) pairs for the arguments and results.
+    FunctionBuilder &
+    call(uint32_t function,
+         std::initializer_list<std::pair<RegisterKind, uint16_t>> args,
+         std::initializer_list<std::pair<RegisterKind, uint16_t>> results) {
+      op(Opcode::kCall).u32(function);
+      return registerList(args).registerList(results);
     }
     FunctionBuilder &deviceGet(uint16_t dst, uint32_t device) {
       return op(Opcode::kDeviceGet).u16(dst).u32(device);
@@ -202,11 +289,15 @@ public:
         uint32_t import,
         std::initializer_list<std::pair<RegisterKind, uint16_t>> args,
         std::initializer_list<std::pair<RegisterKind, uint16_t>> results) {
-      op(Opcode::kCallImport).u32(import).u16(uint16_t(args.size()));
-      for (auto [kind, reg] : args)
-        u8(uint8_t(kind)).u16(reg);
-      u16(uint16_t(results.size()));
-      for (auto [kind, reg] : results)
+      op(Opcode::kCallImport).u32(import);
+      return registerList(args).registerList(results);
+    }
+    // count:u16 then count x (kind:u8 reg:u16), as calls and returns list
+    // their registers.
+    FunctionBuilder &registerList(
+        std::initializer_list<std::pair<RegisterKind, uint16_t>> list) {
+      u16(uint16_t(list.size()));
+      for (auto [kind, reg] : list)
         u8(uint8_t(kind)).u16(reg);
       return *this;
     }
@@ -293,8 +384,9 @@ public:
         appendU8(out, uint8_t(k));
       appendU16(out, f.i64Count);
       appendU16(out, f.refCount);
-      appendU32(out, uint32_t(f.code.size()));
-      out.insert(out.end(), f.code.begin(), f.code.end());
+      std::vector<uint8_t> code = f.resolvedCode();
+      appendU32(out, uint32_t(code.size()));
+      out.insert(out.end(), code.begin(), code.end());
     }
     return out;
   }

@@ -97,6 +97,46 @@ buildCoarseFencesCallModule(std::string_view importName = "Double.function") {
   return w.finish();
 }
 
+// A module of scalar control flow, shaped like what ferry-compile emits for
+// cf.br / cf.cond_br loops and recursive func.call:
+//   0: @sum(n: i64) -> i64    1 + 2 + ... + n by a loop whose header block
+//                             takes (acc, i) as block arguments
+//   1: @fact(n: i64) -> i64   n! by recursion (1 for n <= 1)
+inline std::vector<uint8_t> buildControlFlowModule() {
+  BytecodeWriter w;
+  using K = RegisterKind;
+  // i64: 0 n, 1 acc (header arg), 2 i (header arg), 3 one, 4 i <= n,
+  //      5 next acc, 6 next i, 7 zero.
+  auto &sum = w.function("sum", {K::kI64}, {K::kI64}, 8, 0);
+  Label header = sum.label(), body = sum.label(), exit = sum.label();
+  sum.constI64(7, 0)
+      .constI64(3, 1)
+      .br(header, {{K::kI64, 1, 7}, {K::kI64, 2, 3}})
+      .bind(header)
+      .cmp(CmpPredicate::kSle, 4, 2, 0)
+      .condBr(4, body, {}, exit, {})
+      .bind(body)
+      .binaryI64(Opcode::kAddI64, 5, 1, 2)
+      .binaryI64(Opcode::kAddI64, 6, 2, 3)
+      .br(header, {{K::kI64, 1, 5}, {K::kI64, 2, 6}})
+      .bind(exit)
+      .ret({{K::kI64, 1}});
+  // i64: 0 n, 1 one, 2 n <= 1, 3 n - 1, 4 (n - 1)!, 5 n!.
+  auto &fact = w.function("fact", {K::kI64}, {K::kI64}, 6, 0);
+  Label base = fact.label(), recurse = fact.label();
+  fact.constI64(1, 1)
+      .cmp(CmpPredicate::kSle, 2, 0, 1)
+      .condBr(2, base, {}, recurse, {})
+      .bind(base)
+      .ret({{K::kI64, 1}})
+      .bind(recurse)
+      .binaryI64(Opcode::kSubI64, 3, 0, 1)
+      .call(/*fact=*/1, {{K::kI64, 3}}, {{K::kI64, 4}})
+      .binaryI64(Opcode::kMulI64, 5, 0, 4)
+      .ret({{K::kI64, 5}});
+  return w.finish();
+}
+
 } // namespace ferry::vm::testing
 
 #endif // FERRY_RUNTIME_VM_TESTING_SAMPLE_MODULES_H_

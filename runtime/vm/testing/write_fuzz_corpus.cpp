@@ -15,7 +15,8 @@ int main(int argc, char **argv) {
   std::vector<std::vector<uint8_t>> files = {
       buildElementwiseModule(), buildCoarseFencesCallModule(),
       buildElementwiseModule(BuiltinKernel::kMul, ferry::hal::ElementType::kF32,
-                             "other")};
+                             "other"),
+      buildControlFlowModule()};
   for (size_t i = 0; i < files.size(); ++i) {
     std::string path = std::string(argv[1]) + "/sample" + std::to_string(i);
     std::ofstream out(path, std::ios::binary);

@@ -9,13 +9,27 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-compile %s --compile-to=hal | FileCheck %s --check-prefix=HAL
 // RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --stats=%t.local.json | FileCheck %s
-// RUN: %python %S/../check_stats.py %t.local.json --device=a dispatches=1
-// RUN: %python %S/../check_stats.py %t.local.json --device=b allocations=0 dispatches=1
+// RUN: %python %S/../check_stats.py %t.local.json --device=a dispatches=1 peak_bytes=48 live_bytes_at_exit=0
+// RUN: %python %S/../check_stats.py %t.local.json --device=b allocations=0 dispatches=1 peak_bytes=0 live_bytes_at_exit=0
 // RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=b=local-discrete --stats=%t.discrete.json | FileCheck %s
-// RUN: %python %S/../check_stats.py %t.discrete.json --device=a dispatches=1
+// RUN: %python %S/../check_stats.py %t.discrete.json --device=a dispatches=1 peak_bytes=48 live_bytes_at_exit=0
 // RUN: %python %S/../check_stats.py %t.discrete.json --device=b allocations=1 deallocations=1 bytes_allocated=16 live_bytes_at_exit=0 dispatches=1
 // With @a asynchronous the import waits for @a's alloca to run first.
-// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=a=local-task --device=b=local-discrete | FileCheck %s
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=a=local-task --device=b=local-discrete --stats=%t.task.json | FileCheck %s
+// RUN: %python %S/../check_stats.py %t.task.json --device=a peak_bytes=48 live_bytes_at_exit=0
+//
+// The liveness walk per device: the inputs and the sum on @a, nothing
+// allocated for @b. That is @b's peak where @b reaches @a's memory (two
+// local devices). Where it does not (the discrete device) the runtime's
+// import adds the imported 16 bytes on @b while the sum lives: the walk
+// cannot count it, as whether the link is transparent is only known at run
+// time (#hal.runtime), so that peak is checked on its own.
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 48 (inputs 32, allocated 16)
+// WALK: remark: peak live bytes on @a: 48 (inputs 32, allocated 16)
+// WALK: remark: peak live bytes on @b: 0 (inputs 0, allocated 0)
+// RUN: %python %S/../check_stats.py %t.discrete.json --device=b peak_bytes=16
+// RUN: %python %S/../check_stats.py %t.task.json --device=b peak_bytes=16 live_bytes_at_exit=0
 // HAL: %[[B:.+]] = hal.device.get @b
 // HAL: hal.device.queue.dispatch<%{{.+}} : !hal.device> {{.*}} kernel("add")
 // HAL: %[[IMPORTED:.+]] = hal.device.import_buffer<%[[B]] : !hal.device> buffer(%{{.+}} : !hal.buffer) wait(%{{.+}}) : !hal.buffer

@@ -9,10 +9,23 @@
 // hal.device.import_buffer adds SharingImport). @main runs
 // on @a alone and is right under both bindings.
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: ferry-run %t.fvm --function=bits | FileCheck %s --check-prefix=LOCAL
-// RUN: ferry-run %t.fvm --function=bits --device=b=local-discrete | FileCheck %s --check-prefix=DISCRETE
-// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 | FileCheck %s
-// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=b=local-discrete | FileCheck %s
+// RUN: ferry-run %t.fvm --function=bits --stats=%t.bits.json | FileCheck %s --check-prefix=LOCAL
+// RUN: ferry-run %t.fvm --function=bits --device=b=local-discrete --stats=%t.bits.discrete.json | FileCheck %s --check-prefix=DISCRETE
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --stats=%t.json | FileCheck %s
+// RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=b=local-discrete --stats=%t.discrete.json | FileCheck %s
+// Memory per device is the liveness walk's under both bindings: @main's
+// inputs and result on @a, nothing on @b; @bits allocates nothing.
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 48 (inputs 32, allocated 16)
+// WALK: remark: peak live bytes on @a: 48 (inputs 32, allocated 16)
+// WALK: remark: peak live bytes on @b: 0 (inputs 0, allocated 0)
+// WALK: remark: peak live bytes: 0 (inputs 0, allocated 0)
+// WALK: remark: peak live bytes on @a: 0 (inputs 0, allocated 0)
+// WALK: remark: peak live bytes on @b: 0 (inputs 0, allocated 0)
+// RUN: %python %S/../check_stats.py %t.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=0 live_bytes_at_exit=0
+// RUN: %python %S/../check_stats.py %t.discrete.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=0 live_bytes_at_exit=0
+// RUN: %python %S/../check_stats.py %t.bits.json peak_bytes=0 live_bytes_at_exit=0
+// RUN: %python %S/../check_stats.py %t.bits.discrete.json peak_bytes=0 live_bytes_at_exit=0
 // LOCAL: 17
 // LOCAL-NEXT: 720947
 // DISCRETE: 16

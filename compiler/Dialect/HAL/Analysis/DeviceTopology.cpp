@@ -149,9 +149,11 @@ LinkCapabilities userLink(DeviceLinkAttr attr) {
 FailureOr<DeviceTopology> DeviceTopology::build(ModuleOp module) {
   DeviceTopology topology;
   SmallVector<std::pair<StringRef, TargetCapabilities>> targets;
-  for (auto device : module.getOps<DeviceGlobalOp>())
+  for (auto device : module.getOps<DeviceGlobalOp>()) {
     targets.push_back(
         {device.getSymName(), getTargetCapabilities(device.getTarget())});
+    topology.devices.push_back(device.getSymName());
+  }
   for (auto &[from, fromCaps] : targets)
     for (auto &[to, toCaps] : targets)
       if (from != to)

@@ -50,8 +50,11 @@ public:
   // The link `from -> to`; both must be devices of the module.
   const LinkCapabilities &link(llvm::StringRef from, llvm::StringRef to) const;
   bool hasUserTopology() const { return userTopology; }
+  // The module's devices, in declaration order.
+  llvm::ArrayRef<llvm::StringRef> deviceSymbols() const { return devices; }
 
 private:
+  llvm::SmallVector<llvm::StringRef> devices;
   llvm::StringMap<llvm::StringMap<LinkCapabilities>> links;
   bool userTopology = false;
 };

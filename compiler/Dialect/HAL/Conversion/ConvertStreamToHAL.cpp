@@ -1,6 +1,8 @@
 // Lowers the stream cmd phase to the hal dialect: resources become buffers,
 // timepoints become fences, and every cmd op becomes one queue operation that
-// waits on its await fence and signals a fresh one. See Passes.td.
+// waits on its await fence and signals a fresh one. An execution region
+// becomes its commands in order on one device, waiting once on the region's
+// await fence and signalling the region's fence last. See Passes.td.
 //
 // Assumes the cmd phase produced by stream-schedule-allocation: single-block
 // functions whose resources are all defined before use.
@@ -15,6 +17,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace ferry::hal {
 #define GEN_PASS_DEF_CONVERTSTREAMTOHALPASS
@@ -49,10 +52,13 @@ public:
         builder(func.getContext()) {}
 
   LogicalResult run() {
-    if (!func.getBody().hasOneBlock())
-      return func.emitError() << "function '" << func.getSymName()
-                              << "' has several blocks; lowering to hal "
-                                 "supports straight-line functions only";
+    // Functions without stream ops (scalar code, which may branch) need no
+    // lowering. A func.call between functions of the module is no stream op
+    // either: it passes buffer views and scalars and stays as it is.
+    FailureOr<bool> hasWork =
+        stream::hasStraightLineStreamCode(func, "lowering to hal");
+    if (failed(hasWork) || !*hasWork)
+      return hasWork;
     auto isStreamType = [](Type type) {
       return isa<stream::StreamDialect>(type.getDialect());
     };
@@ -91,11 +97,13 @@ private:
     if (auto dealloca = dyn_cast<stream::ResourceDeallocaOp>(op))
       return lowerDealloca(dealloca);
     if (auto dispatch = dyn_cast<stream::CmdDispatchOp>(op))
-      return lowerDispatch(dispatch);
+      return lowerDispatch(dispatch, fenceFor(dispatch.getAwaitTimepoint()));
     if (auto fill = dyn_cast<stream::CmdFillOp>(op))
-      return lowerFill(fill);
+      return lowerFill(fill, fenceFor(fill.getAwaitTimepoint()));
     if (auto copy = dyn_cast<stream::CmdCopyOp>(op))
-      return lowerCopy(copy);
+      return lowerCopy(copy, fenceFor(copy.getAwaitTimepoint()));
+    if (auto execute = dyn_cast<stream::CmdExecuteOp>(op))
+      return lowerExecute(execute);
     if (auto call = dyn_cast<stream::CmdCallOp>(op))
       return lowerCall(call);
     if (auto retain = dyn_cast<stream::ResourceRetainOp>(op))
@@ -305,12 +313,13 @@ private:
   }
 
   // The device symbols that may have allocated `buffer`: its allocating
-  // device, or every candidate of the hal.allocator.select choosing it.
-  // Empty when the buffer was not allocated here (a function argument).
+  // device, or every candidate of the hal.allocator.select choosing it. A
+  // buffer not allocated here (a function argument) may live on any device:
+  // the host chose.
   SmallVector<StringRef> allocatingSymbols(Value buffer) {
     Value allocator = bufferDevices.lookup(buffer);
     if (!allocator)
-      return {};
+      return SmallVector<StringRef>(topology.deviceSymbols());
     SmallVector<Value> candidates{allocator};
     if (auto select = allocator.getDefiningOp<AllocatorSelectOp>())
       candidates.assign(select.getDevices().begin(), select.getDevices().end());
@@ -359,7 +368,8 @@ private:
     return success();
   }
 
-  LogicalResult lowerDispatch(stream::CmdDispatchOp op) {
+  // `wait`: the fence the queue operation waits on (null: nothing).
+  LogicalResult lowerDispatch(stream::CmdDispatchOp op, Value wait) {
     Location loc = op.getLoc();
     StringRef symbol = deviceSymbolOf(op);
     SmallVector<Value> bindings;
@@ -367,9 +377,9 @@ private:
       bindings.push_back(usableOn(buffers.lookup(resource), symbol));
     Value onDevice = deviceOf(op);
     Value signal = newFence(loc, onDevice);
-    DeviceQueueDispatchOp::create(
-        builder, loc, onDevice, fenceFor(op.getAwaitTimepoint()), signal,
-        op.getKernelAttr(), op.getElementTypeAttr(), op.getCount(), bindings);
+    DeviceQueueDispatchOp::create(builder, loc, onDevice, wait, signal,
+                                  op.getKernelAttr(), op.getElementTypeAttr(),
+                                  op.getCount(), bindings);
     fences[op.getResultTimepoint()] = signal;
     return success();
   }
@@ -392,7 +402,7 @@ private:
         .getResult();
   }
 
-  LogicalResult lowerFill(stream::CmdFillOp op) {
+  LogicalResult lowerFill(stream::CmdFillOp op, Value wait) {
     Location loc = op.getLoc();
     FailureOr<Value> pattern = fillPattern(op);
     if (failed(pattern))
@@ -400,25 +410,61 @@ private:
     Value onDevice = deviceOf(op);
     Value target = usableOn(buffers.lookup(op.getTarget()), deviceSymbolOf(op));
     Value signal = newFence(loc, onDevice);
-    DeviceQueueFillOp::create(builder, loc, onDevice,
-                              fenceFor(op.getAwaitTimepoint()), signal, target,
+    DeviceQueueFillOp::create(builder, loc, onDevice, wait, signal, target,
                               index(loc, 0), op.getTargetSize(), *pattern);
     fences[op.getResultTimepoint()] = signal;
     return success();
   }
 
-  LogicalResult lowerCopy(stream::CmdCopyOp op) {
+  LogicalResult lowerCopy(stream::CmdCopyOp op, Value wait) {
     Location loc = op.getLoc();
     Value onDevice = deviceOf(op);
     StringRef symbol = deviceSymbolOf(op);
     Value source = usableOn(buffers.lookup(op.getSource()), symbol);
     Value target = usableOn(buffers.lookup(op.getTarget()), symbol);
     Value signal = newFence(loc, onDevice);
-    DeviceQueueCopyOp::create(builder, loc, onDevice,
-                              fenceFor(op.getAwaitTimepoint()), signal, source,
+    DeviceQueueCopyOp::create(builder, loc, onDevice, wait, signal, source,
                               op.getSourceOffset(), target,
                               op.getTargetOffset(), op.getLength());
     fences[op.getResultTimepoint()] = signal;
+    return success();
+  }
+
+  // An execution region: its commands go to its device's queue in order,
+  // the first waiting on the region's await fence and the last signalling
+  // the region's fence. The commands in between still get a fence each:
+  // every queue operation needs its own signal fence (runtime/hal/device.h,
+  // the VM's queue opcodes) and a fence resolves only once, so they cannot
+  // share one. Each waits on the previous one's fence; on the in-order queue
+  // that costs no extra ordering, and it carries a failure through to the
+  // region's fence instead of running the rest of the region past it.
+  LogicalResult lowerExecute(stream::CmdExecuteOp op) {
+    for (auto [resource, capture] : llvm::zip_equal(
+             op.getResourceOperands(), op.getBody()->getArguments()))
+      buffers[capture] = buffers.lookup(resource);
+    DeviceAffinityAttr affinity = getAffinity(op);
+    Value wait = fenceFor(op.getAwaitTimepoint());
+    for (Operation &command : *op.getBody()) {
+      // The region's device is every command's device.
+      setAffinity(&command, affinity);
+      LogicalResult lowered =
+          TypeSwitch<Operation *, LogicalResult>(&command)
+              .Case([&](stream::CmdDispatchOp dispatch) {
+                return lowerDispatch(dispatch, wait);
+              })
+              .Case(
+                  [&](stream::CmdFillOp fill) { return lowerFill(fill, wait); })
+              .Case(
+                  [&](stream::CmdCopyOp copy) { return lowerCopy(copy, wait); })
+              .Default([](Operation *inner) {
+                return inner->emitOpError()
+                       << "cannot be lowered inside an execution region";
+              });
+      if (failed(lowered))
+        return failure();
+      wait = fences.lookup(command.getResult(0));
+    }
+    fences[op.getResultTimepoint()] = wait;
     return success();
   }
 

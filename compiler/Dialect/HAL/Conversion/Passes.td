@@ -13,6 +13,13 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     and element type; exports wrap the buffer in a new view. Tensor sizes are
     computed with index arithmetic.
 
+    A `stream.cmd.execute` region becomes its commands' queue ops in order
+    on the region's device: the first waits on the region's await fence,
+    the last signals the fence that stands for the region's timepoint, and
+    each one in between waits on the one before (every queue op needs a
+    signal fence of its own; the chain carries a failure to the region's
+    fence rather than running past it).
+
     Each op runs on the device of its `stream.affinity`
     (`#hal.device.affinity<@dev>`), or on the module's first
     `hal.device.global` without one; when the module declares none,

@@ -44,6 +44,15 @@ inline constexpr llvm::StringLiteral kTopologyAttrName = "stream.topology";
 // result) runs on; in input programs and on stream ops.
 inline constexpr llvm::StringLiteral kAffinityAttrName = "stream.affinity";
 
+// On an external func.func: the callee may write a tied output over storage
+// it also receives as an input (it reads each input element before it writes
+// the output element at the same position, as elementwise functions do), so
+// a caller may pass a dying input's storage as the output. ferry-compile
+// sets it from a plugin's declaration (--module); the runtime checks that
+// the function it binds declares it too.
+inline constexpr llvm::StringLiteral kTiedMayAliasAttr =
+    "ferry.abi.tied_may_alias";
+
 // The affinity `op` carries itself, or null.
 inline DeviceAffinityAttr getAffinity(mlir::Operation *op) {
   return op->getAttrOfType<DeviceAffinityAttr>(kAffinityAttrName);

@@ -6,11 +6,21 @@
 // the tensor's dynamic dimensions. External declarations are imported first so
 // that calls can read their ties. Unsupported ops are all reported before
 // anything is changed.
+//
+// Calls between functions of the module use the convention every function
+// has towards the host: the caller exports each tensor argument as a buffer
+// view, which the callee imports without taking ownership (the caller keeps
+// owning and frees it after the call), and imports each result with
+// `consume` (the callee hands its ownership over). So a callee's results are
+// always storage of their own: one it returns twice, or that is one of its
+// arguments, is copied first. Functions without tensors (scalar code, which
+// may branch between blocks) are left as they are.
 
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -102,10 +112,13 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   }
   if (auto call = dyn_cast<func::CallOp>(op)) {
     auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-    if (!callee || !callee.isDeclaration())
-      return op->emitError() << "calls to '" << call.getCallee()
-                             << "' are not supported: only external "
-                                "functions can be called";
+    if (!callee)
+      return op->emitError() << "calls '" << call.getCallee()
+                             << "', which is not a func.func of this module";
+    // A defined callee is imported on its own (checkFunction reports its
+    // signature); a scalar one is called as it is.
+    if (!callee.isDeclaration())
+      return success();
     for (Type type : call->getOperandTypes())
       if (failed(checkRuntimeTensor(op, type)))
         return failure();
@@ -124,6 +137,12 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   }
   if (isa<func::ReturnOp>(op))
     return success();
+  if (isa<cf::BranchOp, cf::CondBranchOp>(op))
+    return op->emitError() << "'" << op->getName()
+                           << "' in a function that uses tensors is not "
+                              "supported: only functions without tensors may "
+                              "branch (move the scalar control flow into a "
+                              "function of its own and call it)";
   // Scalar arithmetic passes through untouched.
   if (isa<arith::ArithDialect>(op->getDialect()) && !hasTensorTypes(op))
     return success();
@@ -206,14 +225,16 @@ LogicalResult importExternal(func::FuncOp func) {
 }
 
 LogicalResult checkFunction(func::FuncOp func, SymbolTable &symbols) {
-  if (!func.isPublic())
-    return func.emitError() << "private function '" << func.getSymName()
-                            << "' with a body is not supported yet: only "
-                               "public functions and external declarations";
-  if (!func.getBody().hasOneBlock())
+  // The stream passes work on one block; tensors cannot cross branches.
+  if (!func.getBody().hasOneBlock()) {
+    for (Block &block : func.getBody())
+      for (Operation &op : block)
+        if (isa<cf::BranchOp, cf::CondBranchOp>(op))
+          return checkSupported(&op, symbols);
     return func.emitError() << "function '" << func.getSymName()
-                            << "' has several blocks; only straight-line "
-                               "functions are supported";
+                            << "' uses tensors and has several blocks; only "
+                               "functions without tensors may branch";
+  }
   bool ok = succeeded(checkBoundaryTypes(func));
   // Ops nested in an unsupported op are not reported again.
   for (Operation &op : func.getBody().front())
@@ -222,10 +243,25 @@ LogicalResult checkFunction(func::FuncOp func, SymbolTable &symbols) {
   return success(ok);
 }
 
+// The functions some func.call of the module calls.
+llvm::DenseSet<StringAttr> calledFunctions(ModuleOp module) {
+  llvm::DenseSet<StringAttr> called;
+  module.walk([&](func::CallOp call) {
+    called.insert(call.getCalleeAttr().getAttr());
+  });
+  return called;
+}
+
 class FunctionImporter {
 public:
-  FunctionImporter(func::FuncOp func, SymbolTable &symbols)
-      : func(func), symbols(symbols), builder(func.getContext()) {}
+  // `tensorFunctions`: the defined functions that used tensors before any
+  // was imported. `calledInternally`: some function of the module calls
+  // `func`, which must then return storage of its own for every result.
+  FunctionImporter(func::FuncOp func, SymbolTable &symbols,
+                   const llvm::DenseSet<StringAttr> &tensorFunctions,
+                   bool calledInternally)
+      : func(func), symbols(symbols), tensorFunctions(tensorFunctions),
+        calledInternally(calledInternally), builder(func.getContext()) {}
 
   void run() {
     Block &block = func.getBody().front();
@@ -288,22 +324,31 @@ private:
       BlockArgument arg = block.getArgument(i);
       Location loc = arg.getLoc();
       Value view = block.addArgument(viewType(), loc);
-      auto type = cast<RankedTensorType>(arg.getType());
-      SmallVector<Value> dynamicDims;
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        if (type.isDynamicDim(d))
-          dynamicDims.push_back(
-              hal::BufferViewDimOp::create(builder, loc, builder.getIndexType(),
-                                           view, builder.getIndexAttr(d)));
-      TensorStorage storage = sizedStorage(loc, type, dynamicDims);
-      storage.resource = TensorImportOp::create(
-          builder, loc, resourceType(Lifetime::External), view,
-          builder.getStringAttr("input " + std::to_string(i)), type,
-          storage.dynamicDims, storage.size);
-      hal::setAffinity(storage.resource.getDefiningOp(),
-                       boundaryAffinity(func.getArgAttrDict(i)));
-      storages[arg] = storage;
+      TensorImportOp import =
+          importView(loc, view, cast<RankedTensorType>(arg.getType()),
+                     "input " + std::to_string(i), storages[arg]);
+      hal::setAffinity(import, boundaryAffinity(func.getArgAttrDict(i)));
     }
+  }
+
+  // Imports `view` as a tensor of `type` (its dynamic dims read from the
+  // view) into `storage`; `message` names it in the import's shape check.
+  TensorImportOp importView(Location loc, Value view, RankedTensorType type,
+                            const std::string &message,
+                            TensorStorage &storage) {
+    SmallVector<Value> dynamicDims;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dynamicDims.push_back(
+            hal::BufferViewDimOp::create(builder, loc, builder.getIndexType(),
+                                         view, builder.getIndexAttr(d)));
+    storage = sizedStorage(loc, type, dynamicDims);
+    auto import =
+        TensorImportOp::create(builder, loc, resourceType(Lifetime::External),
+                               view, builder.getStringAttr(message), type,
+                               storage.dynamicDims, storage.size);
+    storage.resource = import.getResult();
+    return import;
   }
 
   // The device an op runs on: its own stream.affinity, else its function's.
@@ -417,11 +462,46 @@ private:
     deadOps.push_back(op);
   }
 
+  // A call to a function of this module that uses tensors: the host
+  // convention (see the file comment). Results may have dynamic shapes: the
+  // returned buffer views carry their dims.
+  void importInternalCall(func::CallOp op) {
+    Location loc = op.getLoc();
+    hal::DeviceAffinityAttr affinity = affinityOf(op);
+    SmallVector<Value> views;
+    for (Value operand : op.getOperands()) {
+      TensorStorage &storage = storages[operand];
+      // What the callee sees is external storage, like a host input.
+      retypeStorageChain(storage.resource, resourceType(Lifetime::External));
+      views.push_back(TensorExportOp::create(
+          builder, loc, viewType(), storage.resource,
+          TypeAttr::get(operand.getType()), storage.dynamicDims, storage.size));
+      hal::setAffinity(views.back().getDefiningOp(), affinity);
+    }
+    SmallVector<Type> viewTypes(op.getNumResults(), viewType());
+    auto call = func::CallOp::create(builder, loc, op.getCalleeAttr(),
+                                     viewTypes, views);
+    for (auto [i, result] : llvm::enumerate(op.getResults())) {
+      TensorImportOp import = importView(
+          loc, call.getResult(i), cast<RankedTensorType>(result.getType()),
+          "result " + std::to_string(i) + " of '" + op.getCallee().str() + "'",
+          storages[result]);
+      import.setConsume(true);
+      hal::setAffinity(import, affinity);
+    }
+    deadOps.push_back(op);
+  }
+
   // A call to an external function: tied results are the operands they are
   // written into; new results have static shapes.
   void importCall(func::CallOp op) {
     Location loc = op.getLoc();
     auto callee = symbols.lookup<func::FuncOp>(op.getCallee());
+    if (!callee.isDeclaration()) {
+      if (tensorFunctions.contains(callee.getSymNameAttr()))
+        importInternalCall(op);
+      return;
+    }
     SmallVector<int64_t> ties(op.getNumResults(), -1);
     if (auto attr = callee->getAttrOfType<DenseI64ArrayAttr>(kTiedOperandsAttr))
       ties.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
@@ -461,8 +541,24 @@ private:
   // Results leave as external resources wrapped in fresh buffer views.
   void importReturn(func::ReturnOp op) {
     SmallVector<Value> views;
+    llvm::SmallPtrSet<Value, 4> returned;
     for (Value operand : op.getOperands()) {
-      TensorStorage &storage = storages[operand];
+      TensorStorage storage = storages[operand];
+      // A caller in the module takes ownership of each result, so each must
+      // be storage this function owns and returns once: an argument (the
+      // caller's, imported without `consume`) or a repeated result is
+      // copied. The copy is a transfer, which copy elision keeps.
+      auto importOp = storage.resource.getDefiningOp<TensorImportOp>();
+      if (calledInternally && ((importOp && !importOp.getConsume()) ||
+                               returned.contains(storage.resource))) {
+        storage.resource = AsyncTransferOp::create(
+            builder, op.getLoc(), resourceType(Lifetime::External),
+            storage.resource, storage.size, storage.size);
+        hal::setAffinity(
+            storage.resource.getDefiningOp(),
+            boundaryAffinity(func.getResultAttrDict(views.size())));
+      }
+      returned.insert(storage.resource);
       // Returned storage is external, with all it was written into.
       retypeStorageChain(storage.resource, resourceType(Lifetime::External));
       views.push_back(TensorExportOp::create(
@@ -477,6 +573,8 @@ private:
 
   func::FuncOp func;
   SymbolTable &symbols;
+  const llvm::DenseSet<StringAttr> &tensorFunctions;
+  bool calledInternally;
   OpBuilder builder;
   unsigned originalArgCount = 0;
   llvm::DenseMap<Value, TensorStorage> storages;
@@ -507,9 +605,17 @@ struct ConvertInputToStreamPass
     }
     if (!ok)
       return signalPassFailure();
+    llvm::DenseSet<StringAttr> called = calledFunctions(module);
+    // Decided before any import: an imported function no longer has tensors.
+    llvm::DenseSet<StringAttr> tensorFunctions;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isDeclaration() && isInputFunction(func))
-        FunctionImporter(func, symbols).run();
+        tensorFunctions.insert(func.getSymNameAttr());
+    for (auto func : module.getOps<func::FuncOp>())
+      if (tensorFunctions.contains(func.getSymNameAttr()))
+        FunctionImporter(func, symbols, tensorFunctions,
+                         called.contains(func.getSymNameAttr()))
+            .run();
   }
 };
 

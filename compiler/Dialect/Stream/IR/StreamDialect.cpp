@@ -270,6 +270,25 @@ LogicalResult TensorImportOp::verify() {
   return verifyLifetime(*this, getResult().getType(), Lifetime::External);
 }
 
+FailureOr<bool> hasStraightLineStreamCode(Operation *function, StringRef work) {
+  auto func = cast<func::FuncOp>(function);
+  if (func.isDeclaration())
+    return false;
+  bool usesStream = func.walk([](Operation *op) {
+                          return isa<StreamDialect>(op->getDialect())
+                                     ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+                        })
+                        .wasInterrupted();
+  if (!usesStream)
+    return false;
+  if (!func.getBody().hasOneBlock())
+    return func.emitError()
+           << "function '" << func.getSymName() << "' has several blocks; "
+           << work << " supports straight-line functions only";
+  return true;
+}
+
 Value joinTimepoints(OpBuilder &builder, Location loc,
                      ArrayRef<Value> timepoints) {
   llvm::SetVector<Value> unique;
@@ -555,6 +574,206 @@ LogicalResult CmdDispatchOp::verify() {
     return emitOpError() << "needs an output resource";
   return verifyKernel(*this, getKernel(), getElementType(),
                       getResourceOperands().size() - 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Execution regions
+//===----------------------------------------------------------------------===//
+
+void CmdExecuteOp::build(OpBuilder &builder, OperationState &state,
+                         Value awaitTimepoint, ValueRange resources,
+                         ValueRange sizes) {
+  if (awaitTimepoint)
+    state.addOperands(awaitTimepoint);
+  state.addOperands(resources);
+  state.addOperands(sizes);
+  state.getOrAddProperties<Properties>().operandSegmentSizes = {
+      awaitTimepoint ? 1 : 0, static_cast<int32_t>(resources.size()),
+      static_cast<int32_t>(sizes.size())};
+  state.addTypes(TimepointType::get(builder.getContext()));
+  Region *region = state.addRegion();
+  Block *block = new Block();
+  for (Value resource : resources)
+    block->addArgument(resource.getType(), resource.getLoc());
+  region->push_back(block);
+}
+
+// [on(#affinity)] [await(%t)] with(%r as %arg: type{%size}, ...) { ... }
+//     => !stream.timepoint [attributes {...}]
+ParseResult CmdExecuteOp::parse(OpAsmParser &parser, OperationState &result) {
+  if (succeeded(parser.parseOptionalKeyword("on"))) {
+    hal::DeviceAffinityAttr affinity;
+    if (parser.parseLParen() || parser.parseAttribute(affinity) ||
+        parser.parseRParen())
+      return failure();
+    result.addAttribute(hal::kAffinityAttrName, affinity);
+  }
+  SmallVector<OpAsmParser::UnresolvedOperand, 1> await;
+  if (succeeded(parser.parseOptionalKeyword("await"))) {
+    OpAsmParser::UnresolvedOperand timepoint;
+    if (parser.parseLParen() || parser.parseOperand(timepoint) ||
+        parser.parseRParen())
+      return failure();
+    await.push_back(timepoint);
+  }
+  SmallVector<OpAsmParser::UnresolvedOperand> resources, sizes;
+  SmallVector<OpAsmParser::Argument> captures;
+  SmallVector<Type> resourceTypes;
+  if (parser.parseKeyword("with") ||
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            OpAsmParser::UnresolvedOperand resource, size;
+            OpAsmParser::Argument capture;
+            if (parser.parseOperand(resource) || parser.parseKeyword("as") ||
+                parser.parseArgument(capture) ||
+                parser.parseColonType(capture.type) || parser.parseLBrace() ||
+                parser.parseOperand(size) || parser.parseRBrace())
+              return failure();
+            resources.push_back(resource);
+            sizes.push_back(size);
+            resourceTypes.push_back(capture.type);
+            captures.push_back(capture);
+            return success();
+          }))
+    return failure();
+  Region *body = result.addRegion();
+  Type timepointType;
+  if (parser.parseRegion(*body, captures) || parser.parseEqual() ||
+      parser.parseGreater() || parser.parseType(timepointType) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  // `{}` parses as no block at all; give it its block so that the verifier
+  // can say what is missing (commands) rather than how regions are shaped.
+  if (body->empty()) {
+    Block *block = new Block();
+    for (OpAsmParser::Argument &capture : captures)
+      block->addArgument(capture.type,
+                         parser.getEncodedSourceLoc(capture.ssaName.location));
+    body->push_back(block);
+  }
+  Type indexType = parser.getBuilder().getIndexType();
+  if (parser.resolveOperands(await, TimepointType::get(parser.getContext()),
+                             result.operands) ||
+      parser.resolveOperands(resources, resourceTypes, parser.getNameLoc(),
+                             result.operands) ||
+      parser.resolveOperands(sizes, indexType, result.operands))
+    return failure();
+  result.getOrAddProperties<Properties>().operandSegmentSizes = {
+      static_cast<int32_t>(await.size()),
+      static_cast<int32_t>(resources.size()),
+      static_cast<int32_t>(sizes.size())};
+  result.addTypes(timepointType);
+  return success();
+}
+
+void CmdExecuteOp::print(OpAsmPrinter &printer) {
+  if (hal::DeviceAffinityAttr affinity = hal::getAffinity(*this))
+    printer << " on(" << affinity << ")";
+  if (Value await = getAwaitTimepoint())
+    printer << " await(" << await << ")";
+  printer << " with(";
+  for (auto [i, resource, size] :
+       llvm::enumerate(getResourceOperands(), getResourceOperandSizes())) {
+    if (i)
+      printer << ", ";
+    printer << resource << " as ";
+    printer.printRegionArgument(getCapture(i));
+    printer << '{' << size << '}';
+  }
+  printer << ") ";
+  printer.printRegion(getCommands(), /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/false);
+  printer << " => " << getResultTimepoint().getType();
+  printer.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {"operandSegmentSizes", hal::kAffinityAttrName});
+}
+
+LogicalResult CmdExecuteOp::verify() {
+  if (failed(
+          verifySizes(*this, getResourceOperands(), getResourceOperandSizes())))
+    return failure();
+  Block &body = getCommands().front();
+  if (body.getNumArguments() != getResourceOperands().size())
+    return emitOpError() << "captures " << getResourceOperands().size()
+                         << " resources but its region has "
+                         << body.getNumArguments() << " arguments";
+  for (auto [i, resource, capture] :
+       llvm::enumerate(getResourceOperands(), body.getArguments()))
+    if (resource.getType() != capture.getType())
+      return emitOpError() << "capture " << i << " has type "
+                           << capture.getType() << " but the resource is "
+                           << resource.getType();
+  return success();
+}
+
+LogicalResult CmdExecuteOp::verifyRegions() {
+  Block &body = getCommands().front();
+  if (body.empty())
+    return emitOpError() << "has no commands; an execution region needs at "
+                            "least one dispatch, fill or copy";
+  hal::DeviceAffinityAttr affinity = hal::getAffinity(*this);
+  for (Operation &op : body) {
+    if (!isa<CmdDispatchOp, CmdFillOp, CmdCopyOp>(op)) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << "cannot run inside an execution region: "
+                                   "only stream.cmd.dispatch, fill and copy "
+                                   "can";
+      if (isa<ResourceAllocaOp, ResourceDeallocaOp>(op))
+        diag << " (memory is allocated and freed on the timeline around a "
+                "region, never inside it)";
+      else if (isa<CmdCallOp>(op))
+        diag << " (a call runs on the host, between regions)";
+      return diag;
+    }
+    if (llvm::any_of(op.getOperandTypes(), llvm::IsaPred<TimepointType>))
+      return op.emitOpError()
+             << "must not await a timepoint inside an execution region: its "
+                "commands run in order once the region's await is reached";
+    if (!op.getResult(0).use_empty())
+      return op.emitOpError()
+             << "has its timepoint used, but inside an execution region only "
+                "the region's timepoint is reached; use that";
+    for (Value operand : op.getOperands()) {
+      if (!isa<ResourceType>(operand.getType()))
+        continue;
+      auto capture = dyn_cast<BlockArgument>(operand);
+      if (!capture || capture.getOwner() != &body)
+        return op.emitOpError()
+               << "uses a resource defined outside its execution region; "
+                  "capture it with 'with(%r as %arg: ...)'";
+    }
+    hal::DeviceAffinityAttr own = hal::getAffinity(&op);
+    if (own && own != affinity) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << "runs on " << own
+                                << " but its execution region runs on ";
+      if (affinity)
+        diag << affinity;
+      else
+        diag << "the default device";
+      return diag << "; one region submits to one queue";
+    }
+  }
+  return success();
+}
+
+bool CmdExecuteOp::writesCapture(unsigned index) {
+  BlockArgument capture = getCapture(index);
+  for (OpOperand &use : capture.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto dispatch = dyn_cast<CmdDispatchOp>(user)) {
+      if (&use == &dispatch.getResourceOperandsMutable()
+                       [dispatch.getResourceOperands().size() - 1])
+        return true;
+    } else if (auto fill = dyn_cast<CmdFillOp>(user)) {
+      if (&use == &fill.getTargetMutable())
+        return true;
+    } else if (auto copy = dyn_cast<CmdCopyOp>(user)) {
+      if (&use == &copy.getTargetMutable())
+        return true;
+    }
+  }
+  return false;
 }
 
 LogicalResult TimepointJoinOp::verify() {

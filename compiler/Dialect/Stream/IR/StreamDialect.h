@@ -37,6 +37,14 @@ namespace ferry::stream {
 mlir::Value joinTimepoints(mlir::OpBuilder &builder, mlir::Location loc,
                            llvm::ArrayRef<mlir::Value> timepoints);
 
+// Whether a pass over stream ops has work in `function` (a func.func): false
+// for declarations and for functions without stream ops (scalar code, which
+// may branch freely). The passes handle straight-line code only, so a
+// function with stream ops and several blocks is an error naming `work`
+// ("allocation scheduling").
+mlir::FailureOr<bool> hasStraightLineStreamCode(mlir::Operation *function,
+                                                llvm::StringRef work);
+
 } // namespace ferry::stream
 
 #endif // FERRY_COMPILER_DIALECT_STREAM_IR_STREAMDIALECT_H_

@@ -534,6 +534,67 @@ def Stream_CmdCallOp : Stream_Op<"cmd.call", [
   let hasVerifier = 1;
 }
 
+def Stream_CmdExecuteOp : Stream_Op<"cmd.execute", [
+    AttrSizedOperandSegments, SingleBlock, NoTerminator]> {
+  let summary = "an execution region: cmd ops submitted together, in order";
+  let description = [{
+    Groups device work that needs nothing but what came before it: once
+    `await_timepoint` is reached, the dispatches, fills and copies of the
+    body run one after another, in program order, on one queue (the
+    device of the region's `stream.affinity`, printed as `on(...)`), and
+    `result_timepoint` is reached when the last is done. The region is the
+    unit of submission: one wait before it, one signal after it.
+
+    The body holds only `stream.cmd.dispatch`, `stream.cmd.fill` and
+    `stream.cmd.copy`, without their own await (order is program order)
+    and with their timepoints unused (the region's stands for them). Memory
+    is managed on the timeline around the region, never inside it: no
+    alloca, dealloca, ownership op or call (calls run on the host).
+
+    Resources are captured: each `%r as %arg` makes the region's op a use
+    of `%r`, so passes that follow resources (reference counting, the peak
+    memory walk, the HAL lowering's device analysis) see the region as one
+    user and need not look inside. Scalars (sizes, counts, fill values) are
+    used from above.
+
+    ```mlir
+    %t = stream.cmd.execute on(#hal.device.affinity<@a>) await(%t0)
+        with(%x as %arg0: !stream.resource<external>{%s},
+             %y as %arg1: !stream.resource<transient>{%s}) {
+      %0 = stream.cmd.dispatch kernel("add") type(i32) count(%n)
+          (%arg0, %arg0, %arg1) : (!stream.resource<external>{%s},
+          !stream.resource<external>{%s}, !stream.resource<transient>{%s})
+          => !stream.timepoint
+      %1 = stream.cmd.fill %c0, %arg1 : i32
+          -> !stream.resource<transient>{%s} => !stream.timepoint
+    } => !stream.timepoint
+    ```
+  }];
+  let arguments = (ins Optional<Stream_Timepoint>:$await_timepoint,
+                       Variadic<Stream_AnyResource>:$resource_operands,
+                       Variadic<Index>:$resource_operand_sizes);
+  let results = (outs Stream_Timepoint:$result_timepoint);
+  let regions = (region SizedRegion<1>:$commands);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // An empty body whose arguments stand for `resources`.
+    OpBuilder<(ins "::mlir::Value":$awaitTimepoint,
+                   "::mlir::ValueRange":$resources,
+                   "::mlir::ValueRange":$sizes)>,
+  ];
+  let extraClassDeclaration = [{
+    // The region argument standing for captured resource `index`.
+    ::mlir::BlockArgument getCapture(unsigned index) {
+      return getBody()->getArgument(index);
+    }
+    // Whether some op of the body writes captured resource `index`.
+    bool writesCapture(unsigned index);
+  }];
+}
+
 def Stream_TimepointJoinOp : Stream_Op<"timepoint.join", [Pure]> {
   let summary = "a timepoint reached when all of the given ones are";
   let arguments = (ins Variadic<Stream_Timepoint>:$await_timepoints);

@@ -1,8 +1,10 @@
 // Decides who frees each resource of the cmd phase and places its
 // deallocation right after its last use. See Passes.td for the rules.
 //
-// Assumes straight-line functions (stream-schedule-allocation's output): a
-// resource used in a nested region is beyond this analysis and its
+// Assumes straight-line functions (stream-schedule-allocation's output). An
+// execution region (stream.cmd.execute) captures the resources it uses, so
+// it is one use of each, done at the region's timepoint; a resource used
+// directly inside any other region is beyond this analysis and its
 // allocation becomes indeterminate.
 
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
@@ -102,8 +104,8 @@ private:
         if (!forEachUse(await.getResults()[index], fn))
           return false;
       } else if (!isa<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp,
-                      TensorExportOp, ResourceRetainOp, ResourceReleaseOp,
-                      ResourceIsTerminalOp>(user)) {
+                      CmdExecuteOp, TensorExportOp, ResourceRetainOp,
+                      ResourceReleaseOp, ResourceIsTerminalOp>(user)) {
         return false;
       }
     }
@@ -114,6 +116,11 @@ private:
     bool exported = false, mayBeKept = false;
     bool followed = forEachUse(ownership.resource, [&](OpOperand &use) {
       Operation *user = use.getOwner();
+      // A view only passed to calls is lent, not handed over: the callee
+      // imports it without ownership and is done with it when it returns.
+      if (auto exportOp = dyn_cast<TensorExportOp>(user))
+        if (Operation *call = lastLendingCall(exportOp))
+          user = call;
       if (!ownership.lastUser ||
           position.lookup(user) > position.lookup(ownership.lastUser))
         ownership.lastUser = user;
@@ -131,11 +138,26 @@ private:
       ownership.disposal = Disposal::ReleaseFirst;
   }
 
+  // The last func.call (a call of a function of this module, which takes
+  // buffer views like the host does) using `exportOp`'s view, when such calls
+  // in this block are all that use it; else null.
+  Operation *lastLendingCall(TensorExportOp exportOp) {
+    Operation *last = nullptr;
+    for (Operation *user : exportOp.getResult().getUsers()) {
+      if (!isa<func::CallOp>(user) || user->getBlock() != exportOp->getBlock())
+        return nullptr;
+      if (!last || position.lookup(user) > position.lookup(last))
+        last = user;
+    }
+    return last;
+  }
+
   // The timepoint at which `user` is done with what it reads; null when it
-  // completed on the host already.
+  // completed on the host already. An execution region is one user: done
+  // when its last command is.
   static Value completionOf(Operation *user) {
     return TypeSwitch<Operation *, Value>(user)
-        .Case<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp>(
+        .Case<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp, CmdExecuteOp>(
             [](auto op) { return op.getResultTimepoint(); })
         .Default([](Operation *) { return Value(); });
   }
@@ -143,7 +165,7 @@ private:
   // What `user` waited for before it ran.
   static Value awaitOf(Operation *user) {
     return TypeSwitch<Operation *, Value>(user)
-        .Case<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp>(
+        .Case<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp, CmdExecuteOp>(
             [](auto op) { return op.getAwaitTimepoint(); })
         .Default([](Operation *) { return Value(); });
   }
@@ -172,6 +194,10 @@ private:
       return &use == &copy.getTargetMutable();
     if (auto call = dyn_cast<CmdCallOp>(user))
       return cast<TiedOpInterface>(user).isOperandTied(use);
+    if (auto execute = dyn_cast<CmdExecuteOp>(user))
+      return execute.writesCapture(
+          use.getOperandNumber() -
+          execute.getResourceOperands().getBeginOperandIndex());
     return false;
   }
 
@@ -262,14 +288,12 @@ struct AutomaticReferenceCountingPass
   void runOnOperation() override {
     SymbolTableCollection symbols;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isDeclaration())
-        continue;
-      if (!func.getBody().hasOneBlock()) {
-        func.emitError() << "function '" << func.getSymName()
-                         << "' has several blocks; reference counting "
-                            "supports straight-line functions only";
+      FailureOr<bool> hasWork =
+          hasStraightLineStreamCode(func, "reference counting");
+      if (failed(hasWork))
         return signalPassFailure();
-      }
+      if (!*hasWork)
+        continue;
       FunctionOwnership(func, symbols).run();
     }
   }

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace ferry::stream {
@@ -106,22 +107,55 @@ FailureOr<int64_t> sizeOf(Operation *op, Value size, SizeEvaluator &evaluator) {
                           << "(give input-shapes for dynamic inputs)";
 }
 
+// Live bytes of a function as a whole and on each device. A buffer's memory
+// is on the device of its `stream.affinity`, else on the module's first
+// device: where convert-stream-to-hal runs unplaced work and where ferry-run
+// places the inputs.
+struct DeviceLiveBytes {
+  LiveBytes total;
+  llvm::MapVector<StringRef, LiveBytes> devices;
+  StringRef defaultDevice;
+  llvm::DenseMap<Value, StringRef> deviceOf;
+
+  StringRef placement(Operation *op) {
+    if (hal::DeviceAffinityAttr affinity = hal::getAffinity(op))
+      return affinity.getDevice().getValue();
+    return defaultDevice;
+  }
+
+  void add(Value resource, StringRef device, int64_t bytes, bool input) {
+    deviceOf[resource] = device;
+    for (LiveBytes *live : {&total, &devices[device]}) {
+      (input ? live->inputs : live->allocated) += bytes;
+      live->add(bytes);
+    }
+  }
+
+  void remove(Value resource, Operation *freeing, int64_t bytes) {
+    auto it = deviceOf.find(resource);
+    StringRef device = it != deviceOf.end() ? it->second : placement(freeing);
+    total.live -= bytes;
+    devices[device].live -= bytes;
+  }
+};
+
 LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
-                   LiveBytes &bytes) {
+                   DeviceLiveBytes &bytes) {
   for (Operation &op : func.getBody().front()) {
     if (auto importOp = dyn_cast<TensorImportOp>(op)) {
       FailureOr<int64_t> size =
           sizeOf(&op, importOp.getResultSize(), evaluator);
       if (failed(size))
         return failure();
-      bytes.inputs += *size;
-      bytes.add(*size);
+      // The host placed the input, not the program: on the first device.
+      bytes.add(importOp.getResult(), bytes.defaultDevice, *size,
+                /*input=*/true);
     } else if (auto alloca = dyn_cast<ResourceAllocaOp>(op)) {
       FailureOr<int64_t> size = sizeOf(&op, alloca.getStorageSize(), evaluator);
       if (failed(size))
         return failure();
-      bytes.allocated += *size;
-      bytes.add(*size);
+      bytes.add(alloca.getResult(), bytes.placement(&op), *size,
+                /*input=*/false);
     } else if (auto call = dyn_cast<CmdCallOp>(op)) {
       for (auto [i, size] : llvm::enumerate(call.getResultSizes())) {
         if (call.getTiedOperand(i))
@@ -129,8 +163,8 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
         FailureOr<int64_t> resultBytes = sizeOf(&op, size, evaluator);
         if (failed(resultBytes))
           return failure();
-        bytes.allocated += *resultBytes;
-        bytes.add(*resultBytes);
+        bytes.add(call.getResult(i), bytes.placement(&op), *resultBytes,
+                  /*input=*/false);
       }
     } else if (auto dealloca = dyn_cast<ResourceDeallocaOp>(op)) {
       if (dealloca.getCondition())
@@ -139,7 +173,7 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
           sizeOf(&op, dealloca.getOperandSize(), evaluator);
       if (failed(size))
         return failure();
-      bytes.live -= *size;
+      bytes.remove(dealloca.getOperand(), &op, *size);
     }
   }
   return success();
@@ -175,15 +209,31 @@ struct EstimatePeakMemoryPass
       }
       shapes.push_back(*shape);
     }
+    SmallVector<StringRef> deviceNames;
+    for (auto device : getOperation().getOps<hal::DeviceGlobalOp>())
+      deviceNames.push_back(device.getSymName());
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isDeclaration() || !func.getBody().hasOneBlock())
         continue;
       SizeEvaluator evaluator(shapes);
-      LiveBytes bytes;
-      if (succeeded(walk(func, evaluator, bytes)))
-        func.emitRemark() << "peak live bytes: " << bytes.peak << " (inputs "
-                          << bytes.inputs << ", allocated " << bytes.allocated
-                          << ")";
+      DeviceLiveBytes bytes;
+      bytes.defaultDevice =
+          deviceNames.empty() ? StringRef() : deviceNames.front();
+      // Every declared device is reported, in order, even when unused.
+      for (StringRef name : deviceNames)
+        bytes.devices[name];
+      if (failed(walk(func, evaluator, bytes)))
+        continue;
+      auto report = [&](InFlightDiagnostic diag, const LiveBytes &live) {
+        diag << live.peak << " (inputs " << live.inputs << ", allocated "
+             << live.allocated << ")";
+      };
+      report(func.emitRemark() << "peak live bytes: ", bytes.total);
+      // Each device has its own allocator and peak: with several, say each.
+      if (deviceNames.size() > 1)
+        for (auto &[name, live] : bytes.devices)
+          report(func.emitRemark() << "peak live bytes on @" << name << ": ",
+                 live);
     }
     markAllAnalysesPreserved();
   }

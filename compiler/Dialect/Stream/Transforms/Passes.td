@@ -52,6 +52,14 @@ def ReuseOperandStoragePass
     allocation is made. Elementwise kernels read element i before writing
     it, so this is safe even when the operand is read twice. A chain of
     elementwise ops on dead operands then allocates only once.
+
+    Calls get the same treatment where the callee allows it: when a
+    `stream.async.call` result is tied to a fresh `stream.async.alloca`
+    nothing else uses (a `tensor.empty` the callee writes) and the callee
+    carries `ferry.abi.tied_may_alias`, an untied input of the same size
+    that dies at the call and may be written is passed in the alloca's
+    place, and the alloca goes. Without the attribute an input and an
+    output of an external function never share storage.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
@@ -77,6 +85,33 @@ def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
 
+def FormExecutionRegionsPass
+    : Pass<"stream-form-execution-regions", "mlir::ModuleOp"> {
+  let summary = "Groups runs of device work into execution regions";
+  let description = [{
+    Runs right after stream-schedule-allocation. A run is a maximal
+    sequence of `stream.cmd.dispatch`, `stream.cmd.fill` and
+    `stream.cmd.copy` on the same `stream.affinity` with nothing between
+    them but ops free of side effects (sizes, constants, timepoint joins).
+    Anything else ends a run: an alloca or dealloca (memory is managed on
+    the timeline between regions), a call (it runs on the host), a host
+    await or export (the host sees a result there), an import, a change
+    of device.
+
+    Each run of two or more commands becomes one `stream.cmd.execute` in
+    place of its last command: the region awaits everything the run waited
+    for from outside it (joined), its commands lose their own awaits (the
+    queue runs them in order), the resources they use are captured, and
+    whoever waited for one of the commands waits for the region's
+    timepoint instead. Joins left without users are removed.
+
+    Later passes see each region as one op using its captured resources:
+    a resource whose last use is inside a region is freed after the
+    region.
+  }];
+  let dependentDialects = ["::ferry::stream::StreamDialect"];
+}
+
 def AutomaticReferenceCountingPass
     : Pass<"stream-automatic-reference-counting", "mlir::ModuleOp"> {
   let summary = "Decides who frees every resource, and frees it at its last use";
@@ -90,14 +125,18 @@ def AutomaticReferenceCountingPass
       dealloca;
     - otherwise a `stream.resource.dealloca` is placed right after its last
       use, ordered on that use's timepoint (not at the end of the function);
+      a use inside an execution region is the region (which captures the
+      resource), so the dealloca follows the region and awaits its
+      timepoint;
     - if it was passed to an external function that may keep it (one not
       marked `nosideeffects`), the program cannot know whether the callee
       became an owner: it releases its ownership
       (`stream.resource.release`) and the dealloca is guarded by the result;
       a consumed import is released the same way, as the host may still own
       it too;
-    - if it is used where this analysis cannot follow (inside a region, by
-      an unknown op), an allocation is marked `indeterminate`: its memory
+    - if it is used where this analysis cannot follow (directly inside a
+      region other than an execution region's captures, by an unknown op),
+      an allocation is marked `indeterminate`: its memory
       goes with its last reference.
 
     Deallocations of resources with no `stream.affinity` carry `origin`,
@@ -147,7 +186,18 @@ def EstimatePeakMemoryPass
 
     On a device that runs queue operations in issue order (local-sync) this
     is exactly the allocator's `peak_bytes` for one call, which end-to-end
-    tests check against `ferry-run --stats`.
+    tests check against `ferry-run --stats`. Execution regions need no
+    special case: allocations and deallocations stay outside them.
+
+    When the module declares several devices, one more remark per device
+    (in declaration order) gives that device's own walk, as each device's
+    allocator has its own peak: `peak live bytes on @a: N (inputs I,
+    allocated A)`. An allocation counts on the device of its
+    `stream.affinity`, or on the module's first device without one; inputs
+    count on the first device, where `ferry-run` places them. Memory the
+    runtime adds (an import into a device that cannot reach the buffer,
+    staging copies `ferry-run` makes for a host that cannot map it) is
+    outside the program and not counted.
 
     Sizes are evaluated from constants, `stream.tensor.sizeof` and index
     arithmetic. Dynamic dimensions read from the inputs take their values

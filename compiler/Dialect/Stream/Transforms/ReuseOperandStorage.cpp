@@ -1,10 +1,14 @@
-// Ties elementwise dispatch results to operands that die at the dispatch, so
-// the kernel writes in place instead of into a new allocation. See Passes.td.
+// Ties elementwise dispatch results to operands that die at the dispatch, and
+// hands a dying input's storage to calls whose callee may write its output
+// over it, so kernels write in place instead of into a new allocation. See
+// Passes.td.
 
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_REUSEOPERANDSTORAGEPASS
@@ -43,6 +47,54 @@ int64_t findReusableOperand(AsyncDispatchOp dispatch,
   return -1;
 }
 
+// Gives `result` (written into `operand`'s storage from now on) and the
+// operand one type: a decided lifetime wins.
+void unifyStorageTypes(Value operand, Value result) {
+  if (hasLifetime(operand, Lifetime::Unknown))
+    retypeStorageChain(operand, result.getType());
+  else
+    result.setType(operand.getType());
+}
+
+// A call result tied to a fresh `stream.async.alloca` used by nothing else
+// (a `tensor.empty` the callee fills) can take the storage of an untied
+// input of the same size that dies at the call, if the callee declares that
+// its tied outputs may alias its inputs. The alloca is then dead.
+void reuseInputForTiedOutputs(AsyncCallOp call, WritableStorage &storage) {
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || !callee->hasAttr(hal::kTiedMayAliasAttr))
+    return;
+  std::optional<ArrayRef<int64_t>> ties = call.getTiedOperands();
+  if (!ties)
+    return;
+  OperandRange operands = call.getResourceOperands();
+  OperandRange sizes = call.getResourceOperandSizes();
+  llvm::SmallDenseSet<int64_t> tied(ties->begin(), ties->end());
+  llvm::SmallDenseSet<Value> taken;
+  for (auto [resultIndex, tiedIndex] : llvm::enumerate(*ties)) {
+    if (tiedIndex < 0)
+      continue;
+    Value empty = operands[tiedIndex];
+    auto alloca = empty.getDefiningOp<AsyncAllocaOp>();
+    if (!alloca || !empty.hasOneUse())
+      continue;
+    for (auto [index, input] : llvm::enumerate(operands)) {
+      OpOperand &use = call.getResourceOperandsMutable()[index];
+      if (tied.contains(index) || taken.contains(input) ||
+          sizes[index] != sizes[tiedIndex] || !isLastUse(use) ||
+          !compatibleLifetimes(input, empty) || !storage.isWritable(input))
+        continue;
+      unifyStorageTypes(input, call.getResult(resultIndex));
+      call.getResourceOperandsMutable()[tiedIndex].set(input);
+      alloca.erase();
+      taken.insert(input);
+      storage.invalidate();
+      break;
+    }
+  }
+}
+
 struct ReuseOperandStoragePass
     : impl::ReuseOperandStoragePassBase<ReuseOperandStoragePass> {
   void runOnOperation() override {
@@ -53,17 +105,14 @@ struct ReuseOperandStoragePass
       int64_t index = findReusableOperand(dispatch, storage);
       if (index < 0)
         return;
-      Value operand = dispatch.getResourceOperands()[index];
-      Value result = dispatch.getResult();
-      // The storage is one from now on: a decided lifetime wins.
-      if (hasLifetime(operand, Lifetime::Unknown))
-        retypeStorageChain(operand, result.getType());
-      else
-        result.setType(operand.getType());
+      unifyStorageTypes(dispatch.getResourceOperands()[index],
+                        dispatch.getResult());
       SmallVector<int64_t> ties = {index};
       dispatch.setTiedOperandsAttr(DenseI64ArrayAttr::get(&getContext(), ties));
       storage.invalidate();
     });
+    getOperation().walk(
+        [&](AsyncCallOp call) { reuseInputForTiedOutputs(call, storage); });
   }
 };
 

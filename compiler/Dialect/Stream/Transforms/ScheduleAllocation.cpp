@@ -27,10 +27,10 @@ public:
       : func(func), builder(func.getContext()) {}
 
   LogicalResult run() {
-    if (!func.getBody().hasOneBlock())
-      return func.emitError() << "function '" << func.getSymName()
-                              << "' has several blocks; allocation scheduling "
-                                 "supports straight-line functions only";
+    FailureOr<bool> hasWork =
+        hasStraightLineStreamCode(func, "allocation scheduling");
+    if (failed(hasWork) || !*hasWork)
+      return hasWork;
     Block &block = func.getBody().front();
     for (Operation &op : llvm::make_early_inc_range(block)) {
       builder.setInsertionPoint(&op);

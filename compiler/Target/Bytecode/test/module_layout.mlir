@@ -4,9 +4,9 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: od -A d -t x1 -v %t.fvm | FileCheck %s
 
-// Header: magic "FERRYVM\0", version 2, reserved 0, 67 payload bytes, and
+// Header: magic "FERRYVM\0", version 3, reserved 0, 67 payload bytes, and
 // the payload checksum.
-// CHECK:      0000000 46 45 52 52 59 56 4d 00 02 00 00 00 00 00 00 00
+// CHECK:      0000000 46 45 52 52 59 56 4d 00 03 00 00 00 00 00 00 00
 // CHECK-NEXT: 0000016 43 00 00 00 00 00 00 00 {{[0-9a-f ]+}}{{$}}
 // Strings ["dev", "f"]; devices [0]; no imports; 1 function named string 1.
 // CHECK-NEXT: 0000032 02 00 00 00 03 00 00 00 64 65 76 01 00 00 00 66

@@ -5,7 +5,8 @@
 // import into its own device (the runtime hands back the buffer itself
 // where memory is shared), one import per buffer and device, waiting for
 // the alloca. Deallocation, ownership and the exported view keep the
-// original buffer; the function's own argument is used as it is.
+// original buffer. The function's own argument may live on either device
+// (the host chose), so its use on @b goes through an import too.
 module attributes {stream.topology = #hal.device.topology<links = [
     (@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}),
     (@b -> @a = {transparent_access = #hal.runtime, unified_memory = #hal.runtime})]>} {
@@ -21,7 +22,8 @@ module attributes {stream.topology = #hal.device.topology<links = [
   // CHECK: %[[TA:.+]] = hal.device.import_buffer<%[[A]] : !hal.device> buffer(%[[T]] : !hal.buffer) wait(%[[ALLOCATED]]) : !hal.buffer
   // CHECK: hal.device.queue.fill<%[[A]] : !hal.device> {{.*}} target(%[[TA]] : !hal.buffer)
   // CHECK: %[[TB:.+]] = hal.device.import_buffer<%[[B]] : !hal.device> buffer(%[[T]] : !hal.buffer) wait(%[[ALLOCATED]]) : !hal.buffer
-  // CHECK: hal.device.queue.dispatch<%[[B]] : !hal.device> {{.*}} kernel("mul") type(i32) count(%{{.+}}) bindings(%[[TB]], %[[IN]], %[[TB]])
+  // CHECK: %[[INB:.+]] = hal.device.import_buffer<%[[B]] : !hal.device> buffer(%[[IN]] : !hal.buffer) : !hal.buffer
+  // CHECK: hal.device.queue.dispatch<%[[B]] : !hal.device> {{.*}} kernel("mul") type(i32) count(%{{.+}}) bindings(%[[TB]], %[[INB]], %[[TB]])
   // CHECK-NOT: hal.device.import_buffer
   // CHECK: hal.device.queue.dispatch<%[[B]] : !hal.device> {{.*}} kernel("add") type(i32) count(%{{.+}}) bindings(%[[TB]], %[[TB]], %[[TB]])
   // CHECK: hal.buffer.allocation.preserve<%[[T]] : !hal.buffer>

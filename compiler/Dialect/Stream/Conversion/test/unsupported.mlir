@@ -45,12 +45,26 @@ func.func @unsigned_element(%a: tensor<4xbf16>) -> tensor<4xbf16> {
 
 // -----
 
-// expected-error @+1 {{private function 'helper' with a body is not supported yet}}
-func.func private @helper(%a: tensor<4xi32>) -> tensor<4xi32> {
+// Tensor functions cannot branch: the stream passes work on one block.
+func.func @branchy(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
+  // expected-error @+1 {{'cf.cond_br' in a function that uses tensors is not supported: only functions without tensors may branch}}
+  cf.cond_br %c, ^a, ^b
+^a:
+  return %a : tensor<4xi32>
+^b:
+  %0 = arith.addi %a, %a : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// A callee's tensor signature is checked like any function's.
+// expected-error @+1 {{argument 1 of function 'mixed' has type 'index'}}
+func.func private @mixed(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
   return %a : tensor<4xi32>
 }
 func.func @main(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{calls to 'helper' are not supported: only external functions can be called}}
-  %0 = call @helper(%a) : (tensor<4xi32>) -> tensor<4xi32>
+  %c1 = arith.constant 1 : index
+  %0 = call @mixed(%a, %c1) : (tensor<4xi32>, index) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }

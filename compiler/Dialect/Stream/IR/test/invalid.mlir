@@ -153,3 +153,118 @@ func.func @consume_twice(%v: !hal.buffer_view, %s: index) {
   %b = stream.tensor.import consume %v message("y") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
   return
 }
+
+// -----
+
+func.func @execute_alloca(%s: index) {
+  // expected-error @+2 {{'stream.resource.alloca' op cannot run inside an execution region: only stream.cmd.dispatch, fill and copy can (memory is allocated and freed on the timeline around a region, never inside it)}}
+  %t = stream.cmd.execute with() {
+    %r, %rt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @execute_dealloca(%r: !stream.resource<transient>, %s: index) {
+  // expected-error @+2 {{'stream.resource.dealloca' op cannot run inside an execution region}}
+  %t = stream.cmd.execute with(%r as %arg0: !stream.resource<transient>{%s}) {
+    %f = stream.resource.dealloca %arg0 : !stream.resource<transient>{%s} => !stream.timepoint
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func private @ext(tensor<4xi32>) -> tensor<4xi32> attributes {stream.tied_operands = array<i64: 0>}
+func.func @execute_call(%r: !stream.resource<external>, %s: index) {
+  // expected-error @+2 {{'stream.cmd.call' op cannot run inside an execution region: only stream.cmd.dispatch, fill and copy can (a call runs on the host, between regions)}}
+  %t = stream.cmd.execute with(%r as %arg0: !stream.resource<external>{%s}) {
+    %0, %1 = stream.cmd.call @ext(%arg0) : (!stream.resource<external>{%s}) -> (%arg0{%s}) => !stream.timepoint
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @execute_mixed_affinities(%r: !stream.resource<transient>, %s: index) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+3 {{'stream.cmd.fill' op runs on #hal.device.affinity<@b> but its execution region runs on #hal.device.affinity<@a>; one region submits to one queue}}
+  %t = stream.cmd.execute on(#hal.device.affinity<@a>) with(%r as %arg0: !stream.resource<transient>{%s}) {
+    %0 = stream.cmd.fill %c0, %arg0 : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+    %1 = stream.cmd.fill %c0, %arg0 : i32 -> !stream.resource<transient>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @execute_placed_command_in_default_region(%r: !stream.resource<transient>, %s: index) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+2 {{'stream.cmd.fill' op runs on #hal.device.affinity<@b> but its execution region runs on the default device}}
+  %t = stream.cmd.execute with(%r as %arg0: !stream.resource<transient>{%s}) {
+    %0 = stream.cmd.fill %c0, %arg0 : i32 -> !stream.resource<transient>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @execute_inner_await(%r: !stream.resource<transient>, %s: index, %t0: !stream.timepoint) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+2 {{'stream.cmd.fill' op must not await a timepoint inside an execution region: its commands run in order once the region's await is reached}}
+  %t = stream.cmd.execute with(%r as %arg0: !stream.resource<transient>{%s}) {
+    %0 = stream.cmd.fill %c0, %arg0 await(%t0) : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @execute_inner_timepoint_used(%r: !stream.resource<transient>, %s: index) {
+  %c0 = arith.constant 0 : i32
+  %t = stream.cmd.execute with(%r as %arg0: !stream.resource<transient>{%s}) {
+    // expected-error @+1 {{'stream.cmd.fill' op has its timepoint used, but inside an execution region only the region's timepoint is reached; use that}}
+    %0 = stream.cmd.fill %c0, %arg0 : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+    %1 = stream.cmd.fill %c0, %arg0 await(%0) : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @execute_uncaptured(%r: !stream.resource<transient>, %s: index) {
+  %c0 = arith.constant 0 : i32
+  %t = stream.cmd.execute with() {
+    // expected-error @+1 {{'stream.cmd.fill' op uses a resource defined outside its execution region; capture it with 'with(%r as %arg: ...)'}}
+    %0 = stream.cmd.fill %c0, %r : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @execute_empty() {
+  // expected-error @+1 {{'stream.cmd.execute' op has no commands; an execution region needs at least one dispatch, fill or copy}}
+  %t = stream.cmd.execute with() {
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @execute_capture_type(%r: !stream.resource<transient>, %s: index) {
+  // expected-error @+1 {{expected ':'}}
+  %t = stream.cmd.execute with(%r as %arg0) {
+  } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @execute_on_not_affinity(%r: !stream.resource<transient>, %s: index) {
+  // expected-error @+1 {{invalid kind of attribute specified}}
+  %t = stream.cmd.execute on("a") with() {
+  } => !stream.timepoint
+  return
+}

@@ -72,3 +72,29 @@ func.func @tied_cmd(%a: !stream.resource<transient>, %b: !stream.resource<transi
   %r:2, %t3 = stream.cmd.call @ext(%a, %b) dims(%d, %d) await(%t2) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}) -> (%b{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
   return
 }
+
+// An execution region: captures print as `%r as %arg: type{%size}`, the
+// affinity as `on(...)`, other attributes after the timepoint type.
+// CHECK-LABEL: func.func @execute
+func.func @execute(%a: !stream.resource<external>, %b: !stream.resource<transient>, %s: index, %n: index, %t0: !stream.timepoint) -> !stream.timepoint {
+  %v = arith.constant 7 : i32
+  %c0 = arith.constant 0 : index
+  // CHECK: %[[T:.+]] = stream.cmd.execute on(#hal.device.affinity<@a>) await(%{{.+}}) with(%{{.+}} as %[[A:.+]]: !stream.resource<external>{%[[S:.+]]}, %{{.+}} as %[[B:.+]]: !stream.resource<transient>{%[[S]]}) {
+  // CHECK-NEXT: stream.cmd.dispatch kernel("add") type(i32) count(%{{.+}}) (%[[A]], %[[A]], %[[B]]) : (!stream.resource<external>{%[[S]]}, !stream.resource<external>{%[[S]]}, !stream.resource<transient>{%[[S]]}) => !stream.timepoint
+  // CHECK-NEXT: stream.cmd.fill %{{.+}}, %[[A]] : i32 -> !stream.resource<external>{%[[S]]} => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+  // CHECK-NEXT: stream.cmd.copy %[[B]][%{{.+}}], %[[A]][%{{.+}}], %{{.+}} : !stream.resource<transient>{%[[S]]} -> !stream.resource<external>{%[[S]]} => !stream.timepoint
+  // CHECK-NEXT: {{^}} } => !stream.timepoint attributes {note = "kept"}
+  %t = stream.cmd.execute on(#hal.device.affinity<@a>) await(%t0) with(%a as %arg0: !stream.resource<external>{%s}, %b as %arg1: !stream.resource<transient>{%s}) {
+    %0 = stream.cmd.dispatch kernel("add") type(i32) count(%n) (%arg0, %arg0, %arg1) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    %1 = stream.cmd.fill %v, %arg0 : i32 -> !stream.resource<external>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+    %2 = stream.cmd.copy %arg1[%c0], %arg0[%c0], %s : !stream.resource<transient>{%s} -> !stream.resource<external>{%s} => !stream.timepoint
+  } => !stream.timepoint attributes {note = "kept"}
+  // Without an affinity or an await.
+  // CHECK: stream.cmd.execute with(%{{.+}} as %[[C:.+]]: !stream.resource<transient>{%{{.+}}}) {
+  // CHECK-NEXT: stream.cmd.fill %{{.+}}, %[[C]]
+  // CHECK-NEXT: {{^}} } => !stream.timepoint
+  %u = stream.cmd.execute with(%b as %arg0: !stream.resource<transient>{%s}) {
+    %0 = stream.cmd.fill %v, %arg0 : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+  } => !stream.timepoint
+  return %t : !stream.timepoint
+}

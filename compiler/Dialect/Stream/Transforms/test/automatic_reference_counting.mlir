@@ -118,3 +118,54 @@ func.func @affinity(%n: index, %s: index) {
   %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
   return
 }
+
+// -----
+
+// An execution region is one use of each resource it captures: a resource
+// last used inside it is freed right after the region, ordered on the
+// region's timepoint; one used again later is freed after that use.
+// CHECK-LABEL: func.func @execution_region
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[U:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[E:.+]] = stream.cmd.execute
+// CHECK: {{^}} } => !stream.timepoint
+// CHECK-NEXT: %[[F:.+]] = stream.resource.dealloca origin await(%[[E]]) %[[T]]
+// CHECK: %[[D:.+]] = stream.cmd.dispatch kernel("mul") {{.+}} await(%[[E]])
+// CHECK-NEXT: stream.resource.dealloca origin await(%[[D]]) %[[U]]
+func.func @execution_region(%n: index, %s: index) {
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %u, %ua = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %j = stream.timepoint.join max(%ta, %ua) => !stream.timepoint
+  %c1 = arith.constant 1 : i32
+  %e = stream.cmd.execute await(%j) with(%t as %arg0: !stream.resource<transient>{%s}, %u as %arg1: !stream.resource<transient>{%s}) {
+    %0 = stream.cmd.fill %c1, %arg0 : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+    %1 = stream.cmd.dispatch kernel("add") type(i32) count(%n) (%arg0, %arg0, %arg1) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  } => !stream.timepoint
+  %d = stream.cmd.dispatch kernel("mul") type(i32) count(%n) await(%e) (%u, %u, %u) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}
+
+// -----
+
+// A region that writes a resource ends what earlier reads of it matter for:
+// the region waited for them, and the last read waited for the region, so
+// the free waits for the last read alone (not for the earlier read too).
+// CHECK-LABEL: func.func @region_writes
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[R:.+]] = stream.cmd.dispatch kernel("add")
+// CHECK: %[[E:.+]] = stream.cmd.execute await(%{{.+}})
+// CHECK: %[[D:.+]] = stream.cmd.dispatch kernel("mul") {{.+}} await(%[[E]])
+// CHECK-NEXT: stream.resource.dealloca origin await(%[[D]]) %[[T]]
+func.func @region_writes(%n: index, %s: index) {
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %u, %ua = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %j = stream.timepoint.join max(%ta, %ua) => !stream.timepoint
+  %r = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%j) (%t, %t, %u) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  %c1 = arith.constant 1 : i32
+  %e = stream.cmd.execute await(%r) with(%t as %arg0: !stream.resource<transient>{%s}) {
+    %0 = stream.cmd.fill %c1, %arg0 : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+    %1 = stream.cmd.fill %c1, %arg0 : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+  } => !stream.timepoint
+  %d = stream.cmd.dispatch kernel("mul") type(i32) count(%n) await(%e) (%t, %t, %u) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}

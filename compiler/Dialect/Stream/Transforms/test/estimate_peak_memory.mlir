@@ -37,3 +37,35 @@ func.func @dynamic(%s: index) {
   %a, %at = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
   return
 }
+
+// -----
+
+// With several devices, each has its own walk (its allocator has its own
+// peak): an allocation counts on its affinity's device, or on the first
+// device without one, and inputs count on the first device. A free returns
+// the bytes to the device that allocated them; work in an execution region
+// changes nothing, as memory comes and goes outside regions.
+// CHECK: remark: peak live bytes: 48 (inputs 16, allocated 48)
+// CHECK: remark: peak live bytes on @a: 32 (inputs 16, allocated 16)
+// CHECK: remark: peak live bytes on @b: 32 (inputs 0, allocated 32)
+// CHECK-NOT: peak live bytes on
+module {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func @devices(%view: !hal.buffer_view, %n: index) {
+    %s = arith.constant 16 : index
+    %x = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+    %p, %pa = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+    %q, %qa = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+    %j = stream.timepoint.join max(%pa, %qa) => !stream.timepoint
+    %e = stream.cmd.execute on(#hal.device.affinity<@b>) await(%j) with(%x as %arg0: !stream.resource<external>{%s}, %p as %arg1: !stream.resource<transient>{%s}, %q as %arg2: !stream.resource<transient>{%s}) {
+      %0 = stream.cmd.dispatch kernel("add") type(i32) count(%n) (%arg0, %arg0, %arg1) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+      %1 = stream.cmd.dispatch kernel("add") type(i32) count(%n) (%arg1, %arg1, %arg2) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    } => !stream.timepoint
+    %f1 = stream.resource.dealloca await(%e) %p : !stream.resource<transient>{%s} => !stream.timepoint
+    %f2 = stream.resource.dealloca await(%e) %q : !stream.resource<transient>{%s} => !stream.timepoint
+    %r, %ra = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %f3 = stream.resource.dealloca origin await(%ra) %r : !stream.resource<transient>{%s} => !stream.timepoint
+    return
+  }
+}
