@@ -7,7 +7,10 @@
 // CHECK: 4xi32=[56 57 58 59]
 // CHECK-NEXT: 2xi32=[120 120]
 // CHECK-EMPTY:
-// RUN: %python %S/check_stats.py %t.json live_bytes_at_exit=0 fills=2
+// RUN: %python %S/check_stats.py %t.json live_bytes_at_exit=0 fills=2 peak_bytes=40
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 40 (inputs 16, allocated 24)
+// WALK-NEXT: func.func @main
 
 func.func private @triangle(%n: i32) -> i32 {
   %c0 = arith.constant 0 : i32

@@ -270,17 +270,19 @@ LogicalResult TensorImportOp::verify() {
   return verifyLifetime(*this, getResult().getType(), Lifetime::External);
 }
 
+bool containsStreamOps(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isa<StreamDialect>(nested->getDialect())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 FailureOr<bool> hasStraightLineStreamCode(Operation *function, StringRef work) {
   auto func = cast<func::FuncOp>(function);
-  if (func.isDeclaration())
-    return false;
-  bool usesStream = func.walk([](Operation *op) {
-                          return isa<StreamDialect>(op->getDialect())
-                                     ? WalkResult::interrupt()
-                                     : WalkResult::advance();
-                        })
-                        .wasInterrupted();
-  if (!usesStream)
+  if (func.isDeclaration() || !containsStreamOps(func))
     return false;
   if (!func.getBody().hasOneBlock())
     return func.emitError()

@@ -37,6 +37,9 @@ namespace ferry::stream {
 mlir::Value joinTimepoints(mlir::OpBuilder &builder, mlir::Location loc,
                            llvm::ArrayRef<mlir::Value> timepoints);
 
+// Whether `op` holds a stream dialect op (at any depth).
+bool containsStreamOps(mlir::Operation *op);
+
 // Whether a pass over stream ops has work in `function` (a func.func): false
 // for declarations and for functions without stream ops (scalar code, which
 // may branch freely). The passes handle straight-line code only, so a

@@ -6,8 +6,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <functional>
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_ESTIMATEPEAKMEMORYPASS
@@ -139,17 +143,59 @@ struct DeviceLiveBytes {
   }
 };
 
+// Whether `dealloca`'s guard is the release of a call result of a function
+// of the module: the callee handed its only ownership over, so the release
+// is the last and the memory is freed.
+bool soleOwnerRelease(ResourceDeallocaOp dealloca) {
+  auto release = dealloca.getCondition().getDefiningOp<ResourceReleaseOp>();
+  auto import =
+      release ? release.getOperand().getDefiningOp<TensorImportOp>() : nullptr;
+  return import && import.getConsume() &&
+         import.getSource().getDefiningOp<func::CallOp>();
+}
+
+// The bytes a call to `callee` adds at its peak to what its caller holds: its
+// peak minus its inputs (the caller's buffers, already counted), in total
+// and per device. Null when unknown (a remark says why).
+using CalleeExcess = std::function<const DeviceLiveBytes *(func::FuncOp)>;
+
+// Raises the peaks of `bytes` to what they reach while `callee` runs.
+void addCallPeak(DeviceLiveBytes &bytes, const DeviceLiveBytes &callee) {
+  auto raise = [](LiveBytes &live, const LiveBytes &inCallee) {
+    live.peak =
+        std::max(live.peak, live.live + inCallee.peak - inCallee.inputs);
+  };
+  raise(bytes.total, callee.total);
+  for (auto &[name, inCallee] : callee.devices)
+    raise(bytes.devices[name], inCallee);
+}
+
 LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
-                   DeviceLiveBytes &bytes) {
+                   DeviceLiveBytes &bytes, const CalleeExcess &calleeBytes) {
   for (Operation &op : func.getBody().front()) {
     if (auto importOp = dyn_cast<TensorImportOp>(op)) {
       FailureOr<int64_t> size =
           sizeOf(&op, importOp.getResultSize(), evaluator);
       if (failed(size))
         return failure();
-      // The host placed the input, not the program: on the first device.
-      bytes.add(importOp.getResult(), bytes.defaultDevice, *size,
-                /*input=*/true);
+      // A result of a call to a function of the module: memory that callee
+      // allocated, now the caller's. Otherwise the host placed the input,
+      // not the program: on the first device.
+      bool calleeResult =
+          importOp.getSource().getDefiningOp<func::CallOp>() != nullptr;
+      bytes.add(importOp.getResult(),
+                calleeResult ? bytes.placement(&op) : bytes.defaultDevice,
+                *size, /*input=*/!calleeResult);
+    } else if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (!callee || callee.isDeclaration())
+        continue;
+      const DeviceLiveBytes *inCallee = calleeBytes(callee);
+      if (!inCallee)
+        return call.emitRemark() << "peak live bytes unknown: the peak of '"
+                                 << call.getCallee() << "' is not known";
+      addCallPeak(bytes, *inCallee);
     } else if (auto alloca = dyn_cast<ResourceAllocaOp>(op)) {
       FailureOr<int64_t> size = sizeOf(&op, alloca.getStorageSize(), evaluator);
       if (failed(size))
@@ -167,7 +213,7 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
                   /*input=*/false);
       }
     } else if (auto dealloca = dyn_cast<ResourceDeallocaOp>(op)) {
-      if (dealloca.getCondition())
+      if (dealloca.getCondition() && !soleOwnerRelease(dealloca))
         continue; // may not free: an upper bound
       FailureOr<int64_t> size =
           sizeOf(&op, dealloca.getOperandSize(), evaluator);
@@ -212,9 +258,16 @@ struct EstimatePeakMemoryPass
     SmallVector<StringRef> deviceNames;
     for (auto device : getOperation().getOps<hal::DeviceGlobalOp>())
       deviceNames.push_back(device.getSymName());
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isDeclaration() || !func.getBody().hasOneBlock())
-        continue;
+    // Callees are walked before their callers (on first use); a function
+    // on the call stack being walked again is recursion: unknown.
+    llvm::DenseMap<Operation *, std::optional<DeviceLiveBytes>> walked;
+    llvm::SmallPtrSet<Operation *, 4> walking;
+    CalleeExcess bytesOf = [&](func::FuncOp func) -> const DeviceLiveBytes * {
+      auto it = walked.find(func);
+      if (it != walked.end())
+        return it->second ? &*it->second : nullptr;
+      if (!walking.insert(func).second)
+        return nullptr; // recursive
       SizeEvaluator evaluator(shapes);
       DeviceLiveBytes bytes;
       bytes.defaultDevice =
@@ -222,16 +275,31 @@ struct EstimatePeakMemoryPass
       // Every declared device is reported, in order, even when unused.
       for (StringRef name : deviceNames)
         bytes.devices[name];
-      if (failed(walk(func, evaluator, bytes)))
+      // Scalar code (which may branch) holds no buffers: nothing to walk.
+      std::optional<DeviceLiveBytes> result;
+      if (!containsStreamOps(func) ||
+          (func.getBody().hasOneBlock() &&
+           succeeded(walk(func, evaluator, bytes, bytesOf))))
+        result = std::move(bytes);
+      walking.erase(func);
+      std::optional<DeviceLiveBytes> &slot = walked[func];
+      slot = std::move(result);
+      return slot ? &*slot : nullptr;
+    };
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isDeclaration() || !func.getBody().hasOneBlock())
+        continue;
+      const DeviceLiveBytes *bytes = bytesOf(func);
+      if (!bytes)
         continue;
       auto report = [&](InFlightDiagnostic diag, const LiveBytes &live) {
         diag << live.peak << " (inputs " << live.inputs << ", allocated "
              << live.allocated << ")";
       };
-      report(func.emitRemark() << "peak live bytes: ", bytes.total);
+      report(func.emitRemark() << "peak live bytes: ", bytes->total);
       // Each device has its own allocator and peak: with several, say each.
       if (deviceNames.size() > 1)
-        for (auto &[name, live] : bytes.devices)
+        for (auto &[name, live] : bytes->devices)
           report(func.emitRemark() << "peak live bytes on @" << name << ": ",
                  live);
     }

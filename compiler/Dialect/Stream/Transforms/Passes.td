@@ -183,6 +183,14 @@ def EstimatePeakMemoryPass
       issued. A conditional one (after a release) is assumed not to free:
       the walk gives an upper bound when ownership is shared.
     - Exported results stay live: the host releases them after the call.
+    - A `func.call` to a function of the module counts, while it runs, the
+      callee's own peak beyond its inputs (which are the caller's buffers)
+      on top of what the caller holds; callees are walked first, and a
+      recursive call makes the peak unknown. The buffer a callee returns is
+      the caller's allocation from its `stream.tensor.import consume` on,
+      and the release-guarded free of it does free (the callee handed over
+      its only ownership). Functions without stream ops (scalar code, which
+      may branch) hold nothing.
 
     On a device that runs queue operations in issue order (local-sync) this
     is exactly the allocator's `peak_bytes` for one call, which end-to-end

@@ -69,3 +69,51 @@ module {
     return
   }
 }
+
+// -----
+
+// A call to a function of the module adds, while it runs, the callee's peak
+// beyond its inputs (the caller's buffers): @caller holds 16 + 16 bytes when
+// it calls @callee, whose own allocations peak at 32 beyond its 16-byte
+// input, so 64 at the call. The returned buffer (imported with consume) is
+// the caller's allocation from then on, and its release-guarded free does
+// free: the callee handed over its only ownership (else the last alloca
+// would make 80). Scalar functions (which may branch) hold nothing.
+// CHECK-LABEL: remark: peak live bytes: 48 (inputs 16, allocated 32)
+// CHECK-NEXT: func.func private @callee
+// CHECK-LABEL: remark: peak live bytes: 64 (inputs 16, allocated 80)
+// CHECK-NEXT: func.func @caller
+func.func private @scalar(%n: i64) -> i64 {
+  %c0 = arith.constant 0 : i64
+  %zero = arith.cmpi eq, %n, %c0 : i64
+  cf.cond_br %zero, ^done, ^more
+^more:
+  cf.br ^done
+^done:
+  return %n : i64
+}
+func.func private @callee(%v: !hal.buffer_view) -> !hal.buffer_view {
+  %c16 = arith.constant 16 : index
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%c16}
+  %a, %at = stream.resource.alloca uninitialized : !stream.resource<transient>{%c16} => !stream.timepoint
+  %r, %rt = stream.resource.alloca uninitialized : !stream.resource<external>{%c16} => !stream.timepoint
+  %f = stream.resource.dealloca await(%at) %a : !stream.resource<transient>{%c16} => !stream.timepoint
+  %out = stream.tensor.export %r : tensor<4xi32> in !stream.resource<external>{%c16} -> !hal.buffer_view
+  return %out : !hal.buffer_view
+}
+func.func @caller(%v: !hal.buffer_view) {
+  %c16 = arith.constant 16 : index
+  %c3 = arith.constant 3 : i64
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%c16}
+  %b, %bt = stream.resource.alloca uninitialized : !stream.resource<external>{%c16} => !stream.timepoint
+  %n = call @scalar(%c3) : (i64) -> i64
+  %bv = stream.tensor.export %b : tensor<4xi32> in !stream.resource<external>{%c16} -> !hal.buffer_view
+  %rv = call @callee(%bv) : (!hal.buffer_view) -> !hal.buffer_view
+  %f = stream.resource.dealloca await(%bt) %b : !stream.resource<external>{%c16} => !stream.timepoint
+  %r = stream.tensor.import consume %rv message("result 0 of 'callee'") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%c16}
+  %last = stream.resource.release %r : !stream.resource<external>{%c16}
+  %f2 = stream.resource.dealloca if(%last) %r : !stream.resource<external>{%c16} => !stream.timepoint
+  %c48 = arith.constant 48 : index
+  %c, %ct = stream.resource.alloca uninitialized : !stream.resource<transient>{%c48} => !stream.timepoint
+  return
+}
