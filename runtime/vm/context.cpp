@@ -135,6 +135,9 @@ public:
         i64s_(function.i64RegisterCount), refs_(function.refRegisterCount),
         writableGlobals_(writableGlobals) {}
 
+  // Registers of both kinds this frame holds.
+  size_t registerCount() const { return i64s_.size() + refs_.size(); }
+
   Status placeArguments(std::vector<Value> &args) {
     size_t nextI64 = 0, nextRef = 0;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -920,6 +923,7 @@ Result<std::vector<Value>> runFunction(const Context &context,
                                        std::span<int64_t> writableGlobals) {
   std::vector<std::unique_ptr<Frame>> stack;
   stack.push_back(std::make_unique<Frame>(context, function, writableGlobals));
+  size_t liveRegisters = stack.back()->registerCount();
   FERRY_RETURN_IF_ERROR(stack.back()->placeArguments(args));
   args.clear();
   auto unwind = [&](Status status) {
@@ -951,12 +955,24 @@ Result<std::vector<Value>> runFunction(const Context &context,
         stack.pop_back();
         return unwind(status);
       }
+      size_t calleeRegisters = size_t(stop->callee->i64RegisterCount) +
+                               stop->callee->refRegisterCount;
+      if (liveRegisters + calleeRegisters > Context::kMaxLiveRegisters) {
+        Status status = stack.back()->failWith(
+            "calls hold more than ", Context::kMaxLiveRegisters,
+            " registers calling '", stop->callee->name, "' (", stack.size(),
+            " frames deep; unbounded recursion?)");
+        stack.pop_back();
+        return unwind(status);
+      }
+      liveRegisters += calleeRegisters;
       auto callee = std::make_unique<Frame>(context, *stop->callee);
       FERRY_RETURN_IF_ERROR(callee->placeArguments(stop->values));
       stop->values.clear();
       stack.push_back(std::move(callee));
       continue;
     }
+    liveRegisters -= stack.back()->registerCount();
     stack.pop_back();
     if (stack.empty())
       return std::move(stop->values);

@@ -52,8 +52,12 @@ class Context {
 public:
   // The most frames one invocation may have (the invoked function counts as
   // one). Deep enough for any sensible recursion over scalars; frames are
-  // heap-allocated, so this bounds memory, not the C++ stack.
+  // heap-allocated, so this bounds the frame stack, not the C++ stack.
   static constexpr size_t kMaxCallDepth = 1024;
+  // The most registers (both kinds) the frames of one invocation may hold at
+  // once: a function may declare 65,534 of each, so the depth alone would
+  // let a 100-byte module take gigabytes. 2^20 registers are at most 32 MiB.
+  static constexpr size_t kMaxLiveRegisters = size_t(1) << 20;
 
   // Fails unless there is exactly one non-null device per module device,
   // when two native modules share a name, when an import is not provided by

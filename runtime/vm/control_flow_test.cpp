@@ -85,6 +85,24 @@ TEST(ControlFlowTest, CallDepthLimit) {
       << message;
 }
 
+// Frames with many registers hit the register budget long before the depth
+// limit: a 100-byte module must not take gigabytes (65,534 + 65,534
+// registers a frame would be about 2 MB each).
+TEST(ControlFlowTest, RegisterBudgetLimitsWideFrames) {
+  BytecodeWriter w;
+  auto &f = w.function("wide", {}, {}, 0xFFFE, 0xFFFE);
+  f.call(0, {}, {}).ret({});
+  Result<Context> context = makeContext(w.finish());
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  Result<std::vector<Value>> results = context->invoke("wide", {});
+  ASSERT_FALSE(results.ok());
+  std::string message = results.status().message();
+  EXPECT_NE(message.find("calls hold more than 1048576 registers calling "
+                         "'wide' (8 frames deep; unbounded recursion?)"),
+            std::string::npos)
+      << message;
+}
+
 // A function that calls itself forever, passing a ref along: the depth error
 // ends it, and every frame's copy of the ref is dropped.
 TEST(ControlFlowTest, UnboundedRecursionFailsAndDropsRefs) {
