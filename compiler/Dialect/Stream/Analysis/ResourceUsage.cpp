@@ -54,6 +54,12 @@ bool WritableStorage::computeWritable(Value resource) {
   Operation *def = resource.getDefiningOp();
   if (isa<AsyncAllocaOp, AsyncSplatOp, AsyncCloneOp, AsyncTransferOp>(def))
     return true;
+  // A buffer a function of the module returned: the callee handed over its
+  // only ownership (it returns fresh buffers, never its arguments), so it is
+  // the program's own, like a new result.
+  if (auto import = dyn_cast<TensorImportOp>(def))
+    return import.getConsume() &&
+           import.getSource().getDefiningOp<func::CallOp>();
   if (auto tiedOp = dyn_cast<TiedOpInterface>(def)) {
     if (OpOperand *tied = tiedOp.getTiedOperand(cast<OpResult>(resource)))
       return isWritable(tied->get());

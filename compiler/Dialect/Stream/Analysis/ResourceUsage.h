@@ -25,7 +25,8 @@ void retypeStorageChain(mlir::Value resource, mlir::Type type);
 // Answers whether the program may write a resource in place: it is storage
 // the program itself created (an alloca, splat, clone, transfer or a new
 // result of a dispatch or call), possibly through ops that wrote into it.
-// Host imports and constants are never writable. A function argument is
+// Host imports and constants are never writable; a buffer returned by a
+// function of the module (imported with `consume`) is. A function argument is
 // writable when the function is private and every call passes a writable
 // value as its last use there; other block arguments are not.
 class WritableStorage {

@@ -35,3 +35,22 @@ func.func @not_dead(%view: !hal.buffer_view, %n: index) -> (!hal.buffer_view, !h
   %o1 = stream.tensor.export %1 : tensor<4xf32> in !stream.resource<external>{%s} -> !hal.buffer_view
   return %o0, %o1 : !hal.buffer_view, !hal.buffer_view
 }
+
+// -----
+
+// A buffer a call to another function returned is the program's own (the
+// callee handed over its only ownership): a dispatch writes into it in
+// place. The host's input is not written.
+// CHECK-LABEL: func.func @callee_result
+// CHECK: %[[R:.+]] = stream.tensor.import consume
+// CHECK: stream.async.dispatch kernel("add") {{.+}} (%[[R]], %{{.+}}) : {{.+}} -> %[[R]]{%{{.+}}}
+func.func private @make(%v: !hal.buffer_view) -> !hal.buffer_view
+func.func @callee_result(%view: !hal.buffer_view, %n: index) -> !hal.buffer_view {
+  %s = stream.tensor.sizeof tensor<4xf32> : index
+  %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%s}
+  %rv = call @make(%view) : (!hal.buffer_view) -> !hal.buffer_view
+  %r = stream.tensor.import consume %rv message("result 0 of 'make'") : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%s}
+  %sum = stream.async.dispatch kernel("add") type(f32) count(%n) (%r, %a) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}) -> !stream.resource<external>{%s}
+  %out = stream.tensor.export %sum : tensor<4xf32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %out : !hal.buffer_view
+}
