@@ -153,8 +153,12 @@ public:
   // another function of the module (resume with receiveResults() + run()).
   Result<Stop> run() {
     const std::vector<Instruction> &instructions = function_.instructions;
-    while (pc_ < instructions.size()) {
-      const Instruction &instruction = instructions[pc_++];
+    // The instruction index stays in a local: a taken branch sets jumpTo_,
+    // tested by a well-predicted check, so the next index never waits for a
+    // store and reload through memory.
+    size_t pc = pc_;
+    while (pc < instructions.size()) {
+      const Instruction &instruction = instructions[pc++];
       instruction_ = &instruction;
       operands_ =
           std::span<const int64_t>(function_.operands)
@@ -164,8 +168,14 @@ public:
       Status status = execute(stop);
       if (!status.ok())
         return status;
-      if (stop)
+      if (jumpTo_ != kNoJump) [[unlikely]] {
+        pc = jumpTo_;
+        jumpTo_ = kNoJump;
+      }
+      if (stop) {
+        pc_ = pc; // a call resumes here
         return std::move(*stop);
+      }
     }
     // The verifier guarantees code ends with return, fail or a branch.
     return internalError("function '", function_.name,
@@ -260,7 +270,9 @@ private:
     return dims;
   }
 
-  Status execute(std::optional<Stop> &stop);
+  // Inlined into run(): a call per instruction (and the Status it returns
+  // through memory) costs more than most instructions do.
+  [[gnu::always_inline]] inline Status execute(std::optional<Stop> &stop);
   Status executeHal();
   // cmp.i64 / select.i64 / select.ref.
   void executeCompareOrSelect();
@@ -289,7 +301,9 @@ private:
   const Instruction *instruction_ = nullptr;
   std::span<const int64_t> operands_;
   size_t next_ = 0;
-  size_t pc_ = 0; // the next instruction to run
+  size_t pc_ = 0; // where run() starts: 0, or after a call
+  static constexpr size_t kNoJump = ~size_t(0);
+  size_t jumpTo_ = kNoJump; // a taken branch's target, for run()
   // The result list (count, then kind/register pairs) of the `call` waiting
   // for its callee.
   std::span<const int64_t> pendingResults_;
@@ -339,7 +353,7 @@ void Frame::branch(bool taken) {
   }
   movedI64s_.clear();
   movedRefs_.clear();
-  pc_ = size_t(target);
+  jumpTo_ = size_t(target);
 }
 
 void Frame::executeCompareOrSelect() {
@@ -407,7 +421,7 @@ void Frame::executeCompareOrSelect() {
   }
 }
 
-Status Frame::execute(std::optional<Stop> &stop) {
+inline Status Frame::execute(std::optional<Stop> &stop) {
   switch (opcode()) {
   case Opcode::kConstI64: {
     int64_t &dst = i64Operand();
