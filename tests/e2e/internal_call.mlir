@@ -23,12 +23,17 @@
 // from the host it works as before.
 // RUN: ferry-run %t.fvm --function=plus_itself --input=3xi32=7,8,9 --stats=%t3.json | FileCheck %s --check-prefix=DYN
 // DYN: 3xi32=[14 16 18]
-// RUN: %python %S/check_stats.py %t3.json live_bytes_at_exit=0
-// (No walk here: the size of a dynamic result a callee returns is known only
-// at run time, and the walk says so.)
-// RUN: ferry-run %t.fvm --function=pass_through --input=2xi32=5,6 --stats=%t4.json | FileCheck %s --check-prefix=PASS
-// PASS: 2xi32=[5 6]
-// RUN: %python %S/check_stats.py %t4.json live_bytes_at_exit=0
+// RUN: %python %S/check_stats.py %t3.json live_bytes_at_exit=0 peak_bytes=24
+// The walk evaluates the callee with the shapes the caller passes, and the
+// returned buffer's size from the shape the callee exports.
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK3
+// WALK3: remark: peak live bytes: 24 (inputs 12, allocated 12)
+// WALK3-NEXT: func.func @pass_through
+// WALK3: remark: peak live bytes: 24 (inputs 12, allocated 12)
+// WALK3-NEXT: func.func @plus_itself
+// RUN: ferry-run %t.fvm --function=pass_through --input=3xi32=5,6,7 --stats=%t4.json | FileCheck %s --check-prefix=PASS
+// PASS: 3xi32=[5 6 7]
+// RUN: %python %S/check_stats.py %t4.json live_bytes_at_exit=0 peak_bytes=24
 
 func.func private @square(%x: tensor<4xi32>) -> tensor<4xi32> {
   %0 = arith.muli %x, %x : tensor<4xi32>

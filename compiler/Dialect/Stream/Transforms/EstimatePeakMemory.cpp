@@ -12,6 +12,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <functional>
+#include <map>
+#include <string>
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_ESTIMATEPEAKMEMORYPASS
@@ -35,12 +37,22 @@ struct LiveBytes {
   }
 };
 
+// The shape of each argument of a function (empty where unknown).
+using Shapes = SmallVector<SmallVector<int64_t>>;
+
+// Dimension `dim` of result `result` of a call, or nullopt.
+using CallResultDim =
+    std::function<std::optional<int64_t>(func::CallOp, unsigned, int64_t)>;
+
 // Evaluates index values of one function: constants, tensor sizes, index
-// arithmetic and input dimensions bound by `input-shapes`.
+// arithmetic, argument dimensions bound by `argShapes` (`input-shapes` for
+// the function the walk starts from, the caller's shapes for a callee) and
+// the dimensions of buffers a call returned.
 class SizeEvaluator {
 public:
-  explicit SizeEvaluator(ArrayRef<SmallVector<int64_t>> inputShapes)
-      : inputShapes(inputShapes) {}
+  SizeEvaluator(ArrayRef<SmallVector<int64_t>> argShapes,
+                CallResultDim callResultDim)
+      : inputShapes(argShapes), callResultDim(std::move(callResultDim)) {}
 
   std::optional<int64_t> evaluate(Value value) {
     auto it = known.find(value);
@@ -78,8 +90,12 @@ private:
         .Case([&](arith::MulIOp op) { return binary(op, std::multiplies{}); })
         .Case([&](arith::AddIOp op) { return binary(op, std::plus{}); })
         .Case([&](hal::BufferViewDimOp op) -> std::optional<int64_t> {
-          auto arg = dyn_cast<BlockArgument>(op.getBufferView());
           int64_t index = op.getIndexAttr().getInt();
+          if (auto call = op.getBufferView().getDefiningOp<func::CallOp>())
+            return callResultDim(
+                call, cast<OpResult>(op.getBufferView()).getResultNumber(),
+                index);
+          auto arg = dyn_cast<BlockArgument>(op.getBufferView());
           if (!arg || arg.getArgNumber() >= inputShapes.size() ||
               index >=
                   static_cast<int64_t>(inputShapes[arg.getArgNumber()].size()))
@@ -99,6 +115,7 @@ private:
   }
 
   ArrayRef<SmallVector<int64_t>> inputShapes;
+  CallResultDim callResultDim;
   llvm::DenseMap<Value, std::optional<int64_t>> known;
 };
 
@@ -157,7 +174,7 @@ bool soleOwnerRelease(ResourceDeallocaOp dealloca) {
 // The bytes a call to `callee` adds at its peak to what its caller holds: its
 // peak minus its inputs (the caller's buffers, already counted), in total
 // and per device. Null when unknown (a remark says why).
-using CalleeExcess = std::function<const DeviceLiveBytes *(func::FuncOp)>;
+using CalleeExcess = std::function<const DeviceLiveBytes *(func::CallOp)>;
 
 // Raises the peaks of `bytes` to what they reach while `callee` runs.
 void addCallPeak(DeviceLiveBytes &bytes, const DeviceLiveBytes &callee) {
@@ -191,7 +208,7 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
           call, call.getCalleeAttr());
       if (!callee || callee.isDeclaration())
         continue;
-      const DeviceLiveBytes *inCallee = calleeBytes(callee);
+      const DeviceLiveBytes *inCallee = calleeBytes(call);
       if (!inCallee)
         return call.emitRemark() << "peak live bytes unknown: the peak of '"
                                  << call.getCallee() << "' is not known";
@@ -240,6 +257,120 @@ FailureOr<SmallVector<int64_t>> parseShape(StringRef text) {
   return shape;
 }
 
+// One function walked with given argument shapes.
+struct FunctionWalk {
+  Shapes shapes;
+  std::unique_ptr<SizeEvaluator> evaluator;
+  std::optional<DeviceLiveBytes> bytes; // none: unknown (a remark says why)
+};
+
+// Walks functions on demand, callees before callers, once per function and
+// argument shapes. A function met again while it is being walked is
+// recursion: unknown.
+class ModuleWalker {
+public:
+  explicit ModuleWalker(ArrayRef<StringRef> deviceNames)
+      : deviceNames(deviceNames) {}
+
+  const FunctionWalk *walkFunction(func::FuncOp func, const Shapes &shapes) {
+    std::string key;
+    for (const SmallVector<int64_t> &shape : shapes) {
+      for (int64_t dim : shape)
+        key += std::to_string(dim) + "x";
+      key += ",";
+    }
+    if (walking.contains(func))
+      return nullptr; // recursion
+    auto [it, inserted] = walks.try_emplace({func, key});
+    FunctionWalk &walk = it->second;
+    if (!inserted)
+      return &walk;
+    walk.shapes = shapes;
+    walk.evaluator = std::make_unique<SizeEvaluator>(
+        walk.shapes,
+        [this, &walk](func::CallOp call, unsigned result, int64_t dim) {
+          return callResultDim(call, walk, result, dim);
+        });
+    DeviceLiveBytes bytes;
+    bytes.defaultDevice =
+        deviceNames.empty() ? StringRef() : deviceNames.front();
+    // Every declared device is reported, in order, even when unused.
+    for (StringRef name : deviceNames)
+      bytes.devices[name];
+    walking.insert(func);
+    // Scalar code (which may branch) holds no buffers: nothing to walk.
+    if (!containsStreamOps(func) ||
+        (func.getBody().hasOneBlock() &&
+         succeeded(stream::walk(
+             func, *walk.evaluator, bytes, [this, &walk](func::CallOp call) {
+               const FunctionWalk *callee = calleeWalk(call, walk);
+               return callee && callee->bytes ? &*callee->bytes : nullptr;
+             }))))
+      walk.bytes = std::move(bytes);
+    walking.erase(func);
+    return &walk;
+  }
+
+private:
+  // The callee's walk with the shapes of the views `call` passes (each a
+  // tensor the caller exports), where the caller can evaluate them.
+  const FunctionWalk *calleeWalk(func::CallOp call, FunctionWalk &caller) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee.isDeclaration())
+      return nullptr;
+    Shapes shapes;
+    for (Value operand : call.getOperands())
+      shapes.push_back(viewShape(operand, *caller.evaluator));
+    return walkFunction(callee, shapes);
+  }
+
+  // Dimension `dim` of the view the callee returns as `result`: the shape of
+  // the tensor it exports there, evaluated in the callee.
+  std::optional<int64_t> callResultDim(func::CallOp call, FunctionWalk &caller,
+                                       unsigned result, int64_t dim) {
+    const FunctionWalk *walk = calleeWalk(call, caller);
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!walk || !callee.getBody().hasOneBlock())
+      return std::nullopt;
+    auto ret = cast<func::ReturnOp>(callee.getBody().front().getTerminator());
+    SmallVector<int64_t> shape =
+        viewShape(ret.getOperand(result), *walk->evaluator);
+    if (dim >= static_cast<int64_t>(shape.size()))
+      return std::nullopt;
+    return shape[dim];
+  }
+
+  // The shape of `view` when it is a stream.tensor.export whose dimensions
+  // `evaluator` can evaluate; empty otherwise.
+  static SmallVector<int64_t> viewShape(Value view, SizeEvaluator &evaluator) {
+    auto exportOp = view.getDefiningOp<TensorExportOp>();
+    auto type = exportOp
+                    ? dyn_cast<RankedTensorType>(exportOp.getSourceEncoding())
+                    : nullptr;
+    if (!type)
+      return {};
+    SmallVector<int64_t> shape;
+    auto dynamicDims = exportOp.getSourceEncodingDims().begin();
+    for (int64_t dim : type.getShape()) {
+      if (!ShapedType::isDynamic(dim)) {
+        shape.push_back(dim);
+        continue;
+      }
+      std::optional<int64_t> value = evaluator.evaluate(*dynamicDims++);
+      if (!value)
+        return {};
+      shape.push_back(*value);
+    }
+    return shape;
+  }
+
+  ArrayRef<StringRef> deviceNames;
+  std::map<std::pair<Operation *, std::string>, FunctionWalk> walks;
+  llvm::SmallPtrSet<Operation *, 4> walking;
+};
+
 struct EstimatePeakMemoryPass
     : impl::EstimatePeakMemoryPassBase<EstimatePeakMemoryPass> {
   using Base::Base;
@@ -258,40 +389,14 @@ struct EstimatePeakMemoryPass
     SmallVector<StringRef> deviceNames;
     for (auto device : getOperation().getOps<hal::DeviceGlobalOp>())
       deviceNames.push_back(device.getSymName());
-    // Callees are walked before their callers (on first use); a function
-    // on the call stack being walked again is recursion: unknown.
-    llvm::DenseMap<Operation *, std::optional<DeviceLiveBytes>> walked;
-    llvm::SmallPtrSet<Operation *, 4> walking;
-    CalleeExcess bytesOf = [&](func::FuncOp func) -> const DeviceLiveBytes * {
-      auto it = walked.find(func);
-      if (it != walked.end())
-        return it->second ? &*it->second : nullptr;
-      if (!walking.insert(func).second)
-        return nullptr; // recursive
-      SizeEvaluator evaluator(shapes);
-      DeviceLiveBytes bytes;
-      bytes.defaultDevice =
-          deviceNames.empty() ? StringRef() : deviceNames.front();
-      // Every declared device is reported, in order, even when unused.
-      for (StringRef name : deviceNames)
-        bytes.devices[name];
-      // Scalar code (which may branch) holds no buffers: nothing to walk.
-      std::optional<DeviceLiveBytes> result;
-      if (!containsStreamOps(func) ||
-          (func.getBody().hasOneBlock() &&
-           succeeded(walk(func, evaluator, bytes, bytesOf))))
-        result = std::move(bytes);
-      walking.erase(func);
-      std::optional<DeviceLiveBytes> &slot = walked[func];
-      slot = std::move(result);
-      return slot ? &*slot : nullptr;
-    };
+    ModuleWalker walker(deviceNames);
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isDeclaration() || !func.getBody().hasOneBlock())
         continue;
-      const DeviceLiveBytes *bytes = bytesOf(func);
-      if (!bytes)
+      const FunctionWalk *walked = walker.walkFunction(func, shapes);
+      if (!walked || !walked->bytes)
         continue;
+      const DeviceLiveBytes *bytes = &*walked->bytes;
       auto report = [&](InFlightDiagnostic diag, const LiveBytes &live) {
         diag << live.peak << " (inputs " << live.inputs << ", allocated "
              << live.allocated << ")";

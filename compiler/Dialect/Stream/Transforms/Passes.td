@@ -185,8 +185,10 @@ def EstimatePeakMemoryPass
     - Exported results stay live: the host releases them after the call.
     - A `func.call` to a function of the module counts, while it runs, the
       callee's own peak beyond its inputs (which are the caller's buffers)
-      on top of what the caller holds; callees are walked first, and a
-      recursive call makes the peak unknown. The buffer a callee returns is
+      on top of what the caller holds. Each callee is walked with the
+      shapes of the tensors the caller passes (so `input-shapes` reach
+      callees), the dims of a returned buffer are those of the tensor the
+      callee exports, and a recursive call makes the peak unknown. The buffer a callee returns is
       the caller's allocation from its `stream.tensor.import consume` on,
       and the release-guarded free of it does free (the callee handed over
       its only ownership). Functions without stream ops (scalar code, which
