@@ -874,44 +874,22 @@ LogicalResult FunctionEncoder::encodeCompare(arith::CmpIOp op) {
                           << "' of i1 values cannot be serialized to a Ferry "
                              "bytecode module (i1 is held as 0 or 1); compare "
                              "them as unsigned or widen them first";
-  CmpPredicate encoded;
-  switch (predicate) {
-  case CmpIPredicate::eq:
-    encoded = CmpPredicate::kEq;
-    break;
-  case CmpIPredicate::ne:
-    encoded = CmpPredicate::kNe;
-    break;
-  case CmpIPredicate::slt:
-    encoded = CmpPredicate::kSlt;
-    break;
-  case CmpIPredicate::sle:
-    encoded = CmpPredicate::kSle;
-    break;
-  case CmpIPredicate::sgt:
-    encoded = CmpPredicate::kSgt;
-    break;
-  case CmpIPredicate::sge:
-    encoded = CmpPredicate::kSge;
-    break;
-  case CmpIPredicate::ult:
-    encoded = CmpPredicate::kUlt;
-    break;
-  case CmpIPredicate::ule:
-    encoded = CmpPredicate::kUle;
-    break;
-  case CmpIPredicate::ugt:
-    encoded = CmpPredicate::kUgt;
-    break;
-  case CmpIPredicate::uge:
-    encoded = CmpPredicate::kUge;
-    break;
-  }
+  // The format names its predicates as arith spells them.
+  std::optional<CmpPredicate> encoded;
+  StringRef spelling = arith::stringifyCmpIPredicate(predicate);
+#define FERRY_X(name, value, text)                                             \
+  if (spelling == text)                                                        \
+    encoded = CmpPredicate::name;
+  FERRY_CMP_PREDICATES(FERRY_X)
+#undef FERRY_X
+  if (!encoded)
+    return op.emitError() << "comparison '" << spelling
+                          << "' has no Ferry bytecode encoding";
   if (failed(defineResult(op)))
     return failure();
   emitOpcode(Opcode::kCmpI64);
   emitRegister(op.getResult());
-  code.appendU8(static_cast<uint8_t>(encoded));
+  code.appendU8(static_cast<uint8_t>(*encoded));
   emitRegister(op.getLhs());
   emitRegister(op.getRhs());
   return success();
