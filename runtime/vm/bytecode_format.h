@@ -76,8 +76,8 @@ namespace ferry::vm::bytecode {
 
 inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
 // Version 2 added the import table. Version 3 added control flow and
-// internal calls (br, br.cond, cmp.i64, select.i64, select.ref, call); a
-// version 2 file is still valid version 3 code.
+// internal calls (br, br.cond, assert, cmp.i64, select.i64, select.ref,
+// call); a version 2 file is still valid version 3 code.
 inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr size_t kHeaderBytes = 32;
 inline constexpr uint16_t kNoRegister = 0xFFFF;
@@ -133,6 +133,8 @@ enum class RegisterKind : uint8_t {
   X(kCondBranch, 0x13, "br.cond",                                              \
     "condition:i true_target:t true_moves:m false_target:t false_moves:m "     \
     "(condition nonzero takes the true edge)")                                 \
+  X(kAssert, 0x14, "assert",                                                   \
+    "condition:i message:s (fails with the message when condition is 0)")      \
   /* HAL: devices, views, buffers. */                                          \
   X(kDeviceGet, 0x20, "hal.device.get", "dst:r device:u32 (device table)")     \
   X(kBufferViewDim, 0x21, "hal.buffer_view.dim", "dst:i view:r index:u32")     \

@@ -523,6 +523,13 @@ inline Status Frame::execute(std::optional<Stop> &stop) {
     return makeStatus(
         StatusCode::kAborted, "function '", function_.name,
         "' failed: ", context_.module().strings()[size_t(operand())]);
+  case Opcode::kAssert: {
+    bool holds = i64Operand() != 0;
+    const std::string &message = context_.module().strings()[size_t(operand())];
+    if (holds)
+      return okStatus();
+    return fail(makeStatus(StatusCode::kAborted, message));
+  }
   default:
     return executeHal();
   }

@@ -393,5 +393,39 @@ TEST(ControlFlowLoaderTest, TruncatedBranch) {
             std::string::npos);
 }
 
+// assert: passes on a nonzero condition, fails with its message on zero.
+TEST(ControlFlowTest, AssertFailsWithItsMessage) {
+  BytecodeWriter w;
+  uint32_t message = w.string("dims differ");
+  auto &f = w.function("check", {K::kI64}, {K::kI64}, 1, 0);
+  f.assertTrue(0, message).ret({{K::kI64, 0}});
+  Result<Context> context = makeContext(w.finish());
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  Result<int64_t> passed = invokeI64(*context, "check", {Value(int64_t(7))});
+  ASSERT_TRUE(passed.ok()) << passed.status().toString();
+  EXPECT_EQ(*passed, 7);
+  Result<int64_t> failed = invokeI64(*context, "check", {Value(int64_t(0))});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), StatusCode::kAborted);
+  EXPECT_EQ(failed.status().message(),
+            "function 'check' at code offset 0 (assert): dims differ");
+}
+
+TEST(ControlFlowTest, LoaderRejectsAssertOperands) {
+  {
+    BytecodeWriter w;
+    w.function("f", {}, {}, 1, 0).assertTrue(0, 99).ret({});
+    EXPECT_NE(loadError(w.finish()).find("string index 99"), std::string::npos)
+        << loadError(w.finish());
+  }
+  {
+    BytecodeWriter w;
+    uint32_t message = w.string("m");
+    w.function("f", {}, {}, 1, 0).assertTrue(5, message).ret({});
+    EXPECT_NE(loadError(w.finish()).find("condition"), std::string::npos)
+        << loadError(w.finish());
+  }
+}
+
 } // namespace
 } // namespace ferry::vm

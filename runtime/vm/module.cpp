@@ -416,6 +416,9 @@ private:
     }
     case Opcode::kFail:
       return stringIndex("message");
+    case Opcode::kAssert:
+      FERRY_RETURN_IF_ERROR(i64Reg("condition"));
+      return stringIndex("message");
     case Opcode::kDeviceGet: {
       FERRY_RETURN_IF_ERROR(refReg("dst"));
       uint32_t device = reader_.u32();

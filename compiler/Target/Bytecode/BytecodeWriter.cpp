@@ -335,6 +335,7 @@ private:
   LogicalResult encodeSelect(arith::SelectOp op);
   LogicalResult encodeBranch(cf::BranchOp op);
   LogicalResult encodeCondBranch(cf::CondBranchOp op);
+  LogicalResult encodeAssert(cf::AssertOp op);
   // target:t moves:m for the edge to `dest` passing `operands`.
   LogicalResult emitEdge(Operation *op, Block *dest, ValueRange operands);
   LogicalResult encodeOwnership(Operation *op, Opcode opcode);
@@ -516,6 +517,7 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
       .Case([&](arith::SelectOp op) { return encodeSelect(op); })
       .Case([&](cf::BranchOp op) { return encodeBranch(op); })
       .Case([&](cf::CondBranchOp op) { return encodeCondBranch(op); })
+      .Case([&](cf::AssertOp op) { return encodeAssert(op); })
       .Case([&](hal::BufferAllocationPreserveOp op) {
         return encodeOwnership(op, Opcode::kBufferPreserve);
       })
@@ -604,6 +606,13 @@ FunctionEncoder::encodeBufferViewAssert(hal::BufferViewAssertOp op) {
       failed(emitShape(op, op.getShape())))
     return failure();
   code.appendU32(strings.intern(op.getMessage()));
+  return success();
+}
+
+LogicalResult FunctionEncoder::encodeAssert(cf::AssertOp op) {
+  emitOpcode(Opcode::kAssert);
+  emitRegister(op.getArg());
+  code.appendU32(strings.intern(op.getMsg()));
   return success();
 }
 

@@ -113,6 +113,9 @@ public:
     FunctionBuilder &fail(uint32_t message) {
       return op(Opcode::kFail).u32(message);
     }
+    FunctionBuilder &assertTrue(uint16_t condition, uint32_t message) {
+      return op(Opcode::kAssert).u16(condition).u32(message);
+    }
     FunctionBuilder &cmp(CmpPredicate predicate, uint16_t dst, uint16_t lhs,
                          uint16_t rhs) {
       return op(Opcode::kCmpI64)

@@ -393,6 +393,7 @@ private:
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     const TensorStorage &lhs = storages[op->getOperand(0)];
     const TensorStorage &rhs = storages[op->getOperand(1)];
+    checkSameDims(op, type, lhs.dynamicDims, rhs.dynamicDims);
     TensorStorage result;
     result.dynamicDims = lhs.dynamicDims;
     result.size = lhs.size;
@@ -406,6 +407,35 @@ private:
     hal::setAffinity(result.resource.getDefiningOp(), affinityOf(op));
     storages[op->getResult(0)] = result;
     deadOps.push_back(op);
+  }
+
+  // Elementwise operands must agree on their dynamic dimensions. Where those
+  // come from different values the program checks at run time: the kernel
+  // sees only element counts, so a 2x3 and a 3x2 operand would otherwise
+  // combine silently.
+  void checkSameDims(Operation *op, RankedTensorType type, ValueRange lhs,
+                     ValueRange rhs) {
+    Location loc = op->getLoc();
+    std::string where;
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      where = (" at " + file.getFilename().getValue() + ":" +
+               Twine(file.getLine()) + ":" + Twine(file.getColumn()))
+                  .str();
+    unsigned next = 0;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      Value a = lhs[next], b = rhs[next];
+      ++next;
+      if (a == b)
+        continue;
+      Value same =
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, b);
+      cf::AssertOp::create(builder, loc, same,
+                           ("operands of '" + op->getName().getStringRef() +
+                            "'" + where + " differ in dimension " + Twine(d))
+                               .str());
+    }
   }
 
   void importDim(tensor::DimOp op) {

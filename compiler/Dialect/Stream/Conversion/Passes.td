@@ -24,7 +24,7 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
   }];
   let dependentDialects = [
     "::ferry::stream::StreamDialect", "::ferry::hal::HALDialect",
-    "::mlir::arith::ArithDialect"
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect"
   ];
 }
 
