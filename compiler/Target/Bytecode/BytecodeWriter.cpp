@@ -112,109 +112,10 @@ private:
   std::vector<StringRef> strings;
 };
 
-// The hal.device.global ops of the module, in declaration order.
-class DeviceTable {
-public:
-  void add(StringAttr name, StringTable &strings) {
-    indices.try_emplace(name, nameIndices.size());
-    nameIndices.push_back(strings.intern(name.getValue()));
-  }
-
-  std::optional<uint32_t> lookup(StringAttr name) const {
-    auto it = indices.find(name);
-    if (it == indices.end())
-      return std::nullopt;
-    return it->second;
-  }
-
-  void encode(ByteBuffer &out) const {
-    out.appendU32(nameIndices.size());
-    for (uint32_t nameIndex : nameIndices)
-      out.appendU32(nameIndex);
-  }
-
-private:
-  llvm::DenseMap<StringAttr, uint32_t> indices;
-  std::vector<uint32_t> nameIndices;
-};
-
-std::optional<RegisterKind> getRegisterKind(Type type);
-
-// The external functions (func.func declarations) the module calls, in
-// declaration order.
-class ImportTable {
-public:
-  // Adds `func` with its signature; errors name a type no register holds.
-  LogicalResult add(func::FuncOp func, StringTable &strings) {
-    indices.try_emplace(func.getSymNameAttr(), count++);
-    entries.appendU32(strings.intern(func.getSymName()));
-    FunctionType type = func.getFunctionType();
-    for (auto [types, what] : {std::pair(type.getInputs(), "argument"),
-                               std::pair(type.getResults(), "result")}) {
-      if (types.size() > kMaxU16)
-        return func.emitError()
-               << "has more than " << kMaxU16 << " " << what << "s";
-      entries.appendU16(types.size());
-      for (auto [position, argType] : llvm::enumerate(types)) {
-        std::optional<RegisterKind> kind = getRegisterKind(argType);
-        if (!kind)
-          return func.emitError()
-                 << "external function '" << func.getSymName() << "': " << what
-                 << " " << position << " has type " << argType
-                 << ", which a Ferry bytecode module cannot pass";
-        entries.appendU8(static_cast<uint8_t>(*kind));
-      }
-    }
-    auto model = func->getAttrOfType<StringAttr>("iree.abi.model");
-    uint32_t flags = model && model.getValue() == "coarse-fences"
-                         ? vm::bytecode::kImportCoarseFences
-                         : vm::bytecode::kImportFlagsNone;
-    // The program may pass one storage as input and output: the function
-    // bound at run time must allow it.
-    if (func->hasAttr(hal::kTiedMayAliasAttr))
-      flags |= vm::bytecode::kImportTiedMayAlias;
-    entries.appendU32(flags);
-    return success();
-  }
-
-  std::optional<uint32_t> lookup(StringAttr name) const {
-    auto it = indices.find(name);
-    if (it == indices.end())
-      return std::nullopt;
-    return it->second;
-  }
-
-  void encode(ByteBuffer &out) const {
-    out.appendU32(count);
-    out.append(entries);
-  }
-
-private:
-  llvm::DenseMap<StringAttr, uint32_t> indices;
-  uint32_t count = 0;
-  ByteBuffer entries;
-};
-
-// The functions the module defines, in the order of the function table
-// (declaration order, declarations skipped), for `call`.
-class FunctionTable {
-public:
-  void add(func::FuncOp func) {
-    indices.try_emplace(func.getSymNameAttr(), indices.size());
-  }
-  std::optional<uint32_t> lookup(StringAttr name) const {
-    auto it = indices.find(name);
-    if (it == indices.end())
-      return std::nullopt;
-    return it->second;
-  }
-
-private:
-  llvm::DenseMap<StringAttr, uint32_t> indices;
-};
-
-// The hal.global ops of the module, in declaration order.
-class GlobalTable {
+// Symbols in the order they were added, each found by name at its index:
+// the functions the module defines (for `call`) and its hal.global ops are
+// just this; devices and imports add what they encode.
+class SymbolIndex {
 public:
   void add(StringAttr name) { indices.try_emplace(name, indices.size()); }
   std::optional<uint32_t> lookup(StringAttr name) const {
@@ -227,6 +128,86 @@ public:
 
 private:
   llvm::DenseMap<StringAttr, uint32_t> indices;
+};
+using FunctionTable = SymbolIndex;
+using GlobalTable = SymbolIndex;
+
+// The hal.device.global ops of the module, in declaration order.
+class DeviceTable : public SymbolIndex {
+public:
+  void add(StringAttr name, StringTable &strings) {
+    SymbolIndex::add(name);
+    nameIndices.push_back(strings.intern(name.getValue()));
+  }
+
+  void encode(ByteBuffer &out) const {
+    out.appendU32(nameIndices.size());
+    for (uint32_t nameIndex : nameIndices)
+      out.appendU32(nameIndex);
+  }
+
+private:
+  std::vector<uint32_t> nameIndices;
+};
+
+std::optional<RegisterKind> getRegisterKind(Type type);
+
+// Appends `func`'s argument and result register kinds (count:u16, then one
+// u8 each), as imports and functions declare them; errors name `whose`
+// ("function", "external function") and the type no register holds.
+LogicalResult encodeSignatureKinds(func::FuncOp func, StringRef whose,
+                                   ByteBuffer &out) {
+  FunctionType type = func.getFunctionType();
+  for (auto [types, what] : {std::pair(type.getInputs(), "argument"),
+                             std::pair(type.getResults(), "result")}) {
+    if (types.size() > kMaxU16)
+      return func.emitError()
+             << whose << " '" << func.getSymName() << "' has more than "
+             << kMaxU16 << " " << what << "s";
+    out.appendU16(types.size());
+    for (auto [position, kindType] : llvm::enumerate(types)) {
+      std::optional<RegisterKind> kind = getRegisterKind(kindType);
+      if (!kind)
+        return func.emitError()
+               << whose << " '" << func.getSymName() << "': " << what << " "
+               << position << " has type " << kindType
+               << ", which a Ferry bytecode module cannot pass; only index, "
+                  "integers of up to 64 bits and !hal types can";
+      out.appendU8(static_cast<uint8_t>(*kind));
+    }
+  }
+  return success();
+}
+
+// The external functions (func.func declarations) the module calls, in
+// declaration order.
+class ImportTable : public SymbolIndex {
+public:
+  // Adds `func` with its signature; errors name a type no register holds.
+  LogicalResult add(func::FuncOp func, StringTable &strings) {
+    SymbolIndex::add(func.getSymNameAttr());
+    entries.appendU32(strings.intern(func.getSymName()));
+    if (failed(encodeSignatureKinds(func, "external function", entries)))
+      return failure();
+    auto model = func->getAttrOfType<StringAttr>("iree.abi.model");
+    uint32_t flags = model && model.getValue() == "coarse-fences"
+                         ? vm::bytecode::kImportCoarseFences
+                         : vm::bytecode::kImportFlagsNone;
+    // The program may pass one storage as input and output: the function
+    // bound at run time must allow it.
+    if (func->hasAttr(hal::kTiedMayAliasAttr))
+      flags |= vm::bytecode::kImportTiedMayAlias;
+    entries.appendU32(flags);
+    return success();
+  }
+
+  void encode(ByteBuffer &out) const {
+    out.appendU32(size());
+    out.append(entries);
+  }
+
+private:
+  ByteBuffer entries;
 };
 
 //===----------------------------------------------------------------------===//
@@ -305,7 +286,6 @@ public:
 
 private:
   LogicalResult checkStructure(func::FuncOp func);
-  LogicalResult encodeSignature(func::FuncOp func, ByteBuffer &out);
   LogicalResult encodeOp(Operation *op);
 
   LogicalResult encodeConstant(Operation *op, const APInt &value);
@@ -379,7 +359,8 @@ LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteBuffer &out) {
   // argument type is reported against the signature.
   ByteBuffer signature;
   signature.appendU32(strings.intern(func.getSymName()));
-  if (failed(checkStructure(func)) || failed(encodeSignature(func, signature)))
+  if (failed(checkStructure(func)) ||
+      failed(encodeSignatureKinds(func, "function", signature)))
     return failure();
   // Unreachable blocks are left out: nothing can branch to them.
   Block &entry = func.getBody().front();
@@ -427,33 +408,6 @@ LogicalResult FunctionEncoder::checkStructure(func::FuncOp func) {
                   "dialect";
     }
   }
-  return success();
-}
-
-LogicalResult FunctionEncoder::encodeSignature(func::FuncOp func,
-                                               ByteBuffer &out) {
-  auto encodeKinds = [&](TypeRange types, StringRef what) -> LogicalResult {
-    if (types.size() > kMaxU16)
-      return func.emitError()
-             << "function '" << func.getSymName() << "' has more than "
-             << kMaxU16 << " " << what << "s";
-    out.appendU16(types.size());
-    for (auto [position, type] : llvm::enumerate(types)) {
-      std::optional<RegisterKind> kind = getRegisterKind(type);
-      if (!kind)
-        return func.emitError()
-               << "function '" << func.getSymName() << "': " << what << " "
-               << position << " has type " << type
-               << ", which a Ferry bytecode module cannot pass; only index, "
-                  "integers of up to 64 bits and !hal types can";
-      out.appendU8(static_cast<uint8_t>(*kind));
-    }
-    return success();
-  };
-  FunctionType type = func.getFunctionType();
-  if (failed(encodeKinds(type.getInputs(), "argument")) ||
-      failed(encodeKinds(type.getResults(), "result")))
-    return failure();
   return success();
 }
 
@@ -1020,7 +974,7 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
   FunctionTable functionTable;
   for (auto func : module.getOps<func::FuncOp>())
     if (!func.isExternal())
-      functionTable.add(func);
+      functionTable.add(func.getSymNameAttr());
   GlobalTable globals;
   for (auto global : module.getOps<hal::GlobalOp>())
     globals.add(global.getSymNameAttr());

@@ -43,6 +43,17 @@ inline void appendU64(std::vector<uint8_t> &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)
     out.push_back(uint8_t(v >> (8 * i)));
 }
+// An import's or a function's register kinds: count:u16 then one u8 each,
+// arguments first.
+inline void appendSignature(std::vector<uint8_t> &out,
+                            const std::vector<RegisterKind> &args,
+                            const std::vector<RegisterKind> &results) {
+  for (const std::vector<RegisterKind> *kinds : {&args, &results}) {
+    appendU16(out, uint16_t(kinds->size()));
+    for (RegisterKind k : *kinds)
+      appendU8(out, uint8_t(k));
+  }
+}
 
 // One block-argument move of a branch: dst <- src, both of `kind`.
 struct Move {
@@ -368,23 +379,13 @@ public:
     appendU32(out, uint32_t(imports_.size()));
     for (const ImportEntry &i : imports_) {
       appendU32(out, i.name);
-      appendU16(out, uint16_t(i.args.size()));
-      for (RegisterKind k : i.args)
-        appendU8(out, uint8_t(k));
-      appendU16(out, uint16_t(i.results.size()));
-      for (RegisterKind k : i.results)
-        appendU8(out, uint8_t(k));
+      appendSignature(out, i.args, i.results);
       appendU32(out, i.flags);
     }
     appendU32(out, uint32_t(functions_.size()));
     for (const FunctionBuilder &f : functions_) {
       appendU32(out, indexOf(f.name));
-      appendU16(out, uint16_t(f.args.size()));
-      for (RegisterKind k : f.args)
-        appendU8(out, uint8_t(k));
-      appendU16(out, uint16_t(f.results.size()));
-      for (RegisterKind k : f.results)
-        appendU8(out, uint8_t(k));
+      appendSignature(out, f.args, f.results);
       appendU16(out, f.i64Count);
       appendU16(out, f.refCount);
       std::vector<uint8_t> code = f.resolvedCode();
