@@ -36,20 +36,11 @@
 //
 // Arguments arrive in registers in order within their kind: the first i64
 // argument in i64 register 0, the first ref argument in ref register 0, and so
-// on. An instruction is a uint8 Opcode followed by its operands as listed
-// below, where:
-//   i   uint16 i64 register       r   uint16 ref register
-//   r?  uint16 ref register or kNoRegister (an absent, optional ref)
-//   u8 / u16 / u32 / i64  immediates of that width
-//   s   uint32 string table index
-//   t   uint32 branch target: a byte offset into the same function's code
-//       that must be the first byte of an instruction
-//   f   uint32 function table index
-//   m   a move list: uint16 count, then count x (kind:u8 dst:u16 src:u16),
-//       dst and src registers of that kind. The moves are parallel: every
-//       source is read before any destination is written, so a loop may
-//       swap block arguments ((a, b) -> (b, a)) without a temporary.
-// Queue alloca/dealloca flags:u32 operands carry runtime/hal/queue_flags.h.
+// on. An instruction is a uint8 Opcode followed by its operands. The opcode
+// table below (FERRY_BYTECODE_OPCODES) lists every opcode's operands with
+// their kinds (OperandKind: width, encoding and what a reader checks); the
+// encoder (bytecode_encoder.h), the loader's decoder (module.cpp) and the
+// disassembler (disassembler.h) all walk that one table.
 //
 // Control flow (version 3): a function's code is a sequence of basic blocks
 // laid out back to back; `br` / `br.cond` jump to a target byte offset after
@@ -70,6 +61,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace ferry::vm::bytecode {
@@ -110,117 +102,309 @@ enum class RegisterKind : uint8_t {
   kRef = 1, // reference-counted runtime objects (devices, buffers, views)
 };
 
-// X(enumerator, value, mnemonic, operand layout)
+// What an operand is, which fixes how it is encoded and what a reader checks.
+// Scalar operands decode to one int64 each; a list decodes to its count
+// followed by its elements, each element as its fields in order.
+// X(enumerator, notation, encoding)
+#define FERRY_BYTECODE_OPERAND_KINDS(X)                                        \
+  X(kI64Register, "i", "uint16 i64 register")                                  \
+  X(kRefRegister, "r", "uint16 ref register")                                  \
+  X(kOptionalRefRegister, "r?",                                                \
+    "uint16 ref register, or kNoRegister for an absent ref")                   \
+  X(kU32, "u32", "uint32 immediate")                                           \
+  X(kI64, "i64", "int64 immediate")                                            \
+  X(kString, "s", "uint32 string table index")                                 \
+  X(kDevice, "device", "uint32 device table index")                            \
+  X(kImport, "import", "uint32 import table index")                            \
+  X(kFunction, "f",                                                            \
+    "uint32 function table index (never the module initializer)")              \
+  X(kGlobal, "global", "uint32 global index below kMaxGlobals")                \
+  X(kElementType, "type", "uint32 hal::ElementType")                           \
+  X(kKernel, "kernel", "uint32 hal built-in kernel")                           \
+  X(kCmpPredicate, "predicate", "uint8 CmpPredicate")                          \
+  X(kAllocaFlags, "alloca_flags",                                              \
+    "uint32 hal::QueueAllocaFlags (runtime/hal/queue_flags.h)")                \
+  X(kDeallocaFlags, "dealloca_flags",                                          \
+    "uint32 hal::QueueDeallocaFlags (runtime/hal/queue_flags.h)")              \
+  X(kPatternBytes, "pattern_bytes", "uint8 fill pattern width: 1, 2, 4 or 8")  \
+  X(kValueBits, "value_bits", "uint8 integer width, 1 to 64")                  \
+  X(kTarget, "t",                                                              \
+    "uint32 branch target: a byte offset into the same function's code that "  \
+    "must be the first byte of an instruction (decoded as the index of that "  \
+    "instruction)")                                                            \
+  X(kI64RegisterList, "i*", "uint16 count, then count x uint16 i64 register")  \
+  X(kRefRegisterList, "r*", "uint16 count, then count x uint16 ref register")  \
+  X(kArguments, "args",                                                        \
+    "uint16 count, then count x (kind:u8 register:u16), kinds equal to the "   \
+    "callee's arguments (the preceding import or f operand)")                  \
+  X(kResults, "results",                                                       \
+    "uint16 count, then count x (kind:u8 register:u16), kinds equal to the "   \
+    "callee's results")                                                        \
+  X(kReturnValues, "values",                                                   \
+    "uint16 count, then count x (kind:u8 register:u16), kinds equal to the "   \
+    "function's own results")                                                  \
+  X(kMoves, "m",                                                               \
+    "uint16 count, then count x (kind:u8 dst:u16 src:u16), both registers of " \
+    "that kind. The moves are parallel: every source is read before any "      \
+    "destination is written, so a loop may swap block arguments ((a, b) -> "   \
+    "(b, a)) without a temporary")
+
+enum class OperandKind : uint8_t {
+#define FERRY_X(name, notation, encoding) name,
+  FERRY_BYTECODE_OPERAND_KINDS(FERRY_X)
+#undef FERRY_X
+};
+
+// How an operand kind is laid out in the code.
+enum class OperandShape : uint8_t {
+  kU8,              // one uint8
+  kU16,             // one uint16 (registers)
+  kU32,             // one uint32
+  kU64,             // one uint64
+  kRegisterList,    // uint16 count, count x uint16
+  kKindedRegisters, // uint16 count, count x (uint8, uint16)
+  kMoves,           // uint16 count, count x (uint8, uint16, uint16)
+};
+
+inline constexpr OperandShape operandShape(OperandKind kind) {
+  switch (kind) {
+  case OperandKind::kI64Register:
+  case OperandKind::kRefRegister:
+  case OperandKind::kOptionalRefRegister:
+    return OperandShape::kU16;
+  case OperandKind::kCmpPredicate:
+  case OperandKind::kPatternBytes:
+  case OperandKind::kValueBits:
+    return OperandShape::kU8;
+  case OperandKind::kI64:
+    return OperandShape::kU64;
+  case OperandKind::kI64RegisterList:
+  case OperandKind::kRefRegisterList:
+    return OperandShape::kRegisterList;
+  case OperandKind::kArguments:
+  case OperandKind::kResults:
+  case OperandKind::kReturnValues:
+    return OperandShape::kKindedRegisters;
+  case OperandKind::kMoves:
+    return OperandShape::kMoves;
+  default:
+    return OperandShape::kU32;
+  }
+}
+
+inline constexpr std::string_view operandKindNotation(OperandKind kind) {
+  switch (kind) {
+#define FERRY_X(name, notation, encoding)                                      \
+  case OperandKind::name:                                                      \
+    return notation;
+    FERRY_BYTECODE_OPERAND_KINDS(FERRY_X)
+#undef FERRY_X
+  }
+  return "?";
+}
+
+inline constexpr std::string_view operandKindEncoding(OperandKind kind) {
+  switch (kind) {
+#define FERRY_X(name, notation, encoding)                                      \
+  case OperandKind::name:                                                      \
+    return encoding;
+    FERRY_BYTECODE_OPERAND_KINDS(FERRY_X)
+#undef FERRY_X
+  }
+  return "?";
+}
+
+// One operand of an opcode's layout: its kind and its name (used in loader
+// errors and by the disassembler).
+struct OperandSpec {
+  OperandKind kind;
+  std::string_view name;
+};
+
+// Shorthands for the opcode table, one per operand kind.
+namespace operands {
+#define FERRY_X(name, notation, encoding)                                      \
+  constexpr OperandSpec name(std::string_view operandName) {                   \
+    return {OperandKind::name, operandName};                                   \
+  }
+FERRY_BYTECODE_OPERAND_KINDS(FERRY_X)
+#undef FERRY_X
+} // namespace operands
+
+// Every opcode: its value, mnemonic, a note on what it does, and its
+// operands in encoding order.
+// X(enumerator, value, mnemonic, note, operands...)
 #define FERRY_BYTECODE_OPCODES(X)                                              \
   /* Scalar arithmetic on i64 registers. */                                    \
-  X(kConstI64, 0x01, "const.i64", "dst:i value:i64")                           \
-  X(kAddI64, 0x02, "add.i64", "dst:i lhs:i rhs:i")                             \
-  X(kSubI64, 0x03, "sub.i64", "dst:i lhs:i rhs:i")                             \
-  X(kMulI64, 0x04, "mul.i64", "dst:i lhs:i rhs:i")                             \
-  X(kDivSI64, 0x05, "div.s.i64", "dst:i lhs:i rhs:i (fails on zero)")          \
-  X(kAndI64, 0x06, "and.i64", "dst:i lhs:i rhs:i")                             \
-  X(kOrI64, 0x07, "or.i64", "dst:i lhs:i rhs:i")                               \
-  X(kCmpI64, 0x08, "cmp.i64",                                                  \
-    "dst:i predicate:u8 lhs:i rhs:i (CmpPredicate; dst = 1 or 0)")             \
-  X(kSelectI64, 0x09, "select.i64",                                            \
-    "dst:i condition:i true:i false:i (condition nonzero picks true)")         \
-  X(kSelectRef, 0x0A, "select.ref",                                            \
-    "dst:r condition:i true:r false:r (condition nonzero picks true)")         \
+  X(kConstI64, 0x01, "const.i64", "", kI64Register("dst"), kI64("value"))      \
+  X(kAddI64, 0x02, "add.i64", "", kI64Register("dst"), kI64Register("lhs"),    \
+    kI64Register("rhs"))                                                       \
+  X(kSubI64, 0x03, "sub.i64", "", kI64Register("dst"), kI64Register("lhs"),    \
+    kI64Register("rhs"))                                                       \
+  X(kMulI64, 0x04, "mul.i64", "", kI64Register("dst"), kI64Register("lhs"),    \
+    kI64Register("rhs"))                                                       \
+  X(kDivSI64, 0x05, "div.s.i64", "fails on a zero divisor",                    \
+    kI64Register("dst"), kI64Register("lhs"), kI64Register("rhs"))             \
+  X(kAndI64, 0x06, "and.i64", "", kI64Register("dst"), kI64Register("lhs"),    \
+    kI64Register("rhs"))                                                       \
+  X(kOrI64, 0x07, "or.i64", "", kI64Register("dst"), kI64Register("lhs"),      \
+    kI64Register("rhs"))                                                       \
+  X(kCmpI64, 0x08, "cmp.i64", "dst = 1 when the predicate holds, else 0",      \
+    kI64Register("dst"), kCmpPredicate("predicate"), kI64Register("lhs"),      \
+    kI64Register("rhs"))                                                       \
+  X(kSelectI64, 0x09, "select.i64", "a nonzero condition picks true",          \
+    kI64Register("dst"), kI64Register("condition"), kI64Register("true"),      \
+    kI64Register("false"))                                                     \
+  X(kSelectRef, 0x0A, "select.ref", "a nonzero condition picks true",          \
+    kRefRegister("dst"), kI64Register("condition"), kRefRegister("true"),      \
+    kRefRegister("false"))                                                     \
   /* Control. */                                                               \
-  X(kReturn, 0x10, "return", "count:u16 then count x (kind:u8 reg:u16)")       \
-  X(kFail, 0x11, "fail", "message:s")                                          \
-  X(kBranch, 0x12, "br", "target:t moves:m")                                   \
-  X(kCondBranch, 0x13, "br.cond",                                              \
-    "condition:i true_target:t true_moves:m false_target:t false_moves:m "     \
-    "(condition nonzero takes the true edge)")                                 \
-  X(kAssert, 0x14, "assert",                                                   \
-    "condition:i message:s (fails with the message when condition is 0)")      \
+  X(kReturn, 0x10, "return", "", kReturnValues("values"))                      \
+  X(kFail, 0x11, "fail", "fails the call with the message",                    \
+    kString("message"))                                                        \
+  X(kBranch, 0x12, "br", "", kTarget("target"), kMoves("moves"))               \
+  X(kCondBranch, 0x13, "br.cond", "a nonzero condition takes the true edge",   \
+    kI64Register("condition"), kTarget("true_target"), kMoves("true_moves"),   \
+    kTarget("false_target"), kMoves("false_moves"))                            \
+  X(kAssert, 0x14, "assert", "fails with the message when condition is 0",     \
+    kI64Register("condition"), kString("message"))                             \
   /* HAL: devices, views, buffers. */                                          \
-  X(kDeviceGet, 0x20, "hal.device.get", "dst:r device:u32 (device table)")     \
-  X(kBufferViewDim, 0x21, "hal.buffer_view.dim", "dst:i view:r index:u32")     \
+  X(kDeviceGet, 0x20, "hal.device.get", "", kRefRegister("dst"),               \
+    kDevice("device"))                                                         \
+  X(kBufferViewDim, 0x21, "hal.buffer_view.dim", "", kI64Register("dst"),      \
+    kRefRegister("view"), kU32("index"))                                       \
   X(kBufferViewAssert, 0x22, "hal.buffer_view.assert",                         \
-    "view:r element_type:u32 rank:u16 rank x dim:i message:s")                 \
-  X(kBufferViewBuffer, 0x23, "hal.buffer_view.buffer", "dst:r view:r")         \
-  X(kBufferViewCreate, 0x24, "hal.buffer_view.create",                         \
-    "dst:r buffer:r element_type:u32 rank:u16 rank x dim:i")                   \
-  X(kBufferLength, 0x25, "hal.buffer.length", "dst:i buffer:r")                \
+    "fails with the message unless the view has this type and shape",          \
+    kRefRegister("view"), kElementType("element_type"),                        \
+    kI64RegisterList("dim"), kString("message"))                               \
+  X(kBufferViewBuffer, 0x23, "hal.buffer_view.buffer", "",                     \
+    kRefRegister("dst"), kRefRegister("view"))                                 \
+  X(kBufferViewCreate, 0x24, "hal.buffer_view.create", "",                     \
+    kRefRegister("dst"), kRefRegister("buffer"), kElementType("element_type"), \
+    kI64RegisterList("dim"))                                                   \
+  X(kBufferLength, 0x25, "hal.buffer.length", "", kI64Register("dst"),         \
+    kRefRegister("buffer"))                                                    \
   /* HAL: fences and queue operations. */                                      \
-  X(kFenceCreate, 0x30, "hal.fence.create", "dst:r device:r")                  \
-  X(kFenceAwait, 0x31, "hal.fence.await", "count:u16 count x fence:r")         \
-  X(kQueueAlloca, 0x32, "hal.device.queue.alloca",                             \
-    "dst:r device:r wait:r? signal:r memory_type:i usage:i size:i flags:u32")  \
-  X(kQueueDealloca, 0x33, "hal.device.queue.dealloca",                         \
-    "device:r wait:r? signal:r buffer:r flags:u32")                            \
+  X(kFenceCreate, 0x30, "hal.fence.create", "", kRefRegister("dst"),           \
+    kRefRegister("device"))                                                    \
+  X(kFenceAwait, 0x31, "hal.fence.await", "", kRefRegisterList("fence"))       \
+  X(kQueueAlloca, 0x32, "hal.device.queue.alloca", "", kRefRegister("dst"),    \
+    kRefRegister("device"), kOptionalRefRegister("wait"),                      \
+    kRefRegister("signal"), kI64Register("memory_type"),                       \
+    kI64Register("usage"), kI64Register("size"), kAllocaFlags("flags"))        \
+  X(kQueueDealloca, 0x33, "hal.device.queue.dealloca", "",                     \
+    kRefRegister("device"), kOptionalRefRegister("wait"),                      \
+    kRefRegister("signal"), kRefRegister("buffer"), kDeallocaFlags("flags"))   \
   X(kQueueDispatch, 0x34, "hal.device.queue.dispatch",                         \
-    "device:r wait:r? signal:r kernel:u32 element_type:u32 count:i "           \
-    "binding_count:u16 binding_count x buffer:r")                              \
+    "bindings are the kernel's inputs, then its output",                       \
+    kRefRegister("device"), kOptionalRefRegister("wait"),                      \
+    kRefRegister("signal"), kKernel("kernel"), kElementType("element_type"),   \
+    kI64Register("count"), kRefRegisterList("binding"))                        \
   X(kFenceJoin, 0x35, "hal.fence.join",                                        \
-    "dst:r count:u16 count x fence:r (signalled when all are; fails if any "   \
-    "fails)")                                                                  \
-  X(kQueueFill, 0x36, "hal.device.queue.fill",                                 \
-    "device:r wait:r? signal:r target:r offset:i length:i pattern:i "          \
-    "pattern_bytes:u8 (1, 2, 4 or 8)")                                         \
-  X(kQueueCopy, 0x37, "hal.device.queue.copy",                                 \
-    "device:r wait:r? signal:r source:r source_offset:i target:r "             \
-    "target_offset:i length:i")                                                \
+    "signalled when all are; fails if any fails", kRefRegister("dst"),         \
+    kRefRegisterList("fence"))                                                 \
+  X(kQueueFill, 0x36, "hal.device.queue.fill", "", kRefRegister("device"),     \
+    kOptionalRefRegister("wait"), kRefRegister("signal"),                      \
+    kRefRegister("target"), kI64Register("offset"), kI64Register("length"),    \
+    kI64Register("pattern"), kPatternBytes("pattern_bytes"))                   \
+  X(kQueueCopy, 0x37, "hal.device.queue.copy", "", kRefRegister("device"),     \
+    kOptionalRefRegister("wait"), kRefRegister("signal"),                      \
+    kRefRegister("source"), kI64Register("source_offset"),                     \
+    kRefRegister("target"), kI64Register("target_offset"),                     \
+    kI64Register("length"))                                                    \
   X(kQueueDeallocaIf, 0x38, "hal.device.queue.dealloca.if",                    \
-    "device:r wait:r? signal:r buffer:r flags:u32 condition:i (when the "      \
-    "condition is 0 it only orders the timeline, like a barrier)")             \
+    "when the condition is 0 it only orders the timeline, like a barrier",     \
+    kRefRegister("device"), kOptionalRefRegister("wait"),                      \
+    kRefRegister("signal"), kRefRegister("buffer"), kDeallocaFlags("flags"),   \
+    kI64Register("condition"))                                                 \
   /* Device queries, allocation device choice and module globals. */           \
   X(kDeviceQuery, 0x40, "hal.device.query",                                    \
-    "ok:i value:i device:r category:s key:s default:i64 value_bits:u8 "        \
-    "(value: the answer or default, truncated to value_bits, sign-extended)")  \
+    "value: the answer or default, truncated to value_bits, sign-extended",    \
+    kI64Register("ok"), kI64Register("value"), kRefRegister("device"),         \
+    kString("category"), kString("key"), kI64("default"),                      \
+    kValueBits("value_bits"))                                                  \
   X(kAllocatorSelect, 0x41, "hal.allocator.select",                            \
-    "dst:r count:u16 count x device:r (the device to allocate a buffer "       \
-    "shared by all on; see runtime/vm/context.cpp)")                           \
-  X(kGlobalLoadI64, 0x42, "global.load.i64", "dst:i global:u32")               \
-  X(kGlobalStoreI64, 0x43, "global.store.i64",                                 \
-    "global:u32 value:i (only in the initializer)")                            \
+    "the device to allocate a buffer shared by all on (at least one; see "     \
+    "runtime/vm/context.cpp)",                                                 \
+    kRefRegister("dst"), kRefRegisterList("device"))                           \
+  X(kGlobalLoadI64, 0x42, "global.load.i64", "", kI64Register("dst"),          \
+    kGlobal("global"))                                                         \
+  X(kGlobalStoreI64, 0x43, "global.store.i64", "only in the initializer",      \
+    kGlobal("global"), kI64Register("value"))                                  \
   X(kDeviceImportBuffer, 0x44, "hal.device.import_buffer",                     \
-    "dst:r device:r buffer:r wait:r? (the buffer itself where the device "     \
-    "reaches its memory, else exported as an opaque fd and imported; see "     \
-    "runtime/hal/buffer_import.h)")                                            \
+    "the buffer itself where the device reaches its memory, else exported as " \
+    "an opaque fd and imported (runtime/hal/buffer_import.h)",                 \
+    kRefRegister("dst"), kRefRegister("device"), kRefRegister("buffer"),       \
+    kOptionalRefRegister("wait"))                                              \
   /* Calls. */                                                                 \
-  X(kCallImport, 0x50, "call.import",                                          \
-    "import:u32 arg_count:u16 arg_count x (kind:u8 reg:u16) result_count:u16 " \
-    "result_count x (kind:u8 reg:u16) (kinds must match the import)")          \
-  X(kCall, 0x51, "call",                                                       \
-    "function:f arg_count:u16 arg_count x (kind:u8 reg:u16) result_count:u16 " \
-    "result_count x (kind:u8 reg:u16) (kinds must match the callee's "         \
-    "signature)")                                                              \
+  X(kCallImport, 0x50, "call.import", "", kImport("import"),                   \
+    kArguments("arguments"), kResults("results"))                              \
+  X(kCall, 0x51, "call", "runs a function of the module in a fresh frame",     \
+    kFunction("function"), kArguments("arguments"), kResults("results"))       \
   /* Buffer ownership (who must free), separate from references. */            \
-  X(kBufferPreserve, 0x60, "hal.buffer.allocation.preserve", "buffer:r")       \
+  X(kBufferPreserve, 0x60, "hal.buffer.allocation.preserve", "adds an owner",  \
+    kRefRegister("buffer"))                                                    \
   X(kBufferDiscard, 0x61, "hal.buffer.allocation.discard",                     \
-    "dst:i buffer:r (dst = 1 when this removed the last owner)")               \
+    "dst = 1 when this removed the last owner", kI64Register("dst"),           \
+    kRefRegister("buffer"))                                                    \
   X(kBufferIsTerminal, 0x62, "hal.buffer.allocation.is_terminal",              \
-    "dst:i buffer:r (dst = 1 when the caller is the only owner)")
+    "dst = 1 when the caller is the only owner", kI64Register("dst"),          \
+    kRefRegister("buffer"))
 
 enum class Opcode : uint8_t {
-#define FERRY_X(name, value, mnemonic, layout) name = value,
+#define FERRY_X(name, value, mnemonic, note, ...) name = value,
   FERRY_BYTECODE_OPCODES(FERRY_X)
 #undef FERRY_X
 };
 
-inline constexpr std::string_view opcodeMnemonic(Opcode opcode) {
-  switch (opcode) {
-#define FERRY_X(name, value, mnemonic, layout)                                 \
-  case Opcode::name:                                                           \
-    return mnemonic;
+// An opcode's row of the table.
+struct OpcodeInfo {
+  Opcode opcode;
+  std::string_view mnemonic;
+  std::string_view note;
+  std::span<const OperandSpec> operands;
+};
+
+namespace detail {
+using namespace operands;
+#define FERRY_X(name, value, mnemonic, note, ...)                              \
+  inline constexpr OperandSpec name##Operands[] = {__VA_ARGS__};               \
+  inline constexpr OpcodeInfo name##Info = {Opcode::name, mnemonic, note,      \
+                                            name##Operands};
+FERRY_BYTECODE_OPCODES(FERRY_X)
+#undef FERRY_X
+} // namespace detail
+
+// The table row of a raw opcode byte, or null for a value no opcode has.
+inline constexpr const OpcodeInfo *lookupOpcode(uint8_t value) {
+  switch (value) {
+#define FERRY_X(name, v, mnemonic, note, ...)                                  \
+  case v:                                                                      \
+    return &detail::name##Info;
     FERRY_BYTECODE_OPCODES(FERRY_X)
 #undef FERRY_X
   }
-  return "<unknown opcode>";
+  return nullptr;
+}
+
+// Every opcode's row, in table order.
+inline constexpr const OpcodeInfo *kOpcodeTable[] = {
+#define FERRY_X(name, value, mnemonic, note, ...) &detail::name##Info,
+    FERRY_BYTECODE_OPCODES(FERRY_X)
+#undef FERRY_X
+};
+
+inline constexpr const OpcodeInfo &opcodeInfo(Opcode opcode) {
+  return *lookupOpcode(uint8_t(opcode));
+}
+
+inline constexpr std::string_view opcodeMnemonic(Opcode opcode) {
+  const OpcodeInfo *info = lookupOpcode(uint8_t(opcode));
+  return info ? info->mnemonic : "<unknown opcode>";
 }
 
 inline constexpr bool isKnownOpcode(uint8_t value) {
-  switch (value) {
-#define FERRY_X(name, v, mnemonic, layout)                                     \
-  case v:                                                                      \
-    return true;
-    FERRY_BYTECODE_OPCODES(FERRY_X)
-#undef FERRY_X
-  }
-  return false;
+  return lookupOpcode(value) != nullptr;
 }
 
 // The predicate:u8 of cmp.i64. Registers hold integers sign-extended to 64

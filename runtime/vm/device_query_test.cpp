@@ -17,32 +17,25 @@ using FunctionBuilder = BytecodeWriter::FunctionBuilder;
 using drivers::local::LocalDevice;
 using drivers::local::LocalDeviceOptions;
 
-// Encoders for the four opcodes (layouts in bytecode_format.h).
+// The four opcodes through the format's encoder (bytecode_encoder.h).
 FunctionBuilder &deviceQuery(FunctionBuilder &f, uint16_t ok, uint16_t value,
                              uint16_t device, uint32_t category, uint32_t key,
                              int64_t defaultValue, uint8_t valueBits) {
-  return f.op(Opcode::kDeviceQuery)
-      .u16(ok)
-      .u16(value)
-      .u16(device)
-      .u32(category)
-      .u32(key)
-      .u64(uint64_t(defaultValue))
-      .u8(valueBits);
+  return f.emit(Opcode::kDeviceQuery,
+                {ok, value, device, category, key, defaultValue, valueBits});
 }
 FunctionBuilder &allocatorSelect(FunctionBuilder &f, uint16_t dst,
                                  std::initializer_list<uint16_t> devices) {
-  f.op(Opcode::kAllocatorSelect).u16(dst).u16(uint16_t(devices.size()));
-  for (uint16_t d : devices)
-    f.u16(d);
-  return f;
+  std::vector<int64_t> operands = {dst, int64_t(devices.size())};
+  operands.insert(operands.end(), devices.begin(), devices.end());
+  return f.emit(Opcode::kAllocatorSelect, std::move(operands));
 }
 FunctionBuilder &globalLoad(FunctionBuilder &f, uint16_t dst, uint32_t global) {
-  return f.op(Opcode::kGlobalLoadI64).u16(dst).u32(global);
+  return f.emit(Opcode::kGlobalLoadI64, {dst, global});
 }
 FunctionBuilder &globalStore(FunctionBuilder &f, uint32_t global,
                              uint16_t value) {
-  return f.op(Opcode::kGlobalStoreI64).u32(global).u16(value);
+  return f.emit(Opcode::kGlobalStoreI64, {global, value});
 }
 
 std::string loadError(const std::vector<uint8_t> &file) {

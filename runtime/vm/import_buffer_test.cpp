@@ -27,11 +27,7 @@ using drivers::local::LocalDeviceOptions;
 
 FunctionBuilder &importBuffer(FunctionBuilder &f, uint16_t dst, uint16_t device,
                               uint16_t buffer, uint16_t wait) {
-  return f.op(Opcode::kDeviceImportBuffer)
-      .u16(dst)
-      .u16(device)
-      .u16(buffer)
-      .u16(wait);
+  return f.emit(Opcode::kDeviceImportBuffer, {dst, device, buffer, wait});
 }
 
 std::string loadError(const std::vector<uint8_t> &file) {

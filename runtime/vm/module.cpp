@@ -73,7 +73,8 @@ std::string kindListString(const std::vector<RegisterKind> &kinds) {
   return out;
 }
 
-// Decodes and verifies one function's code into `function`.
+// Decodes and verifies one function's code into `function`, walking each
+// opcode's operand layout in the format's table.
 class CodeVerifier {
 public:
   // `functions` holds every function's signature (its code may not be
@@ -93,21 +94,26 @@ public:
     while (!reader_.atEnd()) {
       size_t offset = reader_.offset();
       uint8_t raw = reader_.u8();
-      if (!isKnownOpcode(raw))
+      const OpcodeInfo *info = lookupOpcode(raw);
+      if (!info)
         return error(offset, strCat("unknown opcode 0x", std::hex, int(raw)));
-      Opcode opcode = Opcode(raw);
-      Instruction instruction{opcode, uint32_t(offset),
+      Instruction instruction{info->opcode, uint32_t(offset),
                               uint32_t(function_.operands.size()), 0};
-      current_ = opcode;
+      current_ = info;
       currentOffset_ = offset;
-      FERRY_RETURN_IF_ERROR(decodeOperands(opcode));
-      if (reader_.failed())
-        return error(offset, strCat(opcodeMnemonic(opcode),
-                                    ": operands run past the end of the code"));
+      callee_ = {};
+      for (const OperandSpec &spec : info->operands) {
+        FERRY_RETURN_IF_ERROR(decodeOperand(spec));
+        if (reader_.failed())
+          return error(offset,
+                       strCat(info->mnemonic,
+                              ": operands run past the end of the code"));
+      }
+      FERRY_RETURN_IF_ERROR(checkInstruction(instruction.operandBegin));
       instruction.operandCount =
           uint32_t(function_.operands.size() - instruction.operandBegin);
       function_.instructions.push_back(instruction);
-      last = opcode;
+      last = info->opcode;
     }
     if (last != Opcode::kReturn && last != Opcode::kFail &&
         last != Opcode::kBranch && last != Opcode::kCondBranch)
@@ -124,7 +130,14 @@ private:
   struct BranchTarget {
     size_t operand;           // index in function_.operands
     size_t instructionOffset; // the branch, for messages
-    Opcode opcode;
+    const OpcodeInfo *info;
+  };
+
+  // The signature a call's argument and result lists must match.
+  struct Callee {
+    const std::vector<RegisterKind> *args = nullptr;
+    const std::vector<RegisterKind> *results = nullptr;
+    std::string name; // "function 'f'" or "import 'm.f'"
   };
 
   Status resolveBranchTargets() {
@@ -144,8 +157,8 @@ private:
                          " bytes of code")
                 : std::string("is not the start of an instruction");
         return error(target.instructionOffset,
-                     strCat(opcodeMnemonic(target.opcode), ": target offset ",
-                            offset, " ", why));
+                     strCat(target.info->mnemonic, ": target offset ", offset,
+                            " ", why));
       }
       operand = int64_t(it - instructions.begin());
     }
@@ -157,137 +170,233 @@ private:
                                 "' at code offset ", offset, ": ", message));
   }
   Status operandError(std::string_view message) {
-    return error(currentOffset_,
-                 strCat(opcodeMnemonic(current_), ": ", message));
+    return error(currentOffset_, strCat(current_->mnemonic, ": ", message));
   }
 
   void push(int64_t value) { function_.operands.push_back(value); }
 
-  Status i64Reg(std::string_view what) {
-    uint16_t reg = reader_.u16();
-    if (reader_.failed())
-      return okStatus(); // reported by the caller as running past the end
-    if (reg >= function_.i64RegisterCount)
-      return operandError(strCat(what, ": i64 register ", reg,
-                                 " is out of range (the function has ",
-                                 function_.i64RegisterCount, ")"));
-    push(reg);
-    return okStatus();
+  // Reads one field of `shape`; a read past the end returns 0 and leaves
+  // the reader failed, which run() reports.
+  uint64_t readScalar(OperandShape shape) {
+    switch (shape) {
+    case OperandShape::kU8:
+      return reader_.u8();
+    case OperandShape::kU16:
+      return reader_.u16();
+    case OperandShape::kU64:
+      return reader_.u64();
+    default:
+      return reader_.u32();
+    }
   }
-  Status refReg(std::string_view what, bool optional = false) {
-    uint16_t reg = reader_.u16();
+
+  Status decodeOperand(const OperandSpec &spec) {
+    switch (operandShape(spec.kind)) {
+    case OperandShape::kRegisterList:
+    case OperandShape::kKindedRegisters:
+    case OperandShape::kMoves:
+      return decodeList(spec);
+    default:
+      break;
+    }
+    uint64_t value = readScalar(operandShape(spec.kind));
     if (reader_.failed())
       return okStatus();
-    if (optional && reg == kNoRegister) {
-      push(reg);
+    return checkScalar(spec.kind, spec.name, value);
+  }
+
+  // Checks a scalar operand's value against its kind and appends it.
+  Status checkScalar(OperandKind kind, std::string_view name, uint64_t value) {
+    switch (kind) {
+    case OperandKind::kI64Register:
+      return registerOperand(RegisterKind::kI64, name, value);
+    case OperandKind::kRefRegister:
+      return registerOperand(RegisterKind::kRef, name, value);
+    case OperandKind::kOptionalRefRegister:
+      if (value == kNoRegister)
+        break;
+      return registerOperand(RegisterKind::kRef, name, value);
+    case OperandKind::kU32:
+    case OperandKind::kI64:
+      break;
+    case OperandKind::kString:
+      FERRY_RETURN_IF_ERROR(
+          indexOperand(name, "string", value, stringCount_, "strings"));
+      break;
+    case OperandKind::kDevice:
+      FERRY_RETURN_IF_ERROR(
+          indexOperand({}, "device", value, deviceCount_, "devices"));
+      break;
+    case OperandKind::kImport:
+      FERRY_RETURN_IF_ERROR(
+          indexOperand({}, "import", value, imports_.size(), "imports"));
+      callee_ = {&imports_[value].argKinds, &imports_[value].resultKinds,
+                 strCat("import '", imports_[value].name, "'")};
+      break;
+    case OperandKind::kFunction: {
+      FERRY_RETURN_IF_ERROR(
+          indexOperand({}, "function", value, functions_.size(), "functions"));
+      const Function &callee = functions_[value];
+      // The initializer runs once, with the globals writable; a second run
+      // from a call could not store them.
+      if (callee.name == kInitializerFunctionName)
+        return operandError(strCat("calls the module initializer '",
+                                   callee.name,
+                                   "', which only the runtime may run"));
+      callee_ = {&callee.argKinds, &callee.resultKinds,
+                 strCat("function '", callee.name, "'")};
+      break;
+    }
+    case OperandKind::kGlobal:
+      if (value >= kMaxGlobals)
+        return operandError(strCat("global index ", value,
+                                   " is out of range (at most ", kMaxGlobals,
+                                   " globals)"));
+      globalCount_ = std::max(globalCount_, uint32_t(value) + 1);
+      break;
+    case OperandKind::kElementType:
+      if (!hal::elementTypeFromValue(uint32_t(value)))
+        return operandError(strCat("unknown element type ", value));
+      break;
+    case OperandKind::kKernel:
+      if (!hal::builtinKernelFromValue(uint32_t(value)))
+        return operandError(strCat("unknown built-in kernel ", value));
+      break;
+    case OperandKind::kCmpPredicate:
+      if (!isKnownCmpPredicate(uint8_t(value)))
+        return operandError(strCat("unknown predicate ", value));
+      break;
+    case OperandKind::kAllocaFlags:
+    case OperandKind::kDeallocaFlags: {
+      uint64_t known = kind == OperandKind::kAllocaFlags
+                           ? hal::kQueueAllocaKnownFlags
+                           : hal::kQueueDeallocaKnownFlags;
+      if (value & ~known)
+        return operandError(
+            strCat("unknown flag bits 0x", std::hex, value & ~known));
+      break;
+    }
+    case OperandKind::kPatternBytes:
+      if (value != 1 && value != 2 && value != 4 && value != 8)
+        return operandError(
+            strCat("pattern width ", value, " is not 1, 2, 4 or 8 bytes"));
+      break;
+    case OperandKind::kValueBits:
+      if (value == 0 || value > 64)
+        return operandError(
+            strCat("value width ", value, " is not between 1 and 64 bits"));
+      break;
+    case OperandKind::kTarget:
+      branchTargets_.push_back(
+          {function_.operands.size(), currentOffset_, current_});
+      break;
+    default:
+      return operandError(strCat(name, ": not a scalar operand"));
+    }
+    push(int64_t(value));
+    return okStatus();
+  }
+
+  Status registerOperand(RegisterKind kind, std::string_view name,
+                         uint64_t reg) {
+    uint16_t count = kind == RegisterKind::kI64 ? function_.i64RegisterCount
+                                                : function_.refRegisterCount;
+    if (reg >= count)
+      return operandError(
+          strCat(name, ": ", registerKindName(kind), " register ", reg,
+                 " is out of range (the function has ", count, ")"));
+    push(int64_t(reg));
+    return okStatus();
+  }
+
+  // "<name>: <what> index 3 is out of range (the module has 2 <plural>)";
+  // without a name when the opcode has only that one index.
+  Status indexOperand(std::string_view name, std::string_view what,
+                      uint64_t index, size_t count, std::string_view plural) {
+    if (index < count)
+      return okStatus();
+    return operandError(strCat(name, name.empty() ? "" : ": ", what, " index ",
+                               index, " is out of range (the module has ",
+                               count, " ", plural, ")"));
+  }
+
+  // A count:u16 and its elements: registers, (kind, register) pairs that
+  // must match a signature, or (kind, dst, src) moves.
+  Status decodeList(const OperandSpec &spec) {
+    uint16_t count = reader_.u16();
+    if (reader_.failed())
+      return okStatus();
+    switch (spec.kind) {
+    case OperandKind::kI64RegisterList:
+    case OperandKind::kRefRegisterList: {
+      push(count);
+      OperandKind element = spec.kind == OperandKind::kI64RegisterList
+                                ? OperandKind::kI64Register
+                                : OperandKind::kRefRegister;
+      for (uint16_t i = 0; i < count; ++i) {
+        uint16_t reg = reader_.u16();
+        if (reader_.failed())
+          return okStatus();
+        FERRY_RETURN_IF_ERROR(checkScalar(element, spec.name, reg));
+      }
       return okStatus();
     }
-    if (reg >= function_.refRegisterCount)
-      return operandError(strCat(what, ": ref register ", reg,
-                                 " is out of range (the function has ",
-                                 function_.refRegisterCount, ")"));
-    push(reg);
-    return okStatus();
-  }
-  Status stringIndex(std::string_view what) {
-    uint32_t index = reader_.u32();
-    if (reader_.failed())
-      return okStatus();
-    if (index >= stringCount_)
-      return operandError(strCat(what, ": string index ", index,
-                                 " is out of range (the module has ",
-                                 stringCount_, " strings)"));
-    push(index);
-    return okStatus();
-  }
-  Status elementType() {
-    uint32_t value = reader_.u32();
-    if (reader_.failed())
-      return okStatus();
-    if (!hal::elementTypeFromValue(value))
-      return operandError(strCat("unknown element type ", value));
-    push(value);
-    return okStatus();
-  }
-  // A u16 count followed by that many i64 registers.
-  Status i64RegList(std::string_view what) {
-    uint16_t count = reader_.u16();
-    if (reader_.failed())
-      return okStatus();
-    push(count);
-    for (uint16_t i = 0; i < count && !reader_.failed(); ++i)
-      FERRY_RETURN_IF_ERROR(i64Reg(what));
-    return okStatus();
-  }
-  Status refRegList(std::string_view what) {
-    uint16_t count = reader_.u16();
-    if (reader_.failed())
-      return okStatus();
-    push(count);
-    for (uint16_t i = 0; i < count && !reader_.failed(); ++i)
-      FERRY_RETURN_IF_ERROR(refReg(what));
-    return okStatus();
+    case OperandKind::kMoves:
+      return decodeMoves(spec.name, count);
+    default:
+      return decodeKindedList(spec.kind, count);
+    }
   }
 
-  // A flags:u32 immediate that may only carry bits of `known`.
-  Status flagsOperand(uint32_t known) {
-    uint32_t flags = reader_.u32();
-    if (reader_.failed())
-      return okStatus();
-    if (flags & ~known)
-      return operandError(
-          strCat("unknown flag bits 0x", std::hex, flags & ~known));
-    push(flags);
-    return okStatus();
-  }
-
-  // A u16 count followed by that many (kind:u8 reg:u16) pairs whose kinds
-  // must equal `expected` (`what` is "argument" or "result" of `callee`).
-  Status kindedRegList(const std::vector<RegisterKind> &expected,
-                       std::string_view what, std::string_view callee) {
-    uint16_t count = reader_.u16();
-    if (reader_.failed())
-      return okStatus();
-    if (count != expected.size())
-      return operandError(strCat("passes ", count, " ", what, "s but ", callee,
-                                 " has ", expected.size()));
+  // Arguments and results of a call (against callee_) or the values of a
+  // return (against the function's own results).
+  Status decodeKindedList(OperandKind kind, uint16_t count) {
+    const std::vector<RegisterKind> *expected =
+        kind == OperandKind::kArguments ? callee_.args
+        : kind == OperandKind::kResults ? callee_.results
+                                        : &function_.resultKinds;
+    if (!expected) // the table puts a callee before its lists
+      return operandError("a call's list precedes its callee");
+    std::string_view what =
+        kind == OperandKind::kArguments ? "argument" : "result";
+    if (count != expected->size()) {
+      if (kind == OperandKind::kReturnValues)
+        return operandError(strCat("returns ", count,
+                                   " values but the function signature has ",
+                                   expected->size(), " results"));
+      return operandError(strCat("passes ", count, " ", what, "s but ",
+                                 callee_.name, " has ", expected->size()));
+    }
     push(count);
-    for (uint16_t i = 0; i < count && !reader_.failed(); ++i) {
-      uint8_t kind = reader_.u8();
+    for (uint16_t i = 0; i < count; ++i) {
+      uint8_t raw = reader_.u8();
       if (reader_.failed())
         return okStatus();
-      if (kind != uint8_t(expected[i]))
+      RegisterKind want = (*expected)[i];
+      if (raw != uint8_t(want)) {
+        std::string whose = kind == OperandKind::kReturnValues
+                                ? "the function signature says "
+                                : strCat(callee_.name, " expects ");
         return operandError(strCat(what, " ", i, " has register kind ",
-                                   int(kind), " but ", callee, " expects ",
-                                   registerKindName(expected[i])));
-      push(kind);
-      std::string name = strCat(what, " ", i);
-      if (RegisterKind(kind) == RegisterKind::kI64)
-        FERRY_RETURN_IF_ERROR(i64Reg(name));
-      else
-        FERRY_RETURN_IF_ERROR(refReg(name));
+                                   int(raw), " but ", whose,
+                                   registerKindName(want)));
+      }
+      push(raw);
+      uint16_t reg = reader_.u16();
+      if (reader_.failed())
+        return okStatus();
+      FERRY_RETURN_IF_ERROR(registerOperand(want, strCat(what, " ", i), reg));
     }
     return okStatus();
   }
 
-  // target:t, recorded for resolveBranchTargets().
-  void branchTarget() {
-    uint32_t offset = reader_.u32();
-    if (reader_.failed())
-      return;
-    branchTargets_.push_back(
-        {function_.operands.size(), currentOffset_, current_});
-    push(offset);
-  }
-
-  // moves:m, a u16 count of (kind:u8 dst:reg src:reg) with both registers of
-  // the given kind.
-  Status moveList(std::string_view edge) {
-    uint16_t count = reader_.u16();
-    if (reader_.failed())
-      return okStatus();
+  // Moves of a branch edge; "true_moves" names its errors "true edge move i".
+  Status decodeMoves(std::string_view name, uint16_t count) {
+    std::string edge;
+    if (size_t at = name.find("_moves"); at != std::string_view::npos)
+      edge = strCat(name.substr(0, at), " edge ");
     push(count);
-    for (uint16_t i = 0; i < count && !reader_.failed(); ++i) {
+    for (uint16_t i = 0; i < count; ++i) {
       uint8_t kind = reader_.u8();
       if (reader_.failed())
         return okStatus();
@@ -298,291 +407,33 @@ private:
             strCat(what, " has unknown register kind ", int(kind)));
       push(kind);
       for (std::string_view side : {" destination", " source"}) {
-        if (RegisterKind(kind) == RegisterKind::kI64)
-          FERRY_RETURN_IF_ERROR(i64Reg(strCat(what, side)));
-        else
-          FERRY_RETURN_IF_ERROR(refReg(strCat(what, side)));
-      }
-    }
-    return okStatus();
-  }
-
-  Status globalIndex() {
-    uint32_t index = reader_.u32();
-    if (reader_.failed())
-      return okStatus();
-    if (index >= kMaxGlobals)
-      return operandError(strCat("global index ", index,
-                                 " is out of range (at most ", kMaxGlobals,
-                                 " globals)"));
-    globalCount_ = std::max(globalCount_, index + 1);
-    push(index);
-    return okStatus();
-  }
-
-  Status decodeOperands(Opcode opcode) {
-    switch (opcode) {
-    case Opcode::kConstI64:
-      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
-      push(int64_t(reader_.u64()));
-      return okStatus();
-    case Opcode::kAddI64:
-    case Opcode::kSubI64:
-    case Opcode::kMulI64:
-    case Opcode::kDivSI64:
-    case Opcode::kAndI64:
-    case Opcode::kOrI64:
-      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
-      FERRY_RETURN_IF_ERROR(i64Reg("lhs"));
-      return i64Reg("rhs");
-    case Opcode::kCmpI64: {
-      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
-      uint8_t predicate = reader_.u8();
-      if (reader_.failed())
-        return okStatus();
-      if (!isKnownCmpPredicate(predicate))
-        return operandError(strCat("unknown predicate ", int(predicate)));
-      push(predicate);
-      FERRY_RETURN_IF_ERROR(i64Reg("lhs"));
-      return i64Reg("rhs");
-    }
-    case Opcode::kSelectI64:
-      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
-      FERRY_RETURN_IF_ERROR(i64Reg("condition"));
-      FERRY_RETURN_IF_ERROR(i64Reg("true"));
-      return i64Reg("false");
-    case Opcode::kSelectRef:
-      FERRY_RETURN_IF_ERROR(refReg("dst"));
-      FERRY_RETURN_IF_ERROR(i64Reg("condition"));
-      FERRY_RETURN_IF_ERROR(refReg("true"));
-      return refReg("false");
-    case Opcode::kBranch:
-      branchTarget();
-      return moveList("");
-    case Opcode::kCondBranch:
-      FERRY_RETURN_IF_ERROR(i64Reg("condition"));
-      branchTarget();
-      FERRY_RETURN_IF_ERROR(moveList("true edge "));
-      branchTarget();
-      return moveList("false edge ");
-    case Opcode::kCall: {
-      uint32_t index = reader_.u32();
-      if (reader_.failed())
-        return okStatus();
-      if (index >= functions_.size())
-        return operandError(strCat("function index ", index,
-                                   " is out of range (the module has ",
-                                   functions_.size(), " functions)"));
-      const Function &callee = functions_[index];
-      // The initializer runs once, with the globals writable; a second run
-      // from a call could not store them.
-      if (callee.name == kInitializerFunctionName)
-        return operandError(strCat("calls the module initializer '",
-                                   callee.name,
-                                   "', which only the runtime may run"));
-      push(index);
-      std::string name = strCat("function '", callee.name, "'");
-      FERRY_RETURN_IF_ERROR(kindedRegList(callee.argKinds, "argument", name));
-      if (reader_.failed())
-        return okStatus();
-      return kindedRegList(callee.resultKinds, "result", name);
-    }
-    case Opcode::kReturn: {
-      uint16_t count = reader_.u16();
-      if (reader_.failed())
-        return okStatus();
-      if (count != function_.resultKinds.size())
-        return operandError(strCat("returns ", count,
-                                   " values but the function signature has ",
-                                   function_.resultKinds.size(), " results"));
-      push(count);
-      for (uint16_t i = 0; i < count && !reader_.failed(); ++i) {
-        uint8_t kind = reader_.u8();
+        uint16_t reg = reader_.u16();
         if (reader_.failed())
           return okStatus();
-        if (kind != uint8_t(function_.resultKinds[i]))
-          return operandError(
-              strCat("result ", i, " has register kind ", int(kind),
-                     " but the function signature says ",
-                     registerKindName(function_.resultKinds[i])));
-        push(kind);
-        std::string what = strCat("result ", i);
-        if (RegisterKind(kind) == RegisterKind::kI64)
-          FERRY_RETURN_IF_ERROR(i64Reg(what));
-        else
-          FERRY_RETURN_IF_ERROR(refReg(what));
+        FERRY_RETURN_IF_ERROR(
+            registerOperand(RegisterKind(kind), strCat(what, side), reg));
       }
-      return okStatus();
     }
-    case Opcode::kFail:
-      return stringIndex("message");
-    case Opcode::kAssert:
-      FERRY_RETURN_IF_ERROR(i64Reg("condition"));
-      return stringIndex("message");
-    case Opcode::kDeviceGet: {
-      FERRY_RETURN_IF_ERROR(refReg("dst"));
-      uint32_t device = reader_.u32();
-      if (reader_.failed())
-        return okStatus();
-      if (device >= deviceCount_)
-        return operandError(strCat("device index ", device,
-                                   " is out of range (the module has ",
-                                   deviceCount_, " devices)"));
-      push(device);
-      return okStatus();
-    }
-    case Opcode::kBufferViewDim:
-      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
-      FERRY_RETURN_IF_ERROR(refReg("view"));
-      push(reader_.u32());
-      return okStatus();
-    case Opcode::kBufferViewAssert:
-      FERRY_RETURN_IF_ERROR(refReg("view"));
-      FERRY_RETURN_IF_ERROR(elementType());
-      FERRY_RETURN_IF_ERROR(i64RegList("dim"));
-      return stringIndex("message");
-    case Opcode::kBufferViewBuffer:
-      FERRY_RETURN_IF_ERROR(refReg("dst"));
-      return refReg("view");
-    case Opcode::kBufferViewCreate:
-      FERRY_RETURN_IF_ERROR(refReg("dst"));
-      FERRY_RETURN_IF_ERROR(refReg("buffer"));
-      FERRY_RETURN_IF_ERROR(elementType());
-      return i64RegList("dim");
-    case Opcode::kBufferLength:
-      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
-      return refReg("buffer");
-    case Opcode::kFenceCreate:
-      FERRY_RETURN_IF_ERROR(refReg("dst"));
-      return refReg("device");
-    case Opcode::kFenceAwait:
-      return refRegList("fence");
-    case Opcode::kQueueAlloca:
-      FERRY_RETURN_IF_ERROR(refReg("dst"));
-      FERRY_RETURN_IF_ERROR(refReg("device"));
-      FERRY_RETURN_IF_ERROR(refReg("wait", /*optional=*/true));
-      FERRY_RETURN_IF_ERROR(refReg("signal"));
-      FERRY_RETURN_IF_ERROR(i64Reg("memory_type"));
-      FERRY_RETURN_IF_ERROR(i64Reg("usage"));
-      FERRY_RETURN_IF_ERROR(i64Reg("size"));
-      return flagsOperand(hal::kQueueAllocaKnownFlags);
-    case Opcode::kQueueDealloca:
-    case Opcode::kQueueDeallocaIf:
-      FERRY_RETURN_IF_ERROR(refReg("device"));
-      FERRY_RETURN_IF_ERROR(refReg("wait", /*optional=*/true));
-      FERRY_RETURN_IF_ERROR(refReg("signal"));
-      FERRY_RETURN_IF_ERROR(refReg("buffer"));
-      FERRY_RETURN_IF_ERROR(flagsOperand(hal::kQueueDeallocaKnownFlags));
-      if (opcode == Opcode::kQueueDeallocaIf)
-        return i64Reg("condition");
-      return okStatus();
-    case Opcode::kQueueFill: {
-      FERRY_RETURN_IF_ERROR(refReg("device"));
-      FERRY_RETURN_IF_ERROR(refReg("wait", /*optional=*/true));
-      FERRY_RETURN_IF_ERROR(refReg("signal"));
-      FERRY_RETURN_IF_ERROR(refReg("target"));
-      FERRY_RETURN_IF_ERROR(i64Reg("offset"));
-      FERRY_RETURN_IF_ERROR(i64Reg("length"));
-      FERRY_RETURN_IF_ERROR(i64Reg("pattern"));
-      uint8_t patternBytes = reader_.u8();
-      if (reader_.failed())
-        return okStatus();
-      if (patternBytes != 1 && patternBytes != 2 && patternBytes != 4 &&
-          patternBytes != 8)
-        return operandError(strCat("pattern width ", int(patternBytes),
-                                   " is not 1, 2, 4 or 8 bytes"));
-      push(patternBytes);
-      return okStatus();
-    }
-    case Opcode::kQueueCopy:
-      FERRY_RETURN_IF_ERROR(refReg("device"));
-      FERRY_RETURN_IF_ERROR(refReg("wait", /*optional=*/true));
-      FERRY_RETURN_IF_ERROR(refReg("signal"));
-      FERRY_RETURN_IF_ERROR(refReg("source"));
-      FERRY_RETURN_IF_ERROR(i64Reg("source_offset"));
-      FERRY_RETURN_IF_ERROR(refReg("target"));
-      FERRY_RETURN_IF_ERROR(i64Reg("target_offset"));
-      return i64Reg("length");
-    case Opcode::kCallImport: {
-      uint32_t index = reader_.u32();
-      if (reader_.failed())
-        return okStatus();
-      if (index >= imports_.size())
-        return operandError(strCat("import index ", index,
-                                   " is out of range (the module has ",
-                                   imports_.size(), " imports)"));
-      push(index);
-      const Import &import = imports_[index];
-      std::string callee = strCat("import '", import.name, "'");
-      FERRY_RETURN_IF_ERROR(kindedRegList(import.argKinds, "argument", callee));
-      if (reader_.failed())
-        return okStatus();
-      return kindedRegList(import.resultKinds, "result", callee);
-    }
-    case Opcode::kBufferPreserve:
-      return refReg("buffer");
-    case Opcode::kBufferDiscard:
-    case Opcode::kBufferIsTerminal:
-      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
-      return refReg("buffer");
-    case Opcode::kQueueDispatch: {
-      FERRY_RETURN_IF_ERROR(refReg("device"));
-      FERRY_RETURN_IF_ERROR(refReg("wait", /*optional=*/true));
-      FERRY_RETURN_IF_ERROR(refReg("signal"));
-      uint32_t kernel = reader_.u32();
-      if (reader_.failed())
-        return okStatus();
-      if (!hal::builtinKernelFromValue(kernel))
-        return operandError(strCat("unknown built-in kernel ", kernel));
-      push(kernel);
-      FERRY_RETURN_IF_ERROR(elementType());
-      FERRY_RETURN_IF_ERROR(i64Reg("count"));
-      return refRegList("binding");
-    }
-    case Opcode::kFenceJoin:
-      FERRY_RETURN_IF_ERROR(refReg("dst"));
-      return refRegList("fence");
-    case Opcode::kDeviceQuery: {
-      FERRY_RETURN_IF_ERROR(i64Reg("ok"));
-      FERRY_RETURN_IF_ERROR(i64Reg("value"));
-      FERRY_RETURN_IF_ERROR(refReg("device"));
-      FERRY_RETURN_IF_ERROR(stringIndex("category"));
-      FERRY_RETURN_IF_ERROR(stringIndex("key"));
-      push(int64_t(reader_.u64()));
-      uint8_t bits = reader_.u8();
-      if (reader_.failed())
-        return okStatus();
-      if (bits == 0 || bits > 64)
-        return operandError(
-            strCat("value width ", int(bits), " is not between 1 and 64 bits"));
-      push(bits);
-      return okStatus();
-    }
-    case Opcode::kAllocatorSelect: {
-      FERRY_RETURN_IF_ERROR(refReg("dst"));
-      size_t countAt = function_.operands.size();
-      FERRY_RETURN_IF_ERROR(refRegList("device"));
-      if (!reader_.failed() && function_.operands[countAt] == 0)
+    return okStatus();
+  }
+
+  // Rules that span operands or depend on the function, beyond what each
+  // operand's kind checks.
+  Status checkInstruction(size_t operandBegin) {
+    switch (current_->opcode) {
+    case Opcode::kAllocatorSelect:
+      if (function_.operands[operandBegin + 1] == 0)
         return operandError("selects from no devices");
       return okStatus();
-    }
-    case Opcode::kDeviceImportBuffer:
-      FERRY_RETURN_IF_ERROR(refReg("dst"));
-      FERRY_RETURN_IF_ERROR(refReg("device"));
-      FERRY_RETURN_IF_ERROR(refReg("buffer"));
-      return refReg("wait", /*optional=*/true);
-    case Opcode::kGlobalLoadI64:
-      FERRY_RETURN_IF_ERROR(i64Reg("dst"));
-      return globalIndex();
     case Opcode::kGlobalStoreI64:
       if (function_.name != kInitializerFunctionName)
         return operandError(strCat("only the module initializer '",
                                    kInitializerFunctionName,
                                    "' may store to globals"));
-      FERRY_RETURN_IF_ERROR(globalIndex());
-      return i64Reg("value");
+      return okStatus();
+    default:
+      return okStatus();
     }
-    return operandError("opcode has no decoder");
   }
 
   size_t stringCount_;
@@ -593,8 +444,9 @@ private:
   Reader reader_;
   size_t codeBytes_ = reader_.remaining();
   uint32_t &globalCount_;
-  Opcode current_ = Opcode::kReturn;
+  const OpcodeInfo *current_ = nullptr;
   size_t currentOffset_ = 0;
+  Callee callee_;
   std::vector<BranchTarget> branchTargets_;
 };
 
@@ -709,6 +561,8 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
 
   Module module;
   module.formatVersion_ = version;
+  module.payloadBytes_ = payloadBytes;
+  module.payloadChecksum_ = checksum;
   Reader reader(payload);
   auto truncatedTable = [&](std::string_view table) {
     return invalidModule(strCat("the ", table, " runs past the payload end"));
@@ -804,8 +658,8 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
                                     strCat("function '", function.name, "'")));
     function.i64RegisterCount = reader.u16();
     function.refRegisterCount = reader.u16();
-    uint32_t codeBytes = reader.u32();
-    std::string_view code = reader.bytes(codeBytes);
+    function.codeBytes = reader.u32();
+    std::string_view code = reader.bytes(function.codeBytes);
     if (reader.failed())
       break;
     size_t i64Args = 0, refArgs = 0;

@@ -71,6 +71,7 @@ struct Function {
   std::vector<RegisterKind> resultKinds;
   uint16_t i64RegisterCount = 0;
   uint16_t refRegisterCount = 0;
+  uint32_t codeBytes = 0;
   std::vector<Instruction> instructions;
   std::vector<int64_t> operands;
 
@@ -83,6 +84,9 @@ public:
   static Result<Module> load(std::span<const uint8_t> file);
 
   uint32_t formatVersion() const { return formatVersion_; }
+  // The header's payload size and checksum (verified by load()).
+  uint64_t payloadBytes() const { return payloadBytes_; }
+  uint64_t payloadChecksum() const { return payloadChecksum_; }
   const std::vector<std::string> &strings() const { return strings_; }
   // Device symbol names, in device-table order.
   const std::vector<std::string> &deviceNames() const { return deviceNames_; }
@@ -99,6 +103,8 @@ public:
 
 private:
   uint32_t formatVersion_ = 0;
+  uint64_t payloadBytes_ = 0;
+  uint64_t payloadChecksum_ = 0;
   std::vector<std::string> strings_;
   std::vector<std::string> deviceNames_;
   std::vector<Import> imports_;

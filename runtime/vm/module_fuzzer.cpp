@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/vm/disassembler.h"
 #include "runtime/vm/module.h"
 #include "runtime/vm/testing/bytecode_writer.h"
 
@@ -30,6 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       (void)function.signatureString();
     for (const Import &import : module->imports())
       (void)import.signatureString();
+    // The disassembler reads every decoded operand back through the table.
+    (void)disassemble(*module);
   }
   return 0;
 }

@@ -23,6 +23,7 @@
 
 #include "runtime/hal/element_type.h"
 #include "runtime/hal/queue_flags.h"
+#include "runtime/vm/bytecode_encoder.h"
 #include "runtime/vm/bytecode_format.h"
 
 #include <limits>
@@ -31,6 +32,7 @@
 
 using namespace mlir;
 using ferry::vm::bytecode::BuiltinKernel;
+using ferry::vm::bytecode::ByteWriter;
 using ferry::vm::bytecode::CmpPredicate;
 using ferry::vm::bytecode::kNoRegister;
 using ferry::vm::bytecode::Opcode;
@@ -43,45 +45,6 @@ constexpr uint16_t kMaxU16 = std::numeric_limits<uint16_t>::max();
 constexpr uint32_t kMaxU32 = std::numeric_limits<uint32_t>::max();
 // kNoRegister takes the last 16-bit value, so one fewer register is usable.
 constexpr unsigned kMaxRegistersPerKind = kNoRegister;
-
-//===----------------------------------------------------------------------===//
-// Byte encoding
-//===----------------------------------------------------------------------===//
-
-// A growable byte buffer that writes integers little-endian byte by byte, so
-// the file layout never depends on the host's endianness or struct padding.
-class ByteBuffer {
-public:
-  void appendU8(uint8_t value) { bytes.push_back(value); }
-  void appendU16(uint16_t value) { appendLittleEndian(value, 2); }
-  void appendU32(uint32_t value) { appendLittleEndian(value, 4); }
-  void appendU64(uint64_t value) { appendLittleEndian(value, 8); }
-  void appendI64(int64_t value) {
-    appendLittleEndian(static_cast<uint64_t>(value), 8);
-  }
-  void append(const ByteBuffer &other) {
-    bytes.insert(bytes.end(), other.bytes.begin(), other.bytes.end());
-  }
-  void append(StringRef text) {
-    bytes.insert(bytes.end(), text.begin(), text.end());
-  }
-  // Overwrites the 4 bytes at `offset` (a placeholder appended earlier).
-  void patchU32(size_t offset, uint32_t value) {
-    for (unsigned i = 0; i < 4; ++i)
-      bytes[offset + i] = static_cast<uint8_t>(value >> (8 * i));
-  }
-
-  size_t size() const { return bytes.size(); }
-  const uint8_t *data() const { return bytes.data(); }
-
-private:
-  void appendLittleEndian(uint64_t value, unsigned byteCount) {
-    for (unsigned i = 0; i < byteCount; ++i)
-      bytes.push_back(static_cast<uint8_t>(value >> (8 * i)));
-  }
-
-  std::vector<uint8_t> bytes;
-};
 
 //===----------------------------------------------------------------------===//
 // Module-level tables
@@ -98,7 +61,7 @@ public:
     return it->second;
   }
 
-  void encode(ByteBuffer &out) const {
+  void encode(ByteWriter &out) const {
     out.appendU32(strings.size());
     for (StringRef text : strings) {
       out.appendU32(text.size());
@@ -140,7 +103,7 @@ public:
     nameIndices.push_back(strings.intern(name.getValue()));
   }
 
-  void encode(ByteBuffer &out) const {
+  void encode(ByteWriter &out) const {
     out.appendU32(nameIndices.size());
     for (uint32_t nameIndex : nameIndices)
       out.appendU32(nameIndex);
@@ -156,15 +119,16 @@ std::optional<RegisterKind> getRegisterKind(Type type);
 // u8 each), as imports and functions declare them; errors name `whose`
 // ("function", "external function") and the type no register holds.
 LogicalResult encodeSignatureKinds(func::FuncOp func, StringRef whose,
-                                   ByteBuffer &out) {
+                                   ByteWriter &out) {
   FunctionType type = func.getFunctionType();
-  for (auto [types, what] : {std::pair(type.getInputs(), "argument"),
-                             std::pair(type.getResults(), "result")}) {
+  SmallVector<RegisterKind> kinds[2];
+  for (auto [types, what, list] :
+       {std::tuple(type.getInputs(), "argument", &kinds[0]),
+        std::tuple(type.getResults(), "result", &kinds[1])}) {
     if (types.size() > kMaxU16)
       return func.emitError()
              << whose << " '" << func.getSymName() << "' has more than "
              << kMaxU16 << " " << what << "s";
-    out.appendU16(types.size());
     for (auto [position, kindType] : llvm::enumerate(types)) {
       std::optional<RegisterKind> kind = getRegisterKind(kindType);
       if (!kind)
@@ -173,9 +137,10 @@ LogicalResult encodeSignatureKinds(func::FuncOp func, StringRef whose,
                << position << " has type " << kindType
                << ", which a Ferry bytecode module cannot pass; only index, "
                   "integers of up to 64 bits and !hal types can";
-      out.appendU8(static_cast<uint8_t>(*kind));
+      list->push_back(*kind);
     }
   }
+  vm::bytecode::appendSignature(out, kinds[0], kinds[1]);
   return success();
 }
 
@@ -201,13 +166,13 @@ public:
     return success();
   }
 
-  void encode(ByteBuffer &out) const {
+  void encode(ByteWriter &out) const {
     out.appendU32(size());
-    out.append(entries);
+    out.append(entries.bytes());
   }
 
 private:
-  ByteBuffer entries;
+  ByteWriter entries;
 };
 
 //===----------------------------------------------------------------------===//
@@ -282,22 +247,19 @@ public:
       : strings(strings), devices(devices), imports(imports),
         functions(functions), globals(globals) {}
 
-  LogicalResult encode(func::FuncOp func, ByteBuffer &out);
+  LogicalResult encode(func::FuncOp func, ByteWriter &out);
 
 private:
   LogicalResult checkStructure(func::FuncOp func);
   LogicalResult encodeOp(Operation *op);
 
   LogicalResult encodeConstant(Operation *op, const APInt &value);
-  LogicalResult encodeBinary(Operation *op, Opcode opcode);
+  LogicalResult encodeRegisters(Operation *op, Opcode opcode);
   LogicalResult encodeReturn(func::ReturnOp op);
   LogicalResult encodeDeviceGet(hal::DeviceGetOp op);
   LogicalResult encodeBufferViewDim(hal::BufferViewDimOp op);
   LogicalResult encodeBufferViewAssert(hal::BufferViewAssertOp op);
-  LogicalResult encodeBufferViewBuffer(hal::BufferViewBufferOp op);
   LogicalResult encodeBufferViewCreate(hal::BufferViewCreateOp op);
-  LogicalResult encodeBufferLength(hal::BufferLengthOp op);
-  LogicalResult encodeFenceCreate(hal::FenceCreateOp op);
   LogicalResult encodeFenceAwait(hal::FenceAwaitOp op);
   LogicalResult encodeFenceJoin(hal::FenceJoinOp op);
   LogicalResult encodeQueueAlloca(hal::DeviceQueueAllocaOp op);
@@ -316,31 +278,30 @@ private:
   LogicalResult encodeBranch(cf::BranchOp op);
   LogicalResult encodeCondBranch(cf::CondBranchOp op);
   LogicalResult encodeAssert(cf::AssertOp op);
-  // target:t moves:m for the edge to `dest` passing `operands`.
-  LogicalResult emitEdge(Operation *op, Block *dest, ValueRange operands);
-  LogicalResult encodeOwnership(Operation *op, Opcode opcode);
   FailureOr<uint32_t> lookupGlobal(Operation *op, FlatSymbolRefAttr symbol);
-  LogicalResult emitKindsAndRegisters(Operation *op, ValueRange values,
-                                      StringRef what);
-
-  // Operand emitters, one per layout letter in bytecode_format.h.
   LogicalResult defineResult(Operation *op);
-  void emitOpcode(Opcode opcode) {
-    code.appendU8(static_cast<uint8_t>(opcode));
+
+  // Operands of the instruction being built, in the decoded form the format's
+  // encoder takes (runtime/vm/bytecode_encoder.h); emit() encodes them.
+  void addRegister(Value value) { operands.push_back(registers.lookup(value)); }
+  void addOptionalRegister(Value value) {
+    operands.push_back(value ? registers.lookup(value) : kNoRegister);
   }
-  void emitRegister(Value value) { code.appendU16(registers.lookup(value)); }
-  void emitOptionalRegister(Value value) {
-    code.appendU16(value ? registers.lookup(value) : kNoRegister);
-  }
+  void addImmediate(int64_t value) { operands.push_back(value); }
   // Every queue operation: device:r wait:r? signal:r.
-  void emitQueueOrder(Value device, Value wait, Value signal) {
-    emitRegister(device);
-    emitOptionalRegister(wait);
-    emitRegister(signal);
+  void addQueueOrder(Value device, Value wait, Value signal) {
+    addRegister(device);
+    addOptionalRegister(wait);
+    addRegister(signal);
   }
-  LogicalResult emitCount(Operation *op, size_t count, StringRef what);
-  LogicalResult emitElementType(Operation *op, Type type);
-  LogicalResult emitShape(Operation *op, ValueRange shape);
+  LogicalResult checkCount(Operation *op, size_t count, StringRef what);
+  LogicalResult addRegisters(Operation *op, ValueRange values, StringRef what);
+  LogicalResult addKindedRegisters(Operation *op, ValueRange values,
+                                   StringRef what);
+  LogicalResult addElementType(Operation *op, Type type);
+  // A branch edge to `dest` passing `values`: target, then moves.
+  LogicalResult addEdge(Operation *op, Block *dest, ValueRange values);
+  LogicalResult emit(Operation *op, Opcode opcode);
 
   StringTable &strings;
   const DeviceTable &devices;
@@ -348,16 +309,20 @@ private:
   const FunctionTable &functions;
   const GlobalTable &globals;
   RegisterFile registers;
-  ByteBuffer code;
+  ByteWriter code;
+  SmallVector<int64_t, 16> operands;
+  // The blocks the instruction's targets name, in operand order.
+  SmallVector<Block *, 2> targetBlocks;
+  std::vector<size_t> targetPositions;
   llvm::DenseMap<Block *, uint32_t> blockOffsets;
   // (code offset of a target:u32, the block it names), patched at the end.
   SmallVector<std::pair<size_t, Block *>> targetFixups;
 };
 
-LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteBuffer &out) {
+LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteWriter &out) {
   // The signature is checked before arguments get registers, so a bad
   // argument type is reported against the signature.
-  ByteBuffer signature;
+  ByteWriter signature;
   signature.appendU32(strings.intern(func.getSymName()));
   if (failed(checkStructure(func)) ||
       failed(encodeSignatureKinds(func, "function", signature)))
@@ -386,11 +351,11 @@ LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteBuffer &out) {
                             << "' has more code than a Ferry bytecode module "
                                "can hold";
 
-  out.append(signature);
+  out.append(signature.bytes());
   out.appendU16(registers.count(RegisterKind::kI64));
   out.appendU16(registers.count(RegisterKind::kRef));
   out.appendU32(code.size());
-  out.append(code);
+  out.append(code.bytes());
   return success();
 }
 
@@ -427,13 +392,23 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
       .Case([&](hal::BufferUsageOp op) {
         return encodeConstant(op, op.getValueAttr().getValue().zext(64));
       })
-      .Case([&](arith::AddIOp op) { return encodeBinary(op, Opcode::kAddI64); })
-      .Case([&](arith::SubIOp op) { return encodeBinary(op, Opcode::kSubI64); })
-      .Case([&](arith::MulIOp op) { return encodeBinary(op, Opcode::kMulI64); })
+      .Case([&](arith::AddIOp op) {
+        return encodeRegisters(op, Opcode::kAddI64);
+      })
+      .Case([&](arith::SubIOp op) {
+        return encodeRegisters(op, Opcode::kSubI64);
+      })
+      .Case([&](arith::MulIOp op) {
+        return encodeRegisters(op, Opcode::kMulI64);
+      })
+      .Case([&](arith::DivSIOp op) {
+        return encodeRegisters(op, Opcode::kDivSI64);
+      })
+      .Case([&](arith::AndIOp op) {
+        return encodeRegisters(op, Opcode::kAndI64);
+      })
       .Case(
-          [&](arith::DivSIOp op) { return encodeBinary(op, Opcode::kDivSI64); })
-      .Case([&](arith::AndIOp op) { return encodeBinary(op, Opcode::kAndI64); })
-      .Case([&](arith::OrIOp op) { return encodeBinary(op, Opcode::kOrI64); })
+          [&](arith::OrIOp op) { return encodeRegisters(op, Opcode::kOrI64); })
       .Case([&](func::ReturnOp op) { return encodeReturn(op); })
       .Case([&](hal::DeviceGetOp op) { return encodeDeviceGet(op); })
       .Case([&](hal::BufferViewDimOp op) { return encodeBufferViewDim(op); })
@@ -441,13 +416,17 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
         return encodeBufferViewAssert(op);
       })
       .Case([&](hal::BufferViewBufferOp op) {
-        return encodeBufferViewBuffer(op);
+        return encodeRegisters(op, Opcode::kBufferViewBuffer);
       })
       .Case([&](hal::BufferViewCreateOp op) {
         return encodeBufferViewCreate(op);
       })
-      .Case([&](hal::BufferLengthOp op) { return encodeBufferLength(op); })
-      .Case([&](hal::FenceCreateOp op) { return encodeFenceCreate(op); })
+      .Case([&](hal::BufferLengthOp op) {
+        return encodeRegisters(op, Opcode::kBufferLength);
+      })
+      .Case([&](hal::FenceCreateOp op) {
+        return encodeRegisters(op, Opcode::kFenceCreate);
+      })
       .Case([&](hal::FenceAwaitOp op) { return encodeFenceAwait(op); })
       .Case([&](hal::FenceJoinOp op) { return encodeFenceJoin(op); })
       .Case([&](hal::DeviceQueueAllocaOp op) { return encodeQueueAlloca(op); })
@@ -473,13 +452,13 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
       .Case([&](cf::CondBranchOp op) { return encodeCondBranch(op); })
       .Case([&](cf::AssertOp op) { return encodeAssert(op); })
       .Case([&](hal::BufferAllocationPreserveOp op) {
-        return encodeOwnership(op, Opcode::kBufferPreserve);
+        return encodeRegisters(op, Opcode::kBufferPreserve);
       })
       .Case([&](hal::BufferAllocationDiscardOp op) {
-        return encodeOwnership(op, Opcode::kBufferDiscard);
+        return encodeRegisters(op, Opcode::kBufferDiscard);
       })
       .Case([&](hal::BufferAllocationIsTerminalOp op) {
-        return encodeOwnership(op, Opcode::kBufferIsTerminal);
+        return encodeRegisters(op, Opcode::kBufferIsTerminal);
       })
       .Default([&](Operation *op) {
         return op->emitError()
@@ -495,34 +474,31 @@ LogicalResult FunctionEncoder::encodeConstant(Operation *op,
                                               const APInt &value) {
   if (failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kConstI64);
-  emitRegister(op->getResult(0));
-  code.appendI64(value.getBitWidth() == 1 ? value.getZExtValue()
-                                          : value.getSExtValue());
-  return success();
+  addRegister(op->getResult(0));
+  addImmediate(value.getBitWidth() == 1 ? value.getZExtValue()
+                                        : value.getSExtValue());
+  return emit(op, Opcode::kConstI64);
 }
 
-LogicalResult FunctionEncoder::encodeBinary(Operation *op, Opcode opcode) {
-  if (failed(defineResult(op)))
-    return failure();
-  emitOpcode(opcode);
-  emitRegister(op->getResult(0));
-  emitRegister(op->getOperand(0));
-  emitRegister(op->getOperand(1));
-  return success();
+// Every op whose operands are, in order, its results' and then its operands'
+// registers: binary arithmetic, views, lengths, fence creation, ownership.
+LogicalResult FunctionEncoder::encodeRegisters(Operation *op, Opcode opcode) {
+  for (Value result : op->getResults())
+    if (failed(registers.define(result, op)))
+      return failure();
+  for (Value result : op->getResults())
+    addRegister(result);
+  for (Value operand : op->getOperands())
+    addRegister(operand);
+  return emit(op, opcode);
 }
 
 LogicalResult FunctionEncoder::encodeReturn(func::ReturnOp op) {
-  emitOpcode(Opcode::kReturn);
-  if (failed(emitCount(op, op.getNumOperands(), "returned value")))
+  // The function signature was checked, and the verifier ties return operand
+  // types to it, so every kind is known here.
+  if (failed(addKindedRegisters(op, op.getOperands(), "returned value")))
     return failure();
-  for (Value value : op.getOperands()) {
-    // The function signature was checked, and the verifier ties return
-    // operand types to it, so every kind is known here.
-    code.appendU8(static_cast<uint8_t>(*getRegisterKind(value.getType())));
-    emitRegister(value);
-  }
-  return success();
+  return emit(op, Opcode::kReturn);
 }
 
 LogicalResult FunctionEncoder::encodeDeviceGet(hal::DeviceGetOp op) {
@@ -532,10 +508,9 @@ LogicalResult FunctionEncoder::encodeDeviceGet(hal::DeviceGetOp op) {
                           << "' does not name a hal.device.global";
   if (failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kDeviceGet);
-  emitRegister(op.getResult());
-  code.appendU32(*device);
-  return success();
+  addRegister(op.getResult());
+  addImmediate(*device);
+  return emit(op, Opcode::kDeviceGet);
 }
 
 LogicalResult FunctionEncoder::encodeBufferViewDim(hal::BufferViewDimOp op) {
@@ -545,118 +520,79 @@ LogicalResult FunctionEncoder::encodeBufferViewDim(hal::BufferViewDimOp op) {
                           << " does not fit the bytecode's 32-bit operand";
   if (failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kBufferViewDim);
-  emitRegister(op.getResult());
-  emitRegister(op.getBufferView());
-  code.appendU32(index.getZExtValue());
-  return success();
+  addRegister(op.getResult());
+  addRegister(op.getBufferView());
+  addImmediate(index.getZExtValue());
+  return emit(op, Opcode::kBufferViewDim);
 }
 
 LogicalResult
 FunctionEncoder::encodeBufferViewAssert(hal::BufferViewAssertOp op) {
-  emitOpcode(Opcode::kBufferViewAssert);
-  emitRegister(op.getBufferView());
-  if (failed(emitElementType(op, op.getElementType())) ||
-      failed(emitShape(op, op.getShape())))
+  addRegister(op.getBufferView());
+  if (failed(addElementType(op, op.getElementType())) ||
+      failed(addRegisters(op, op.getShape(), "dimension")))
     return failure();
-  code.appendU32(strings.intern(op.getMessage()));
-  return success();
+  addImmediate(strings.intern(op.getMessage()));
+  return emit(op, Opcode::kBufferViewAssert);
 }
 
 LogicalResult FunctionEncoder::encodeAssert(cf::AssertOp op) {
-  emitOpcode(Opcode::kAssert);
-  emitRegister(op.getArg());
-  code.appendU32(strings.intern(op.getMsg()));
-  return success();
-}
-
-LogicalResult
-FunctionEncoder::encodeBufferViewBuffer(hal::BufferViewBufferOp op) {
-  if (failed(defineResult(op)))
-    return failure();
-  emitOpcode(Opcode::kBufferViewBuffer);
-  emitRegister(op.getResult());
-  emitRegister(op.getBufferView());
-  return success();
+  addRegister(op.getArg());
+  addImmediate(strings.intern(op.getMsg()));
+  return emit(op, Opcode::kAssert);
 }
 
 LogicalResult
 FunctionEncoder::encodeBufferViewCreate(hal::BufferViewCreateOp op) {
   if (failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kBufferViewCreate);
-  emitRegister(op.getResult());
-  emitRegister(op.getSourceBuffer());
-  if (failed(emitElementType(op, op.getElementType())) ||
-      failed(emitShape(op, op.getShape())))
+  addRegister(op.getResult());
+  addRegister(op.getSourceBuffer());
+  if (failed(addElementType(op, op.getElementType())) ||
+      failed(addRegisters(op, op.getShape(), "dimension")))
     return failure();
-  return success();
-}
-
-LogicalResult FunctionEncoder::encodeBufferLength(hal::BufferLengthOp op) {
-  if (failed(defineResult(op)))
-    return failure();
-  emitOpcode(Opcode::kBufferLength);
-  emitRegister(op.getResult());
-  emitRegister(op.getBuffer());
-  return success();
-}
-
-LogicalResult FunctionEncoder::encodeFenceCreate(hal::FenceCreateOp op) {
-  if (failed(defineResult(op)))
-    return failure();
-  emitOpcode(Opcode::kFenceCreate);
-  emitRegister(op.getResult());
-  emitRegister(op.getDevice());
-  return success();
+  return emit(op, Opcode::kBufferViewCreate);
 }
 
 LogicalResult FunctionEncoder::encodeFenceAwait(hal::FenceAwaitOp op) {
-  emitOpcode(Opcode::kFenceAwait);
-  if (failed(emitCount(op, op.getFences().size(), "fence")))
+  if (failed(addRegisters(op, op.getFences(), "fence")))
     return failure();
-  for (Value fence : op.getFences())
-    emitRegister(fence);
-  return success();
+  return emit(op, Opcode::kFenceAwait);
 }
 
 LogicalResult FunctionEncoder::encodeFenceJoin(hal::FenceJoinOp op) {
   if (failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kFenceJoin);
-  emitRegister(op.getResult());
-  if (failed(emitCount(op, op.getFences().size(), "fence")))
+  addRegister(op.getResult());
+  if (failed(addRegisters(op, op.getFences(), "fence")))
     return failure();
-  for (Value fence : op.getFences())
-    emitRegister(fence);
-  return success();
+  return emit(op, Opcode::kFenceJoin);
 }
 
 LogicalResult FunctionEncoder::encodeQueueAlloca(hal::DeviceQueueAllocaOp op) {
   if (failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kQueueAlloca);
-  emitRegister(op.getResult());
-  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
-  emitRegister(op.getMemoryTypes());
-  emitRegister(op.getBufferUsage());
-  emitRegister(op.getResultSize());
-  code.appendU32(op.getIndeterminate() ? hal::kQueueAllocaIndeterminateLifetime
-                                       : hal::kQueueAllocaNone);
-  return success();
+  addRegister(op.getResult());
+  addQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
+  addRegister(op.getMemoryTypes());
+  addRegister(op.getBufferUsage());
+  addRegister(op.getResultSize());
+  addImmediate(op.getIndeterminate() ? hal::kQueueAllocaIndeterminateLifetime
+                                     : hal::kQueueAllocaNone);
+  return emit(op, Opcode::kQueueAlloca);
 }
 
 LogicalResult
 FunctionEncoder::encodeQueueDealloca(hal::DeviceQueueDeallocaOp op) {
+  addQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
+  addRegister(op.getBuffer());
+  addImmediate(op.getPreferOrigin() ? hal::kQueueDeallocaPreferOrigin
+                                    : hal::kQueueDeallocaNone);
   Value condition = op.getCondition();
-  emitOpcode(condition ? Opcode::kQueueDeallocaIf : Opcode::kQueueDealloca);
-  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
-  emitRegister(op.getBuffer());
-  code.appendU32(op.getPreferOrigin() ? hal::kQueueDeallocaPreferOrigin
-                                      : hal::kQueueDeallocaNone);
-  if (condition)
-    emitRegister(condition);
-  return success();
+  if (!condition)
+    return emit(op, Opcode::kQueueDealloca);
+  addRegister(condition);
+  return emit(op, Opcode::kQueueDeallocaIf);
 }
 
 LogicalResult
@@ -667,57 +603,49 @@ FunctionEncoder::encodeQueueDispatch(hal::DeviceQueueDispatchOp op) {
   if (!kernel)
     return op.emitError() << "unknown built-in kernel '" << op.getKernel()
                           << "'";
-  emitOpcode(Opcode::kQueueDispatch);
-  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
-  code.appendU32(static_cast<uint32_t>(*kernel));
-  if (failed(emitElementType(op, op.getElementType())))
+  addQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
+  addImmediate(static_cast<uint32_t>(*kernel));
+  if (failed(addElementType(op, op.getElementType())))
     return failure();
-  emitRegister(op.getCount());
-  if (failed(emitCount(op, op.getBindings().size(), "binding")))
+  addRegister(op.getCount());
+  if (failed(addRegisters(op, op.getBindings(), "binding")))
     return failure();
-  for (Value binding : op.getBindings())
-    emitRegister(binding);
-  return success();
+  return emit(op, Opcode::kQueueDispatch);
 }
 
 LogicalResult FunctionEncoder::encodeDeviceQuery(hal::DeviceQueryOp op) {
   if (failed(registers.define(op.getOk(), op)) ||
       failed(registers.define(op.getValue(), op)))
     return failure();
-  emitOpcode(Opcode::kDeviceQuery);
-  emitRegister(op.getOk());
-  emitRegister(op.getValue());
-  emitRegister(op.getDevice());
-  code.appendU32(strings.intern(op.getCategory()));
-  code.appendU32(strings.intern(op.getKey()));
-  code.appendI64(op.getDefaultValue());
-  code.appendU8(op.getValue().getType().getIntOrFloatBitWidth());
-  return success();
+  addRegister(op.getOk());
+  addRegister(op.getValue());
+  addRegister(op.getDevice());
+  addImmediate(strings.intern(op.getCategory()));
+  addImmediate(strings.intern(op.getKey()));
+  addImmediate(op.getDefaultValue());
+  addImmediate(op.getValue().getType().getIntOrFloatBitWidth());
+  return emit(op, Opcode::kDeviceQuery);
 }
 
 LogicalResult
 FunctionEncoder::encodeAllocatorSelect(hal::AllocatorSelectOp op) {
   if (failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kAllocatorSelect);
-  emitRegister(op.getResult());
-  if (failed(emitCount(op, op.getDevices().size(), "device")))
+  addRegister(op.getResult());
+  if (failed(addRegisters(op, op.getDevices(), "device")))
     return failure();
-  for (Value device : op.getDevices())
-    emitRegister(device);
-  return success();
+  return emit(op, Opcode::kAllocatorSelect);
 }
 
 LogicalResult
 FunctionEncoder::encodeImportBuffer(hal::DeviceImportBufferOp op) {
   if (failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kDeviceImportBuffer);
-  emitRegister(op.getResult());
-  emitRegister(op.getDevice());
-  emitRegister(op.getSourceBuffer());
-  emitOptionalRegister(op.getWaitFence());
-  return success();
+  addRegister(op.getResult());
+  addRegister(op.getDevice());
+  addRegister(op.getSourceBuffer());
+  addOptionalRegister(op.getWaitFence());
+  return emit(op, Opcode::kDeviceImportBuffer);
 }
 
 FailureOr<uint32_t> FunctionEncoder::lookupGlobal(Operation *op,
@@ -732,10 +660,9 @@ LogicalResult FunctionEncoder::encodeGlobalLoad(hal::GlobalLoadOp op) {
   FailureOr<uint32_t> index = lookupGlobal(op, op.getGlobalAttr());
   if (failed(index) || failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kGlobalLoadI64);
-  emitRegister(op.getResult());
-  code.appendU32(*index);
-  return success();
+  addRegister(op.getResult());
+  addImmediate(*index);
+  return emit(op, Opcode::kGlobalLoadI64);
 }
 
 LogicalResult FunctionEncoder::encodeGlobalStore(hal::GlobalStoreOp op) {
@@ -748,10 +675,9 @@ LogicalResult FunctionEncoder::encodeGlobalStore(hal::GlobalStoreOp op) {
   FailureOr<uint32_t> index = lookupGlobal(op, op.getGlobalAttr());
   if (failed(index))
     return failure();
-  emitOpcode(Opcode::kGlobalStoreI64);
-  code.appendU32(*index);
-  emitRegister(op.getValue());
-  return success();
+  addImmediate(*index);
+  addRegister(op.getValue());
+  return emit(op, Opcode::kGlobalStoreI64);
 }
 
 LogicalResult FunctionEncoder::encodeQueueFill(hal::DeviceQueueFillOp op) {
@@ -759,40 +685,39 @@ LogicalResult FunctionEncoder::encodeQueueFill(hal::DeviceQueueFillOp op) {
   if (!getRegisterKind(pattern.getType()))
     return op.emitError() << "a fill pattern of type " << pattern.getType()
                           << " must be turned into an integer first";
-  emitOpcode(Opcode::kQueueFill);
-  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
-  emitRegister(op.getTargetBuffer());
-  emitRegister(op.getTargetOffset());
-  emitRegister(op.getLength());
-  emitRegister(pattern);
-  code.appendU8(pattern.getType().getIntOrFloatBitWidth() / 8);
-  return success();
+  addQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
+  addRegister(op.getTargetBuffer());
+  addRegister(op.getTargetOffset());
+  addRegister(op.getLength());
+  addRegister(pattern);
+  addImmediate(pattern.getType().getIntOrFloatBitWidth() / 8);
+  return emit(op, Opcode::kQueueFill);
 }
 
 LogicalResult FunctionEncoder::encodeQueueCopy(hal::DeviceQueueCopyOp op) {
-  emitOpcode(Opcode::kQueueCopy);
-  emitQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
-  emitRegister(op.getSourceBuffer());
-  emitRegister(op.getSourceOffset());
-  emitRegister(op.getTargetBuffer());
-  emitRegister(op.getTargetOffset());
-  emitRegister(op.getLength());
-  return success();
+  addQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
+  addRegister(op.getSourceBuffer());
+  addRegister(op.getSourceOffset());
+  addRegister(op.getTargetBuffer());
+  addRegister(op.getTargetOffset());
+  addRegister(op.getLength());
+  return emit(op, Opcode::kQueueCopy);
 }
 
-// count:u16 then count x (kind:u8 reg:u16).
-LogicalResult FunctionEncoder::emitKindsAndRegisters(Operation *op,
-                                                     ValueRange values,
-                                                     StringRef what) {
-  if (failed(emitCount(op, values.size(), what)))
+// count, then (kind, register) per value.
+LogicalResult FunctionEncoder::addKindedRegisters(Operation *op,
+                                                  ValueRange values,
+                                                  StringRef what) {
+  if (failed(checkCount(op, values.size(), what)))
     return failure();
+  operands.push_back(values.size());
   for (Value value : values) {
     std::optional<RegisterKind> kind = getRegisterKind(value.getType());
     if (!kind)
       return op->emitError() << "a value of type " << value.getType()
                              << " cannot be passed to or from a call";
-    code.appendU8(static_cast<uint8_t>(*kind));
-    emitRegister(value);
+    operands.push_back(static_cast<int64_t>(*kind));
+    addRegister(value);
   }
   return success();
 }
@@ -814,12 +739,11 @@ LogicalResult FunctionEncoder::encodeCall(func::CallOp op) {
   for (Value result : op.getResults())
     if (failed(registers.define(result, op)))
       return failure();
-  emitOpcode(import ? Opcode::kCallImport : Opcode::kCall);
-  code.appendU32(import ? *import : *function);
-  if (failed(emitKindsAndRegisters(op, op.getOperands(), "argument")) ||
-      failed(emitKindsAndRegisters(op, op.getResults(), "result")))
+  addImmediate(import ? *import : *function);
+  if (failed(addKindedRegisters(op, op.getOperands(), "argument")) ||
+      failed(addKindedRegisters(op, op.getResults(), "result")))
     return failure();
-  return success();
+  return emit(op, import ? Opcode::kCallImport : Opcode::kCall);
 }
 
 // One opcode for every predicate: registers hold integers sign-extended (i1
@@ -850,12 +774,11 @@ LogicalResult FunctionEncoder::encodeCompare(arith::CmpIOp op) {
                           << "' has no Ferry bytecode encoding";
   if (failed(defineResult(op)))
     return failure();
-  emitOpcode(Opcode::kCmpI64);
-  emitRegister(op.getResult());
-  code.appendU8(static_cast<uint8_t>(*encoded));
-  emitRegister(op.getLhs());
-  emitRegister(op.getRhs());
-  return success();
+  addRegister(op.getResult());
+  addImmediate(static_cast<uint8_t>(*encoded));
+  addRegister(op.getLhs());
+  addRegister(op.getRhs());
+  return emit(op, Opcode::kCmpI64);
 }
 
 LogicalResult FunctionEncoder::encodeSelect(arith::SelectOp op) {
@@ -870,55 +793,40 @@ LogicalResult FunctionEncoder::encodeSelect(arith::SelectOp op) {
                           << " values cannot be serialized to a Ferry "
                              "bytecode module; only index, integers of up to "
                              "64 bits and !hal types can";
-  if (failed(defineResult(op)))
-    return failure();
-  emitOpcode(*kind == RegisterKind::kI64 ? Opcode::kSelectI64
-                                         : Opcode::kSelectRef);
-  emitRegister(op.getResult());
-  emitRegister(op.getCondition());
-  emitRegister(op.getTrueValue());
-  emitRegister(op.getFalseValue());
-  return success();
+  return encodeRegisters(op, *kind == RegisterKind::kI64 ? Opcode::kSelectI64
+                                                         : Opcode::kSelectRef);
 }
 
-LogicalResult FunctionEncoder::emitEdge(Operation *op, Block *dest,
-                                        ValueRange operands) {
-  targetFixups.emplace_back(code.size(), dest);
-  code.appendU32(0);
-  if (failed(emitCount(op, operands.size(), "block argument")))
+// target, then the move list writing `dest`'s block-argument registers.
+LogicalResult FunctionEncoder::addEdge(Operation *op, Block *dest,
+                                       ValueRange values) {
+  targetBlocks.push_back(dest);
+  addImmediate(0); // patched once every block's offset is known
+  if (failed(checkCount(op, values.size(), "block argument")))
     return failure();
-  for (auto [operand, arg] : llvm::zip_equal(operands, dest->getArguments())) {
+  operands.push_back(values.size());
+  for (auto [value, arg] : llvm::zip_equal(values, dest->getArguments())) {
     // Block arguments got registers, so their kinds are known; the cf
     // verifier makes operand and argument types equal.
-    code.appendU8(static_cast<uint8_t>(*getRegisterKind(arg.getType())));
-    emitRegister(arg);
-    emitRegister(operand);
+    operands.push_back(static_cast<int64_t>(*getRegisterKind(arg.getType())));
+    addRegister(arg);
+    addRegister(value);
   }
   return success();
 }
 
 LogicalResult FunctionEncoder::encodeBranch(cf::BranchOp op) {
-  emitOpcode(Opcode::kBranch);
-  return emitEdge(op, op.getDest(), op.getDestOperands());
+  if (failed(addEdge(op, op.getDest(), op.getDestOperands())))
+    return failure();
+  return emit(op, Opcode::kBranch);
 }
 
 LogicalResult FunctionEncoder::encodeCondBranch(cf::CondBranchOp op) {
-  emitOpcode(Opcode::kCondBranch);
-  emitRegister(op.getCondition());
-  if (failed(emitEdge(op, op.getTrueDest(), op.getTrueDestOperands())))
+  addRegister(op.getCondition());
+  if (failed(addEdge(op, op.getTrueDest(), op.getTrueDestOperands())) ||
+      failed(addEdge(op, op.getFalseDest(), op.getFalseDestOperands())))
     return failure();
-  return emitEdge(op, op.getFalseDest(), op.getFalseDestOperands());
-}
-
-// preserve: buffer:r; discard and is_terminal: dst:i buffer:r.
-LogicalResult FunctionEncoder::encodeOwnership(Operation *op, Opcode opcode) {
-  if (op->getNumResults() && failed(defineResult(op)))
-    return failure();
-  emitOpcode(opcode);
-  if (op->getNumResults())
-    emitRegister(op->getResult(0));
-  emitRegister(op->getOperand(0));
-  return success();
+  return emit(op, Opcode::kCondBranch);
 }
 
 LogicalResult FunctionEncoder::defineResult(Operation *op) {
@@ -927,32 +835,49 @@ LogicalResult FunctionEncoder::defineResult(Operation *op) {
 }
 
 // Variable-length operand lists carry a uint16 count.
-LogicalResult FunctionEncoder::emitCount(Operation *op, size_t count,
-                                         StringRef what) {
+LogicalResult FunctionEncoder::checkCount(Operation *op, size_t count,
+                                          StringRef what) {
   if (count > kMaxU16)
     return op->emitError() << "has " << count << " " << what
                            << "s; a Ferry bytecode instruction holds at most "
                            << kMaxU16;
-  code.appendU16(count);
   return success();
 }
 
-LogicalResult FunctionEncoder::emitElementType(Operation *op, Type type) {
+// count, then one register per value.
+LogicalResult FunctionEncoder::addRegisters(Operation *op, ValueRange values,
+                                            StringRef what) {
+  if (failed(checkCount(op, values.size(), what)))
+    return failure();
+  operands.push_back(values.size());
+  for (Value value : values)
+    addRegister(value);
+  return success();
+}
+
+LogicalResult FunctionEncoder::addElementType(Operation *op, Type type) {
   std::optional<hal::ElementType> elementType =
       hal::getRuntimeElementType(type);
   if (!elementType)
     return op->emitError() << "element type " << type
                            << " is not supported by the runtime";
-  code.appendU32(static_cast<uint32_t>(*elementType));
+  addImmediate(static_cast<uint32_t>(*elementType));
   return success();
 }
 
-// rank:u16 then rank x dim:i.
-LogicalResult FunctionEncoder::emitShape(Operation *op, ValueRange shape) {
-  if (failed(emitCount(op, shape.size(), "dimension")))
-    return failure();
-  for (Value dim : shape)
-    emitRegister(dim);
+LogicalResult FunctionEncoder::emit(Operation *op, Opcode opcode) {
+  targetPositions.clear();
+  Status status = vm::bytecode::encodeInstruction(
+      code, opcode, std::span<const int64_t>(operands.data(), operands.size()),
+      &targetPositions);
+  operands.clear();
+  if (!status.ok()) {
+    targetBlocks.clear();
+    return op->emitError() << "cannot be encoded: " << status.message();
+  }
+  for (auto [at, block] : llvm::zip_equal(targetPositions, targetBlocks))
+    targetFixups.emplace_back(at, block);
+  targetBlocks.clear();
   return success();
 }
 
@@ -962,7 +887,7 @@ LogicalResult FunctionEncoder::emitShape(Operation *op, ValueRange shape) {
 
 // Encodes everything after the header. Reports every function's first error
 // rather than stopping at the first bad function.
-FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
+FailureOr<ByteWriter> encodePayload(ModuleOp module) {
   StringTable strings;
   DeviceTable devices;
   for (auto device : module.getOps<hal::DeviceGlobalOp>())
@@ -984,7 +909,7 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
                                  "holds at most "
                               << vm::bytecode::kMaxGlobals;
 
-  ByteBuffer functions;
+  ByteWriter functions;
   uint32_t functionCount = 0;
   bool succeeded = true;
   for (Operation &op : module.getBody()->getOperations()) {
@@ -1011,37 +936,23 @@ FailureOr<ByteBuffer> encodePayload(ModuleOp module) {
   if (!succeeded)
     return failure();
 
-  ByteBuffer payload;
+  ByteWriter payload;
   strings.encode(payload);
   devices.encode(payload);
   imports.encode(payload);
   payload.appendU32(functionCount);
-  payload.append(functions);
+  payload.append(functions.bytes());
   return payload;
-}
-
-ByteBuffer encodeHeader(const ByteBuffer &payload) {
-  namespace bc = ferry::vm::bytecode;
-  ByteBuffer header;
-  for (char c : bc::kMagic)
-    header.appendU8(static_cast<uint8_t>(c));
-  header.appendU32(bc::kFormatVersion);
-  header.appendU32(/*reserved=*/0);
-  header.appendU64(payload.size());
-  header.appendU64(bc::fnv1a64(payload.data(), payload.size()));
-  assert(header.size() == bc::kHeaderBytes && "header layout drifted");
-  return header;
 }
 
 } // namespace
 
 LogicalResult writeBytecodeModule(ModuleOp module, llvm::raw_ostream &os) {
-  FailureOr<ByteBuffer> payload = encodePayload(module);
+  FailureOr<ByteWriter> payload = encodePayload(module);
   if (failed(payload))
     return failure();
-  ByteBuffer header = encodeHeader(*payload);
-  os.write(reinterpret_cast<const char *>(header.data()), header.size());
-  os.write(reinterpret_cast<const char *>(payload->data()), payload->size());
+  std::vector<uint8_t> file = vm::bytecode::sealModule(payload->bytes());
+  os.write(reinterpret_cast<const char *>(file.data()), file.size());
   return success();
 }
 

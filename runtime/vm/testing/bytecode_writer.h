@@ -1,10 +1,12 @@
 // BytecodeWriter: builds .fvm modules by hand, for tests only.
 //
 // Tests describe a module instruction by instruction and get the file bytes
-// back; finish() fills in the header (payload size, checksum). Nothing is
-// validated here on purpose, so tests can also build broken modules for the
-// loader to reject. Branches take either a Label (bound to an offset later,
-// patched when the payload is written) or a raw byte offset.
+// back; finish() fills in the header (payload size, checksum). Instructions
+// go through the format's one encoder (bytecode_encoder.h), so their layouts
+// come from the opcode table. Nothing is validated here on purpose, so tests
+// can also build broken modules for the loader to reject: raw bytes (op(),
+// u8() ... u64()) write anything. Branches take either a Label (bound to an
+// offset later, patched when the payload is written) or a raw byte offset.
 //
 // Ownership/threads: a plain single-threaded builder.
 #ifndef FERRY_RUNTIME_VM_TESTING_BYTECODE_WRITER_H_
@@ -12,6 +14,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <initializer_list>
 #include <string>
@@ -20,40 +24,17 @@
 #include <vector>
 
 #include "runtime/hal/element_type.h"
+#include "runtime/vm/bytecode_encoder.h"
 #include "runtime/vm/bytecode_format.h"
 
 namespace ferry::vm::testing {
 
 using bytecode::BuiltinKernel;
+using bytecode::ByteWriter;
 using bytecode::CmpPredicate;
 using bytecode::kNoRegister;
 using bytecode::Opcode;
 using bytecode::RegisterKind;
-
-inline void appendU8(std::vector<uint8_t> &out, uint8_t v) { out.push_back(v); }
-inline void appendU16(std::vector<uint8_t> &out, uint16_t v) {
-  for (int i = 0; i < 2; ++i)
-    out.push_back(uint8_t(v >> (8 * i)));
-}
-inline void appendU32(std::vector<uint8_t> &out, uint32_t v) {
-  for (int i = 0; i < 4; ++i)
-    out.push_back(uint8_t(v >> (8 * i)));
-}
-inline void appendU64(std::vector<uint8_t> &out, uint64_t v) {
-  for (int i = 0; i < 8; ++i)
-    out.push_back(uint8_t(v >> (8 * i)));
-}
-// An import's or a function's register kinds: count:u16 then one u8 each,
-// arguments first.
-inline void appendSignature(std::vector<uint8_t> &out,
-                            const std::vector<RegisterKind> &args,
-                            const std::vector<RegisterKind> &results) {
-  for (const std::vector<RegisterKind> *kinds : {&args, &results}) {
-    appendU16(out, uint16_t(kinds->size()));
-    for (RegisterKind k : *kinds)
-      appendU8(out, uint8_t(k));
-  }
-}
 
 // One block-argument move of a branch: dst <- src, both of `kind`.
 struct Move {
@@ -99,230 +80,246 @@ public:
       return out;
     }
 
-    FunctionBuilder &op(Opcode opcode) {
-      appendU8(code, uint8_t(opcode));
+    // Raw bytes, for code the loader must reject.
+    FunctionBuilder &op(Opcode opcode) { return u8(uint8_t(opcode)); }
+    FunctionBuilder &u8(uint8_t v) { return raw(v, 1); }
+    FunctionBuilder &u16(uint16_t v) { return raw(v, 2); }
+    FunctionBuilder &u32(uint32_t v) { return raw(v, 4); }
+    FunctionBuilder &u64(uint64_t v) { return raw(v, 8); }
+
+    // One instruction through the format's encoder: `operands` in decoded
+    // form (bytecode_encoder.h), where a target:t operand is a Label id when
+    // `labelTargets` is set and a raw byte offset otherwise.
+    FunctionBuilder &emit(Opcode opcode, std::vector<int64_t> operands,
+                          bool labelTargets = false) {
+      ByteWriter bytes;
+      std::vector<size_t> targets;
+      Status status =
+          bytecode::encodeInstruction(bytes, opcode, operands, &targets);
+      if (!status.ok()) {
+        std::fprintf(stderr, "BytecodeWriter: %s\n", status.toString().c_str());
+        std::abort();
+      }
+      if (labelTargets)
+        for (size_t at : targets)
+          fixups.emplace_back(code.size() + at, size_t(readU32(bytes, at)));
+      code.insert(code.end(), bytes.bytes().begin(), bytes.bytes().end());
       return *this;
     }
-    FunctionBuilder &u8(uint8_t v) { return appendU8(code, v), *this; }
-    FunctionBuilder &u16(uint16_t v) { return appendU16(code, v), *this; }
-    FunctionBuilder &u32(uint32_t v) { return appendU32(code, v), *this; }
-    FunctionBuilder &u64(uint64_t v) { return appendU64(code, v), *this; }
 
     FunctionBuilder &constI64(uint16_t dst, int64_t value) {
-      return op(Opcode::kConstI64).u16(dst).u64(uint64_t(value));
+      return emit(Opcode::kConstI64, {dst, value});
     }
     FunctionBuilder &binaryI64(Opcode opcode, uint16_t dst, uint16_t lhs,
                                uint16_t rhs) {
-      return op(opcode).u16(dst).u16(lhs).u16(rhs);
+      return emit(opcode, {dst, lhs, rhs});
     }
     // (kind, register) pairs.
     FunctionBuilder &
     ret(std::initializer_list<std::pair<RegisterKind, uint16_t>> values) {
-      op(Opcode::kReturn);
-      return registerList(values);
+      return emit(Opcode::kReturn, registerList({}, values));
     }
     FunctionBuilder &fail(uint32_t message) {
-      return op(Opcode::kFail).u32(message);
+      return emit(Opcode::kFail, {message});
     }
     FunctionBuilder &assertTrue(uint16_t condition, uint32_t message) {
-      return op(Opcode::kAssert).u16(condition).u32(message);
+      return emit(Opcode::kAssert, {condition, message});
     }
     FunctionBuilder &cmp(CmpPredicate predicate, uint16_t dst, uint16_t lhs,
                          uint16_t rhs) {
-      return op(Opcode::kCmpI64)
-          .u16(dst)
-          .u8(uint8_t(predicate))
-          .u16(lhs)
-          .u16(rhs);
+      return emit(Opcode::kCmpI64, {dst, int64_t(predicate), lhs, rhs});
     }
     // select.i64 (kind kI64) or select.ref (kRef); the condition is an i64.
     FunctionBuilder &select(RegisterKind kind, uint16_t dst, uint16_t condition,
                             uint16_t ifTrue, uint16_t ifFalse) {
-      return op(kind == RegisterKind::kI64 ? Opcode::kSelectI64
-                                           : Opcode::kSelectRef)
-          .u16(dst)
-          .u16(condition)
-          .u16(ifTrue)
-          .u16(ifFalse);
+      return emit(kind == RegisterKind::kI64 ? Opcode::kSelectI64
+                                             : Opcode::kSelectRef,
+                  {dst, condition, ifTrue, ifFalse});
     }
+    // A move list in raw bytes, after a hand-written branch.
     FunctionBuilder &moves(std::initializer_list<Move> list) {
       u16(uint16_t(list.size()));
       for (const Move &m : list)
         u8(uint8_t(m.kind)).u16(m.dst).u16(m.src);
       return *this;
     }
+    // A Label as a raw target:u32, after a hand-written branch.
     FunctionBuilder &target(Label l) {
       fixups.emplace_back(code.size(), l.id);
       return u32(0);
     }
     FunctionBuilder &br(Label to, std::initializer_list<Move> list = {}) {
-      return op(Opcode::kBranch).target(to).moves(list);
+      return emit(Opcode::kBranch, edge({}, int64_t(to.id), list),
+                  /*labelTargets=*/true);
     }
     // A raw byte offset, for targets the loader must reject.
     FunctionBuilder &brToOffset(uint32_t offset,
                                 std::initializer_list<Move> list = {}) {
-      return op(Opcode::kBranch).u32(offset).moves(list);
+      return emit(Opcode::kBranch, edge({}, offset, list));
     }
     FunctionBuilder &condBr(uint16_t condition, Label ifTrue,
                             std::initializer_list<Move> trueMoves,
                             Label ifFalse,
                             std::initializer_list<Move> falseMoves) {
-      op(Opcode::kCondBranch).u16(condition).target(ifTrue).moves(trueMoves);
-      return target(ifFalse).moves(falseMoves);
+      std::vector<int64_t> operands = {condition};
+      edge(operands, int64_t(ifTrue.id), trueMoves);
+      edge(operands, int64_t(ifFalse.id), falseMoves);
+      return emit(Opcode::kCondBranch, std::move(operands),
+                  /*labelTargets=*/true);
     }
     // (kind, register) pairs for the arguments and results.
     FunctionBuilder &
     call(uint32_t function,
          std::initializer_list<std::pair<RegisterKind, uint16_t>> args,
          std::initializer_list<std::pair<RegisterKind, uint16_t>> results) {
-      op(Opcode::kCall).u32(function);
-      return registerList(args).registerList(results);
+      return emit(Opcode::kCall,
+                  registerList(registerList({function}, args), results));
     }
     FunctionBuilder &deviceGet(uint16_t dst, uint32_t device) {
-      return op(Opcode::kDeviceGet).u16(dst).u32(device);
+      return emit(Opcode::kDeviceGet, {dst, device});
     }
     FunctionBuilder &viewDim(uint16_t dst, uint16_t view, uint32_t index) {
-      return op(Opcode::kBufferViewDim).u16(dst).u16(view).u32(index);
+      return emit(Opcode::kBufferViewDim, {dst, view, index});
     }
     FunctionBuilder &viewAssert(uint16_t view, hal::ElementType type,
                                 std::initializer_list<uint16_t> dims,
                                 uint32_t message) {
-      op(Opcode::kBufferViewAssert).u16(view).u32(uint32_t(type));
-      u16(uint16_t(dims.size()));
-      for (uint16_t d : dims)
-        u16(d);
-      return u32(message);
+      std::vector<int64_t> operands =
+          list({view, int64_t(uint32_t(type))}, dims);
+      operands.push_back(message);
+      return emit(Opcode::kBufferViewAssert, std::move(operands));
     }
     FunctionBuilder &viewBuffer(uint16_t dst, uint16_t view) {
-      return op(Opcode::kBufferViewBuffer).u16(dst).u16(view);
+      return emit(Opcode::kBufferViewBuffer, {dst, view});
     }
     FunctionBuilder &viewCreate(uint16_t dst, uint16_t buffer,
                                 hal::ElementType type,
                                 std::initializer_list<uint16_t> dims) {
-      op(Opcode::kBufferViewCreate).u16(dst).u16(buffer).u32(uint32_t(type));
-      u16(uint16_t(dims.size()));
-      for (uint16_t d : dims)
-        u16(d);
-      return *this;
+      return emit(Opcode::kBufferViewCreate,
+                  list({dst, buffer, int64_t(uint32_t(type))}, dims));
     }
     FunctionBuilder &bufferLength(uint16_t dst, uint16_t buffer) {
-      return op(Opcode::kBufferLength).u16(dst).u16(buffer);
+      return emit(Opcode::kBufferLength, {dst, buffer});
     }
     FunctionBuilder &fenceCreate(uint16_t dst, uint16_t device) {
-      return op(Opcode::kFenceCreate).u16(dst).u16(device);
+      return emit(Opcode::kFenceCreate, {dst, device});
     }
     FunctionBuilder &fenceAwait(std::initializer_list<uint16_t> fences) {
-      op(Opcode::kFenceAwait).u16(uint16_t(fences.size()));
-      for (uint16_t f : fences)
-        u16(f);
-      return *this;
+      return emit(Opcode::kFenceAwait, list({}, fences));
     }
     FunctionBuilder &fenceJoin(uint16_t dst,
                                std::initializer_list<uint16_t> fences) {
-      op(Opcode::kFenceJoin).u16(dst).u16(uint16_t(fences.size()));
-      for (uint16_t f : fences)
-        u16(f);
-      return *this;
+      return emit(Opcode::kFenceJoin, list({dst}, fences));
     }
     FunctionBuilder &queueAlloca(uint16_t dst, uint16_t device, uint16_t wait,
                                  uint16_t signal, uint16_t memoryType,
                                  uint16_t usage, uint16_t size,
                                  uint32_t flags = 0) {
-      return op(Opcode::kQueueAlloca)
-          .u16(dst)
-          .u16(device)
-          .u16(wait)
-          .u16(signal)
-          .u16(memoryType)
-          .u16(usage)
-          .u16(size)
-          .u32(flags);
+      return emit(Opcode::kQueueAlloca,
+                  {dst, device, wait, signal, memoryType, usage, size, flags});
     }
     FunctionBuilder &queueDealloca(uint16_t device, uint16_t wait,
                                    uint16_t signal, uint16_t buffer,
                                    uint32_t flags = 0) {
-      return op(Opcode::kQueueDealloca)
-          .u16(device)
-          .u16(wait)
-          .u16(signal)
-          .u16(buffer)
-          .u32(flags);
+      return emit(Opcode::kQueueDealloca,
+                  {device, wait, signal, buffer, flags});
     }
     FunctionBuilder &queueDispatch(uint16_t device, uint16_t wait,
                                    uint16_t signal, BuiltinKernel kernel,
                                    hal::ElementType type, uint16_t count,
                                    std::initializer_list<uint16_t> bindings) {
-      op(Opcode::kQueueDispatch).u16(device).u16(wait).u16(signal);
-      u32(uint32_t(kernel)).u32(uint32_t(type)).u16(count);
-      u16(uint16_t(bindings.size()));
-      for (uint16_t b : bindings)
-        u16(b);
-      return *this;
+      return emit(Opcode::kQueueDispatch,
+                  list({device, wait, signal, int64_t(uint32_t(kernel)),
+                        int64_t(uint32_t(type)), count},
+                       bindings));
     }
     FunctionBuilder &queueFill(uint16_t device, uint16_t wait, uint16_t signal,
                                uint16_t target, uint16_t offset,
                                uint16_t length, uint16_t pattern,
                                uint8_t patternBytes) {
-      return op(Opcode::kQueueFill)
-          .u16(device)
-          .u16(wait)
-          .u16(signal)
-          .u16(target)
-          .u16(offset)
-          .u16(length)
-          .u16(pattern)
-          .u8(patternBytes);
+      return emit(Opcode::kQueueFill, {device, wait, signal, target, offset,
+                                       length, pattern, patternBytes});
     }
     FunctionBuilder &queueCopy(uint16_t device, uint16_t wait, uint16_t signal,
                                uint16_t source, uint16_t sourceOffset,
                                uint16_t target, uint16_t targetOffset,
                                uint16_t length) {
-      return op(Opcode::kQueueCopy)
-          .u16(device)
-          .u16(wait)
-          .u16(signal)
-          .u16(source)
-          .u16(sourceOffset)
-          .u16(target)
-          .u16(targetOffset)
-          .u16(length);
+      return emit(Opcode::kQueueCopy,
+                  {device, wait, signal, source, sourceOffset, target,
+                   targetOffset, length});
     }
     FunctionBuilder &queueDeallocaIf(uint16_t device, uint16_t wait,
                                      uint16_t signal, uint16_t buffer,
                                      uint32_t flags, uint16_t condition) {
-      return op(Opcode::kQueueDeallocaIf)
-          .u16(device)
-          .u16(wait)
-          .u16(signal)
-          .u16(buffer)
-          .u32(flags)
-          .u16(condition);
+      return emit(Opcode::kQueueDeallocaIf,
+                  {device, wait, signal, buffer, flags, condition});
     }
     // (kind, register) pairs for the arguments and results.
     FunctionBuilder &callImport(
         uint32_t import,
         std::initializer_list<std::pair<RegisterKind, uint16_t>> args,
         std::initializer_list<std::pair<RegisterKind, uint16_t>> results) {
-      op(Opcode::kCallImport).u32(import);
-      return registerList(args).registerList(results);
-    }
-    // count:u16 then count x (kind:u8 reg:u16), as calls and returns list
-    // their registers.
-    FunctionBuilder &registerList(
-        std::initializer_list<std::pair<RegisterKind, uint16_t>> list) {
-      u16(uint16_t(list.size()));
-      for (auto [kind, reg] : list)
-        u8(uint8_t(kind)).u16(reg);
-      return *this;
+      return emit(Opcode::kCallImport,
+                  registerList(registerList({import}, args), results));
     }
     FunctionBuilder &bufferPreserve(uint16_t buffer) {
-      return op(Opcode::kBufferPreserve).u16(buffer);
+      return emit(Opcode::kBufferPreserve, {buffer});
     }
     FunctionBuilder &bufferDiscard(uint16_t dst, uint16_t buffer) {
-      return op(Opcode::kBufferDiscard).u16(dst).u16(buffer);
+      return emit(Opcode::kBufferDiscard, {dst, buffer});
     }
     FunctionBuilder &bufferIsTerminal(uint16_t dst, uint16_t buffer) {
-      return op(Opcode::kBufferIsTerminal).u16(dst).u16(buffer);
+      return emit(Opcode::kBufferIsTerminal, {dst, buffer});
+    }
+
+  private:
+    FunctionBuilder &raw(uint64_t value, size_t bytes) {
+      for (size_t i = 0; i < bytes; ++i)
+        code.push_back(uint8_t(value >> (8 * i)));
+      return *this;
+    }
+    static uint32_t readU32(const ByteWriter &bytes, size_t at) {
+      uint32_t value = 0;
+      for (size_t i = 0; i < 4; ++i)
+        value |= uint32_t(bytes.data()[at + i]) << (8 * i);
+      return value;
+    }
+    // `operands` followed by a register list (count, then each register).
+    static std::vector<int64_t> list(std::vector<int64_t> operands,
+                                     std::initializer_list<uint16_t> regs) {
+      operands.push_back(int64_t(regs.size()));
+      operands.insert(operands.end(), regs.begin(), regs.end());
+      return operands;
+    }
+    // `operands` followed by a kinded register list (count, then each
+    // (kind, register)), as calls and returns list their registers.
+    static std::vector<int64_t> registerList(
+        std::vector<int64_t> operands,
+        std::initializer_list<std::pair<RegisterKind, uint16_t>> regs) {
+      operands.push_back(int64_t(regs.size()));
+      for (auto [kind, reg] : regs) {
+        operands.push_back(int64_t(kind));
+        operands.push_back(reg);
+      }
+      return operands;
+    }
+    // `operands` followed by a branch edge: target, then its move list.
+    static std::vector<int64_t> &edge(std::vector<int64_t> &operands,
+                                      int64_t target,
+                                      std::initializer_list<Move> moves) {
+      operands.push_back(target);
+      operands.push_back(int64_t(moves.size()));
+      for (const Move &m : moves) {
+        operands.push_back(int64_t(m.kind));
+        operands.push_back(m.dst);
+        operands.push_back(m.src);
+      }
+      return operands;
+    }
+    static std::vector<int64_t> edge(std::vector<int64_t> &&operands,
+                                     int64_t target,
+                                     std::initializer_list<Move> moves) {
+      return std::move(edge(operands, target, moves));
     }
   };
 
@@ -367,32 +364,32 @@ public:
   }
 
   std::vector<uint8_t> payload() const {
-    std::vector<uint8_t> out;
-    appendU32(out, uint32_t(strings_.size()));
+    ByteWriter out;
+    out.appendU32(uint32_t(strings_.size()));
     for (const std::string &s : strings_) {
-      appendU32(out, uint32_t(s.size()));
-      out.insert(out.end(), s.begin(), s.end());
+      out.appendU32(uint32_t(s.size()));
+      out.append(s);
     }
-    appendU32(out, uint32_t(devices_.size()));
+    out.appendU32(uint32_t(devices_.size()));
     for (uint32_t d : devices_)
-      appendU32(out, d);
-    appendU32(out, uint32_t(imports_.size()));
+      out.appendU32(d);
+    out.appendU32(uint32_t(imports_.size()));
     for (const ImportEntry &i : imports_) {
-      appendU32(out, i.name);
-      appendSignature(out, i.args, i.results);
-      appendU32(out, i.flags);
+      out.appendU32(i.name);
+      bytecode::appendSignature(out, i.args, i.results);
+      out.appendU32(i.flags);
     }
-    appendU32(out, uint32_t(functions_.size()));
+    out.appendU32(uint32_t(functions_.size()));
     for (const FunctionBuilder &f : functions_) {
-      appendU32(out, indexOf(f.name));
-      appendSignature(out, f.args, f.results);
-      appendU16(out, f.i64Count);
-      appendU16(out, f.refCount);
+      out.appendU32(indexOf(f.name));
+      bytecode::appendSignature(out, f.args, f.results);
+      out.appendU16(f.i64Count);
+      out.appendU16(f.refCount);
       std::vector<uint8_t> code = f.resolvedCode();
-      appendU32(out, uint32_t(code.size()));
-      out.insert(out.end(), code.begin(), code.end());
+      out.appendU32(uint32_t(code.size()));
+      out.append(code);
     }
-    return out;
+    return out.take();
   }
 
   // The whole file: header + payload.
@@ -404,14 +401,7 @@ public:
   static std::vector<uint8_t>
   withHeader(const std::vector<uint8_t> &payload,
              uint32_t version = bytecode::kFormatVersion) {
-    std::vector<uint8_t> out(bytecode::kMagic,
-                             bytecode::kMagic + sizeof(bytecode::kMagic));
-    appendU32(out, version);
-    appendU32(out, 0);
-    appendU64(out, payload.size());
-    appendU64(out, bytecode::fnv1a64(payload.data(), payload.size()));
-    out.insert(out.end(), payload.begin(), payload.end());
-    return out;
+    return bytecode::sealModule(payload, version);
   }
 
 private:
