@@ -254,7 +254,9 @@ std::string describeInstructionSet() {
   std::string out = strCat("Ferry bytecode, format version ", kFormatVersion,
                            ": opcode mnemonic operands (name:kind)\n");
   for (const OpcodeInfo *info : kOpcodeTable) {
-    out += strCat("  ", hexString(uint8_t(info->opcode)), " ", info->mnemonic);
+    char value[8];
+    std::snprintf(value, sizeof(value), "0x%02x", unsigned(info->opcode));
+    out += strCat("  ", value, " ", info->mnemonic);
     for (const OperandSpec &spec : info->operands)
       out += strCat(" ", spec.name, ":", operandKindNotation(spec.kind));
     if (!info->note.empty())

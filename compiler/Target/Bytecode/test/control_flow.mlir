@@ -3,26 +3,26 @@
 // becomes cmp.i64 with its predicate. Blocks are laid out in reverse
 // post-order: entry, header, exit, body.
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: od -A n -t x1 -v %t.fvm | tr -d '\n' | tr -s ' ' | FileCheck %s
+// RUN: ferry-dump %t.fvm | FileCheck %s --match-full-lines
 
-// Format version 3.
-// CHECK: 46 45 52 52 59 56 4d 00 03 00 00 00
 // (index) -> (index), 7 i64 registers: n 0, block arguments %i 1 and %r 2,
 // then %c0 3, %c1 4, %lt 5, %next 6. 87 bytes of code.
-// CHECK-SAME: 01 00 00 01 00 00 07 00 00 00 57 00 00 00
-// Entry (offset 0): const.i64 r3 = 0; const.i64 r4 = 1;
-// CHECK-SAME: 01 03 00 00 00 00 00 00 00 00 00 01 04 00 01 00 00 00 00 00 00 00
-// br to offset 34 (0x22) moving r1 <- r3.
-// CHECK-SAME: 12 22 00 00 00 01 00 00 01 00 03 00
-// Header (34): cmp.i64 r5 = slt(2) r1, r0;
-// CHECK-SAME: 08 05 00 02 01 00 00 00
-// br.cond r5: true to the body at 68 (0x44) with no moves, false to the exit
-// at 62 (0x3e) moving r2 <- r1.
-// CHECK-SAME: 13 05 00 44 00 00 00 00 00 3e 00 00 00 01 00 00 02 00 01 00
-// Exit (62): return r2.
-// CHECK-SAME: 10 01 00 00 02 00
-// Body (68): add.i64 r6 = r1 + r4; br to the header moving r1 <- r6.
-// CHECK-SAME: 02 06 00 01 00 04 00 12 22 00 00 00 01 00 00 01 00 06 00{{ *$}}
+// CHECK:      functions (1):
+// CHECK-NEXT:   [0] @loop(i64) -> (i64) registers=7 i64, 0 ref code=87 bytes
+// Entry (offset 0): the constants, then a branch to the header moving
+// %i <- %c0.
+// CHECK-NEXT:     0000  const.i64 dst=i3 value=0
+// CHECK-NEXT:     0011  const.i64 dst=i4 value=1
+// CHECK-NEXT:     0022  br target=^0034 moves=[i1 <- i3]
+// Header (34): the comparison, then the body with no moves or the exit
+// moving %r <- %i.
+// CHECK-NEXT:     0034  cmp.i64 dst=i5 predicate=slt lhs=i1 rhs=i0
+// CHECK-NEXT:     0042  br.cond condition=i5 true_target=^0068 true_moves=[] false_target=^0062 false_moves=[i2 <- i1]
+// Exit (62), then the body (68) branching back to the header.
+// CHECK-NEXT:     0062  return values=(i2)
+// CHECK-NEXT:     0068  add.i64 dst=i6 lhs=i1 rhs=i4
+// CHECK-NEXT:     0075  br target=^0034 moves=[i1 <- i6]
+// CHECK-NOT:  {{.}}
 
 func.func @loop(%n: index) -> index {
   %c0 = arith.constant 0 : index

@@ -2,19 +2,23 @@
 // callee's index in the function table (defined functions in order,
 // declarations skipped); a declaration stays call.import.
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: od -A n -t x1 -v %t.fvm | tr -d '\n' | tr -s ' ' | FileCheck %s
+// RUN: ferry-dump %t.fvm | FileCheck %s --match-full-lines
 
 // One import, Ext.fn(i64) -> (i64), plain calling convention.
-// CHECK: 01 00 00 00 {{[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ [0-9a-f]+}} 01 00 00 01 00 00 00 00 00 00
-// Two functions.
-// CHECK-SAME: 02 00 00 00
-// @double: add.i64 r1 = r0 + r0; return r1.
-// CHECK-SAME: 02 01 00 00 00 00 00 10 01 00 00 01 00
-// @main: call function 0 (r0) -> (r1); call function 0 (r1) -> (r2);
-// call.import 0 (r2) -> (r3).
-// CHECK-SAME: 51 00 00 00 00 01 00 00 00 00 01 00 00 01 00
-// CHECK-SAME: 51 00 00 00 00 01 00 00 01 00 01 00 00 02 00
-// CHECK-SAME: 50 00 00 00 00 01 00 00 02 00 01 00 00 03 00
+// CHECK:      imports (1):
+// CHECK-NEXT:   [0] @Ext.fn(i64) -> (i64) flags=none
+// Two functions; @double adds its argument to itself.
+// CHECK-NEXT: functions (2):
+// CHECK-NEXT:   [0] @double(i64) -> (i64) registers=2 i64, 0 ref code=13 bytes
+// CHECK-NEXT:     0000  add.i64 dst=i1 lhs=i0 rhs=i0
+// CHECK-NEXT:     0007  return values=(i1)
+// @main calls function 0 twice, then import 0.
+// CHECK-NEXT:   [1] @main(i64) -> (i64) registers=4 i64, 0 ref code=51 bytes
+// CHECK-NEXT:     0000  call function=@double arguments=(i0) results=(i1)
+// CHECK-NEXT:     0015  call function=@double arguments=(i1) results=(i2)
+// CHECK-NEXT:     0030  call.import import=@Ext.fn arguments=(i2) results=(i3)
+// CHECK-NEXT:     0045  return values=(i3)
+// CHECK-NOT:  {{.}}
 
 func.func private @Ext.fn(index) -> index
 func.func private @double(%x: index) -> index {

@@ -1,34 +1,40 @@
 // arith.select becomes select.i64 on integers and select.ref on hal objects;
 // every arith.cmpi predicate has a cmp.i64 encoding.
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: od -A n -t x1 -v %t.fvm | tr -d '\n' | tr -s ' ' | FileCheck %s
+// RUN: ferry-dump %t.fvm | FileCheck %s --match-full-lines
 
 // @pick: i64 registers c 0, a 1, b 2, result 3.
-// CHECK: 09 03 00 00 00 01 00 02 00 10 01 00 00 03 00
+// CHECK:        [0] @pick(i64, i64, i64) -> (i64) registers=4 i64, 0 ref code=15 bytes
+// CHECK-NEXT:     0000  select.i64 dst=i3 condition=i0 true=i1 false=i2
+// CHECK-NEXT:     0009  return values=(i3)
 func.func @pick(%c: i1, %a: i32, %b: i32) -> i32 {
   %0 = arith.select %c, %a, %b : i32
   return %0 : i32
 }
 
 // @pick_fence: i64 register c 0, ref registers a 0, b 1, result 2.
-// CHECK: 0a 02 00 00 00 00 00 01 00 10 01 00 01 02 00
+// CHECK-NEXT:   [1] @pick_fence(i64, ref, ref) -> (ref) registers=1 i64, 3 ref code=15 bytes
+// CHECK-NEXT:     0000  select.ref dst=r2 condition=i0 true=r0 false=r1
+// CHECK-NEXT:     0009  return values=(r2)
 func.func @pick_fence(%c: i1, %a: !hal.fence, %b: !hal.fence) -> !hal.fence {
   %0 = arith.select %c, %a, %b : !hal.fence
   return %0 : !hal.fence
 }
 
-// @predicates: a 0, b 1, then one result register per comparison with the
-// predicate numbers of bytecode::CmpPredicate (eq 0 ... uge 9).
-// CHECK: 08 02 00 00 00 00 01 00
-// CHECK-SAME: 08 03 00 01 00 00 01 00
-// CHECK-SAME: 08 04 00 02 00 00 01 00
-// CHECK-SAME: 08 05 00 03 00 00 01 00
-// CHECK-SAME: 08 06 00 04 00 00 01 00
-// CHECK-SAME: 08 07 00 05 00 00 01 00
-// CHECK-SAME: 08 08 00 06 00 00 01 00
-// CHECK-SAME: 08 09 00 07 00 00 01 00
-// CHECK-SAME: 08 0a 00 08 00 00 01 00
-// CHECK-SAME: 08 0b 00 09 00 00 01 00
+// @predicates: a 0, b 1, then one result register per comparison, each with
+// its own predicate.
+// CHECK-NEXT:   [2] @predicates(i64, i64) -> (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) registers=12 i64, 0 ref code=113 bytes
+// CHECK-NEXT:     0000  cmp.i64 dst=i2 predicate=eq lhs=i0 rhs=i1
+// CHECK-NEXT:     0008  cmp.i64 dst=i3 predicate=ne lhs=i0 rhs=i1
+// CHECK-NEXT:     0016  cmp.i64 dst=i4 predicate=slt lhs=i0 rhs=i1
+// CHECK-NEXT:     0024  cmp.i64 dst=i5 predicate=sle lhs=i0 rhs=i1
+// CHECK-NEXT:     0032  cmp.i64 dst=i6 predicate=sgt lhs=i0 rhs=i1
+// CHECK-NEXT:     0040  cmp.i64 dst=i7 predicate=sge lhs=i0 rhs=i1
+// CHECK-NEXT:     0048  cmp.i64 dst=i8 predicate=ult lhs=i0 rhs=i1
+// CHECK-NEXT:     0056  cmp.i64 dst=i9 predicate=ule lhs=i0 rhs=i1
+// CHECK-NEXT:     0064  cmp.i64 dst=i10 predicate=ugt lhs=i0 rhs=i1
+// CHECK-NEXT:     0072  cmp.i64 dst=i11 predicate=uge lhs=i0 rhs=i1
+// CHECK-NEXT:     0080  return values=(i2, i3, i4, i5, i6, i7, i8, i9, i10, i11)
 func.func @predicates(%a: i64, %b: i64) -> (i1, i1, i1, i1, i1, i1, i1, i1, i1, i1) {
   %0 = arith.cmpi eq, %a, %b : i64
   %1 = arith.cmpi ne, %a, %b : i64
