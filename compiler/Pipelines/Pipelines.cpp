@@ -17,6 +17,9 @@ static void addCleanup(mlir::OpPassManager &pm) {
 
 void buildCompilePipeline(mlir::OpPassManager &pm,
                           const CompileOptions &options) {
+  // Even for --compile-to=input, whose printed IR then shows the marks.
+  if (!options.plugins.empty())
+    pm.addPass(stream::createApplyPluginDeclarationsPass(options.plugins));
   if (options.compileTo == CompilePhase::Input)
     return;
   pm.addPass(stream::createConvertInputToStreamPass());

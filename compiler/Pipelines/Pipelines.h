@@ -2,6 +2,8 @@
 #ifndef FERRY_COMPILER_PIPELINES_PIPELINES_H_
 #define FERRY_COMPILER_PIPELINES_PIPELINES_H_
 
+#include "compiler/Dialect/Stream/Conversion/Passes.h"
+
 #include "mlir/Pass/PassManager.h"
 
 #include <string>
@@ -18,6 +20,9 @@ struct CompileOptions {
   std::string leadAllocationDevice;
   // Remark, per allocation, which rule chose its memory bits.
   bool explainMemoryProperties = false;
+  // The plugins that will implement the program's external functions
+  // (--module); apply-plugin-declarations checks them against the program.
+  std::vector<stream::PluginDeclarations> plugins;
 };
 
 // Adds the passes that lower input IR to the given phase.

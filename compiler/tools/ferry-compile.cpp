@@ -3,13 +3,9 @@
 //
 // The output is produced in memory and moved into place only when everything
 // succeeded, so a failed compile never leaves a (partial) output file behind.
-#include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Pipelines/Registration.h"
 #include "compiler/Target/Bytecode/BytecodeWriter.h"
-#include "runtime/modules/plugin.h"
-
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -135,82 +131,6 @@ std::unique_ptr<llvm::MemoryBuffer> readInput() {
   return std::move(*buffer);
 }
 
-// The register kinds ('i' / 'r') an external declaration imports with, as
-// the HAL lowering passes them: tensors as buffer views, scalars as i64,
-// and for the coarse-fences ABI a wait and a signal fence after the
-// arguments.
-std::pair<std::string, std::string> importKinds(func::FuncOp decl,
-                                                bool coarseFences) {
-  auto kinds = [](TypeRange types) {
-    std::string out;
-    for (Type type : types)
-      out += isa<TensorType>(type) ? 'r' : 'i';
-    return out;
-  };
-  std::string args = kinds(decl.getArgumentTypes());
-  if (coarseFences)
-    args += "rr";
-  return {args, kinds(decl.getResultTypes())};
-}
-
-// Checks every external declaration a plugin of --module defines against the
-// plugin's declaration (calling convention, arity and register kinds) and
-// marks those the plugin lets write outputs over inputs. Plugins are
-// unloaded again before compiling; declarations no plugin defines are left
-// for the runtime to bind.
-LogicalResult applyPluginDeclarations(ModuleOp module) {
-  namespace bytecode = ferry::vm::bytecode;
-  for (const std::string &path : pluginPaths) {
-    auto loaded = ferry::modules::loadPlugin(path);
-    if (!loaded.ok()) {
-      printError() << "--module: " << loaded.status().message() << "\n";
-      return failure();
-    }
-    for (func::FuncOp decl : module.getOps<func::FuncOp>()) {
-      if (!decl.isExternal())
-        continue;
-      auto [moduleName, functionName] = decl.getSymName().split('.');
-      const ferry::vm::NativeFunction *function = nullptr;
-      for (const auto &native : *loaded)
-        if (native->name() == moduleName.str())
-          function = native->lookup(functionName.str());
-      if (!function)
-        continue;
-      auto model = decl->getAttrOfType<StringAttr>("iree.abi.model");
-      bool coarseFences = model && model.getValue() == "coarse-fences";
-      bool pluginCoarseFences = function->flags & bytecode::kImportCoarseFences;
-      if (coarseFences != pluginCoarseFences)
-        return decl.emitError()
-               << "'" << decl.getSymName() << "' is declared with "
-               << (coarseFences ? "the coarse-fences ABI" : "no ABI model")
-               << " but plugin '" << path << "' implements it with "
-               << (pluginCoarseFences ? "the coarse-fences ABI"
-                                      : "the plain calling convention");
-      auto toString =
-          [](const std::vector<ferry::vm::bytecode::RegisterKind> &kinds) {
-            std::string out;
-            for (ferry::vm::bytecode::RegisterKind kind : kinds)
-              out +=
-                  kind == ferry::vm::bytecode::RegisterKind::kRef ? 'r' : 'i';
-            return out;
-          };
-      auto [args, results] = importKinds(decl, coarseFences);
-      if (args != toString(function->argKinds) ||
-          results != toString(function->resultKinds))
-        return decl.emitError()
-               << "'" << decl.getSymName() << "' imports (" << args << ") -> ("
-               << results << ") but plugin '" << path << "' defines ("
-               << toString(function->argKinds) << ") -> ("
-               << toString(function->resultKinds)
-               << ") (i: integer, r: buffer view or fence)";
-      if (function->flags & bytecode::kImportTiedMayAlias)
-        decl->setAttr(ferry::hal::kTiedMayAliasAttr,
-                      UnitAttr::get(module.getContext()));
-    }
-  }
-  return success();
-}
-
 // Parses and verifies the input, then lowers it to the requested phase.
 // Diagnostics go through the context's handler; returns null on failure.
 OwningOpRef<ModuleOp> parseAndLower(MLIRContext &context,
@@ -221,8 +141,16 @@ OwningOpRef<ModuleOp> parseAndLower(MLIRContext &context,
     TimingScope parseTiming = timing.nest("Parse");
     module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   }
-  if (!module || failed(applyPluginDeclarations(*module)))
+  if (!module)
     return nullptr;
+  // Read here rather than by the pass so a plugin that cannot be loaded is
+  // reported against --module.
+  llvm::Expected<std::vector<ferry::stream::PluginDeclarations>> plugins =
+      ferry::stream::loadPluginDeclarations(pluginPaths);
+  if (!plugins) {
+    printError() << "--module: " << llvm::toString(plugins.takeError()) << "\n";
+    return nullptr;
+  }
 
   PassManager pm(&context, ModuleOp::getOperationName());
   if (failed(applyPassManagerCLOptions(pm)))
@@ -232,6 +160,7 @@ OwningOpRef<ModuleOp> parseAndLower(MLIRContext &context,
   options.compileTo = compileTo;
   options.leadAllocationDevice = leadAllocationDevice;
   options.explainMemoryProperties = explainMemoryProperties;
+  options.plugins = std::move(*plugins);
   ferry::buildCompilePipeline(pm, options);
   if (failed(pm.run(*module)))
     return nullptr;

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 #include "runtime/hal/buffer_bits.h"
 
@@ -142,30 +143,46 @@ void Allocator::countAllocationLocked(uint64_t size) {
   stats_.peakBytes = std::max(stats_.peakBytes, stats_.liveBytes);
 }
 
+namespace {
+
+// Owns a file descriptor until release(): allocateMemfd's error paths all
+// close the memfd here, and a successful allocation hands it to the buffer
+// (Allocator::release closes it then).
+class OwnedFd {
+public:
+  explicit OwnedFd(int fd) : fd_(fd) {}
+  OwnedFd(const OwnedFd &) = delete;
+  OwnedFd &operator=(const OwnedFd &) = delete;
+  ~OwnedFd() {
+    if (fd_ >= 0)
+      close(fd_);
+  }
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+
+private:
+  int fd_;
+};
+
+} // namespace
+
 Result<uint8_t *> Allocator::allocateMemfd(uint64_t size, int &fd) {
-  fd = memfd_create(name_.c_str(), MFD_CLOEXEC);
-  if (fd < 0)
+  fd = -1;
+  OwnedFd memfd(memfd_create(name_.c_str(), MFD_CLOEXEC));
+  if (memfd.get() < 0)
     return resourceExhausted(name_,
                              ": memfd_create failed: ", std::strerror(errno));
+  // The error Statuses below read errno before ~OwnedFd closes the memfd.
   uint64_t capacity = std::max<uint64_t>(size, 1);
-  if (ftruncate(fd, off_t(capacity)) != 0) {
-    Status status =
-        resourceExhausted(name_, ": cannot size a memfd to ", capacity,
-                          " bytes: ", std::strerror(errno));
-    close(fd);
-    fd = -1;
-    return status;
-  }
-  void *mapping =
-      mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (mapping == MAP_FAILED) {
-    Status status =
-        resourceExhausted(name_, ": cannot map a memfd of ", capacity,
-                          " bytes: ", std::strerror(errno));
-    close(fd);
-    fd = -1;
-    return status;
-  }
+  if (ftruncate(memfd.get(), off_t(capacity)) != 0)
+    return resourceExhausted(name_, ": cannot size a memfd to ", capacity,
+                             " bytes: ", std::strerror(errno));
+  void *mapping = mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_SHARED,
+                       memfd.get(), 0);
+  if (mapping == MAP_FAILED)
+    return resourceExhausted(name_, ": cannot map a memfd of ", capacity,
+                             " bytes: ", std::strerror(errno));
+  fd = memfd.release();
   return static_cast<uint8_t *>(mapping);
 }
 

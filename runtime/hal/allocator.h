@@ -169,6 +169,8 @@ private:
   static constexpr uint64_t kPoolMinBytes = 64;
 
   Allocator(std::string name, AllocatorOptions options);
+  // A shared mapping of a new memfd of max(size, 1) bytes; the memfd goes to
+  // `fd` on success (-1 on failure, with nothing left open or mapped).
   Result<uint8_t *> allocateMemfd(uint64_t size, int &fd);
   // Called by Buffer exactly once per root allocation.
   void release(uint8_t *storage, uint64_t size, const BufferStorage &info);

@@ -1,5 +1,6 @@
 // Allocator: compatibility, heaps, import and export.
 #include <cstring>
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -119,6 +120,35 @@ TEST(AllocatorExportTest, ExportOfReleasedBufferFails) {
   Status status =
       heap->exportBuffer(*buffer, ExternalBufferType::kOpaqueFd).status();
   EXPECT_NE(status.message().find("already deallocated"), std::string::npos);
+}
+
+// The number of file descriptors this process has open.
+size_t openFdCount() {
+  size_t count = 0;
+  for ([[maybe_unused]] const auto &entry :
+       std::filesystem::directory_iterator("/proc/self/fd"))
+    ++count;
+  return count;
+}
+
+TEST(AllocatorExportTest, MemfdErrorsLeaveNothingOpen) {
+  auto allocator =
+      Allocator::create("cpu", {.maxAllocationBytes = ~uint64_t(0)});
+  size_t before = openFdCount();
+  // A size no off_t holds: the memfd cannot be sized.
+  Status sizing =
+      allocator->allocate(kHostVisible, kSharingExport, uint64_t(1) << 63)
+          .status();
+  EXPECT_NE(sizing.message().find("cannot size a memfd"), std::string::npos)
+      << sizing.message();
+  // A size the memfd takes but no address space does: it cannot be mapped.
+  Status mapping =
+      allocator->allocate(kHostVisible, kSharingExport, uint64_t(1) << 62)
+          .status();
+  EXPECT_NE(mapping.message().find("cannot map a memfd"), std::string::npos)
+      << mapping.message();
+  EXPECT_EQ(openFdCount(), before);
+  EXPECT_EQ(allocator->statistics().allocations, 0u);
 }
 
 } // namespace

@@ -303,8 +303,10 @@ void reportImpossible(const DeviceTopology &topology,
       }
 }
 
-} // namespace
-
+// Plans the allocation used by `devices` (distinct, from `affinityCount`
+// affinities). `leadDevice` (may be empty) is the --lead-allocation-device
+// choice. Fails with an error from `emitError` when the topology rules out
+// every way for the devices to share the buffer.
 FailureOr<AllocationPlan>
 planAllocation(const DeviceTopology &topology, ArrayRef<StringRef> devices,
                size_t affinityCount, Lifetime lifetime, StringRef leadDevice,
@@ -402,6 +404,33 @@ planAllocation(const DeviceTopology &topology, ArrayRef<StringRef> devices,
                 (lead ? " (allocating on @" + leadDevice.str() + leadNote + ")"
                       : std::string(" and the allocating device"));
   return plan;
+}
+
+} // namespace
+
+FailureOr<AllocationPlanner> AllocationPlanner::build(ModuleOp module,
+                                                      StringRef leadDevice) {
+  FailureOr<DeviceTopology> topology = DeviceTopology::build(module);
+  if (failed(topology))
+    return failure();
+  if (!leadDevice.empty() &&
+      !llvm::is_contained(topology->deviceSymbols(), leadDevice))
+    return module.emitError() << "lead allocation device '" << leadDevice
+                              << "' is not a hal.device.global of the module";
+  AllocationPlanner planner;
+  planner.deviceTopology = std::move(*topology);
+  planner.leadDevice = leadDevice.str();
+  return planner;
+}
+
+FailureOr<AllocationPlan>
+AllocationPlanner::plan(AllocatorResolveMemoryPropertiesOp op) const {
+  SmallVector<StringRef> devices;
+  for (FlatSymbolRefAttr symbol : op.getDeviceSymbols())
+    devices.push_back(symbol.getValue());
+  return planAllocation(deviceTopology, devices, op.getAffinityCount(),
+                        op.getLifetime(), leadDevice,
+                        [&] { return op.emitError(); });
 }
 
 } // namespace ferry::hal

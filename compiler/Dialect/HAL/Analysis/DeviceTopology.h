@@ -2,7 +2,7 @@
 // memory, from a user-written `stream.topology` and, link by link where the
 // user wrote none, from the device targets' declared properties.
 //
-// planAllocation() applies the sharing rules of
+// AllocationPlanner applies the sharing rules of
 // --hal-resolve-topology-queries (see compiler/Dialect/HAL/Transforms/
 // Passes.td) to one allocation: which device allocates it, which bits it
 // needs and why, or that only the running devices can tell. It only reads
@@ -86,15 +86,27 @@ struct AllocationPlan {
 // The bits every allocation of `lifetime` gets, whatever shares it.
 std::pair<uint32_t, uint32_t> getLifetimeBits(Lifetime lifetime);
 
-// Plans the allocation used by `devices` (distinct, from `affinityCount`
-// affinities). `leadDevice` (may be empty) is the --lead-allocation-device
-// choice. Fails with an error from `emitError` when the topology rules out
-// every way for the devices to share the buffer.
-mlir::FailureOr<AllocationPlan>
-planAllocation(const DeviceTopology &topology,
-               llvm::ArrayRef<llvm::StringRef> devices, size_t affinityCount,
-               Lifetime lifetime, llvm::StringRef leadDevice,
-               llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+// The topology of a module and the --lead-allocation-device choice, checked
+// once: what the resolve and the explain passes plan every allocation with.
+class AllocationPlanner {
+public:
+  // Builds `module`'s topology (see DeviceTopology::build) and checks that
+  // `leadDevice` (empty: none) names one of its hal.device.globals. Fails
+  // with an error on the module otherwise.
+  static mlir::FailureOr<AllocationPlanner> build(mlir::ModuleOp module,
+                                                  llvm::StringRef leadDevice);
+
+  const DeviceTopology &topology() const { return deviceTopology; }
+
+  // Plans the allocation `op` asks about. Fails with an error on `op` when
+  // the topology rules out every way for its devices to share the buffer.
+  mlir::FailureOr<AllocationPlan>
+  plan(AllocatorResolveMemoryPropertiesOp op) const;
+
+private:
+  DeviceTopology deviceTopology;
+  std::string leadDevice;
+};
 
 } // namespace ferry::hal
 

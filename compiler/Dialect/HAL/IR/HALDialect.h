@@ -47,9 +47,10 @@ inline constexpr llvm::StringLiteral kAffinityAttrName = "stream.affinity";
 // On an external func.func: the callee may write a tied output over storage
 // it also receives as an input (it reads each input element before it writes
 // the output element at the same position, as elementwise functions do), so
-// a caller may pass a dying input's storage as the output. ferry-compile
-// sets it from a plugin's declaration (--module); the runtime checks that
-// the function it binds declares it too.
+// a caller may pass a dying input's storage as the output.
+// apply-plugin-declarations sets it from a plugin's declaration
+// (ferry-compile --module); the runtime checks that the function it binds
+// declares it too.
 inline constexpr llvm::StringLiteral kTiedMayAliasAttr =
     "ferry.abi.tied_may_alias";
 

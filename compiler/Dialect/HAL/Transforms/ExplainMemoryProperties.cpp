@@ -21,17 +21,13 @@ struct ExplainMemoryPropertiesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<DeviceTopology> topology = DeviceTopology::build(module);
-    if (failed(topology))
+    FailureOr<AllocationPlanner> planner =
+        AllocationPlanner::build(module, leadAllocationDevice);
+    if (failed(planner))
       return signalPassFailure();
     bool ok = true;
     module.walk([&](AllocatorResolveMemoryPropertiesOp op) {
-      SmallVector<StringRef> devices;
-      for (FlatSymbolRefAttr symbol : op.getDeviceSymbols())
-        devices.push_back(symbol.getValue());
-      FailureOr<AllocationPlan> plan = planAllocation(
-          *topology, devices, op.getAffinityCount(), op.getLifetime(),
-          leadAllocationDevice, [&] { return op.emitError(); });
+      FailureOr<AllocationPlan> plan = planner->plan(op);
       if (failed(plan)) {
         ok = false;
         return;

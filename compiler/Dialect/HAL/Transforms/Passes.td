@@ -77,7 +77,7 @@ def ResolveTopologyQueriesPass
 
     `lead-allocation-device=NAME` makes @NAME the allocating device of every
     shared buffer it uses; the rules then only pick its bits (an error if it
-    cannot serve some device).
+    cannot serve some device, or if no `hal.device.global` is named NAME).
   }];
   let options = [
     Option<"leadAllocationDevice", "lead-allocation-device", "std::string",

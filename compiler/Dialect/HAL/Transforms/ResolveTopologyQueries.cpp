@@ -135,24 +135,19 @@ struct ResolveTopologyQueriesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<DeviceTopology> topology = DeviceTopology::build(module);
-    if (failed(topology))
+    FailureOr<AllocationPlanner> planner =
+        AllocationPlanner::build(module, leadAllocationDevice);
+    if (failed(planner))
       return signalPassFailure();
-    if (!leadAllocationDevice.empty() &&
-        !SymbolTable::lookupSymbolIn(module, leadAllocationDevice)) {
-      module.emitError() << "lead allocation device '" << leadAllocationDevice
-                         << "' is not a hal.device.global of the module";
-      return signalPassFailure();
-    }
     SmallVector<AllocatorResolveMemoryPropertiesOp> queries;
     module.walk(
         [&](AllocatorResolveMemoryPropertiesOp op) { queries.push_back(op); });
     bool ok = true;
     for (AllocatorResolveMemoryPropertiesOp op : queries)
-      ok &= succeeded(resolve(op, *topology));
+      ok &= succeeded(resolve(op, *planner));
     if (!ok)
       return signalPassFailure();
-    dropSharedImports(module, *topology);
+    dropSharedImports(module, planner->topology());
   }
 
   // An import of a buffer whose allocating device is now known, into a
@@ -185,13 +180,8 @@ struct ResolveTopologyQueriesPass
   }
 
   LogicalResult resolve(AllocatorResolveMemoryPropertiesOp op,
-                        const DeviceTopology &topology) {
-    SmallVector<StringRef> devices;
-    for (FlatSymbolRefAttr symbol : op.getDeviceSymbols())
-      devices.push_back(symbol.getValue());
-    FailureOr<AllocationPlan> plan = planAllocation(
-        topology, devices, op.getAffinityCount(), op.getLifetime(),
-        leadAllocationDevice, [&] { return op.emitError(); });
+                        const AllocationPlanner &planner) {
+    FailureOr<AllocationPlan> plan = planner.plan(op);
     if (failed(plan))
       return failure();
 
@@ -200,7 +190,7 @@ struct ResolveTopologyQueriesPass
     Value memory, usage;
     if (plan->rule == SharingRule::Runtime) {
       std::tie(memory, usage) =
-          RuntimeBitsBuilder(builder, loc, topology).build(*plan);
+          RuntimeBitsBuilder(builder, loc, planner.topology()).build(*plan);
     } else {
       auto i32 = builder.getI32Type();
       memory = MemoryTypeOp::create(

@@ -28,4 +28,37 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
   ];
 }
 
+def ApplyPluginDeclarationsPass
+    : Pass<"apply-plugin-declarations", "mlir::ModuleOp"> {
+  let summary = "Checks external declarations against the plugins that will "
+                "implement them and marks those that may write in place";
+  let description = [{
+    Every external `func.func @<module>.<function>` that a plugin of
+    `plugins` implements (a native module `<module>` with a function
+    `<function>`, as `ferry-run --module` will bind it) must agree with the
+    plugin on the calling convention (`iree.abi.model = "coarse-fences"`
+    or none) and on the registers a call passes: `r` per tensor (a buffer
+    view), `i` per scalar, and for coarse-fences a wait and a signal fence
+    (`rr`) after the arguments. A disagreement is an error on the
+    declaration that names it and the plugin, so it shows at compile time
+    rather than when the runtime binds the module. Declarations no plugin
+    implements are left for the runtime to bind.
+
+    A function the plugin declares `FERRY_PLUGIN_TIED_MAY_ALIAS` gets
+    `ferry.abi.tied_may_alias`: `stream-reuse-operand-storage` may then pass
+    a dying input's storage as its output.
+
+    Each plugin is loaded (its entry point runs) once, when the pass is
+    initialized, only to read its declarations, and unloaded again; one
+    that cannot be loaded is an error naming its path. Runs on input IR,
+    before `convert-input-to-stream`; `ferry-compile --module=PATH.so` runs
+    it first.
+  }];
+  let options = [
+    ListOption<"plugins", "plugins", "std::string",
+               "Plugin shared libraries (PATH.so, as given to ferry-run "
+               "--module) whose declarations to apply">,
+  ];
+}
+
 #endif // FERRY_DIALECT_STREAM_CONVERSION_PASSES

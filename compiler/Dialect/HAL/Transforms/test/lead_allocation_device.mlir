@@ -1,6 +1,15 @@
 // RUN: ferry-opt %s --hal-resolve-topology-queries=lead-allocation-device=b | FileCheck %s
 // RUN: ferry-opt %s --hal-resolve-topology-queries | FileCheck %s --check-prefix=DEFAULT
 
+// The lead device must be a hal.device.global of the module; both passes
+// that take the option say so in the same words (@lead is a function).
+// RUN: not ferry-opt %s --hal-resolve-topology-queries=lead-allocation-device=c 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not ferry-opt %s --hal-explain-memory-properties=lead-allocation-device=c 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: lead allocation device 'c' is not a hal.device.global of the module
+// UNKNOWN-NOT: remark
+// RUN: not ferry-opt %s --hal-resolve-topology-queries=lead-allocation-device=lead 2>&1 | FileCheck %s --check-prefix=NOT-DEVICE
+// NOT-DEVICE: error: lead allocation device 'lead' is not a hal.device.global of the module
+
 // Two local devices: the topology would pick @a (first); the lead device
 // flag makes @b allocate, with the same transparent-access bits.
 hal.device.global @a = #hal.device.target<"local", {}>
