@@ -108,25 +108,44 @@ BENCHMARK(BM_Baseline_MallocFree4K)->Arg(10)->Arg(1000)->Arg(100000);
 void queueAllocaDealloca(benchmark::State &state, LocalDeviceOptions options) {
   auto device = LocalDevice::create("bench", options);
   std::deque<std::shared_ptr<Buffer>> live;
-  auto alloc = [&] {
-    auto signal = Fence::create();
-    live.push_back(
-        *device->queueAlloca(nullptr, signal, 0, kUsage, kBlockBytes, 0));
+  // The signal fences of the latest alloca and dealloca: an asynchronous
+  // queue reports failures there, not in the returned status.
+  std::shared_ptr<Fence> allocated = Fence::createSignaled();
+  std::shared_ptr<Fence> deallocated = Fence::createSignaled();
+  auto alloc = [&]() -> Status {
+    allocated = Fence::create();
+    FERRY_ASSIGN_OR_RETURN(
+        auto buffer,
+        device->queueAlloca(nullptr, allocated, 0, kUsage, kBlockBytes, 0));
+    live.push_back(std::move(buffer));
+    return okStatus();
   };
+  // Waits for all queued work; fails if the latest alloca or dealloca did.
+  auto drain = [&]() -> Status {
+    auto done = Fence::create();
+    FERRY_RETURN_IF_ERROR(device->queueBarrier(nullptr, done));
+    FERRY_RETURN_IF_ERROR(done->wait());
+    FERRY_RETURN_IF_ERROR(allocated->wait());
+    return deallocated->wait();
+  };
+  // A failed operation would time an error path: stop at the first one.
   for (int64_t i = 0; i <= state.range(0); ++i)
-    alloc();
-  auto drain = Fence::create();
-  (void)device->queueBarrier(nullptr, drain);
-  (void)drain->wait();
+    if (Status status = alloc(); !status.ok())
+      return state.SkipWithError(status.toString().c_str());
+  if (Status status = drain(); !status.ok())
+    return state.SkipWithError(status.toString().c_str());
   for (auto _ : state) {
-    auto signal = Fence::create();
-    (void)device->queueDealloca(nullptr, signal, live.front(), 0);
+    deallocated = Fence::create();
+    Status status =
+        device->queueDealloca(nullptr, deallocated, live.front(), 0);
     live.pop_front();
-    alloc();
+    if (status.ok())
+      status = alloc();
+    if (!status.ok())
+      return state.SkipWithError(status.toString().c_str());
   }
-  auto done = Fence::create();
-  (void)device->queueBarrier(nullptr, done);
-  (void)done->wait();
+  if (Status status = drain(); !status.ok())
+    return state.SkipWithError(status.toString().c_str());
   AllocatorStatistics stats = device->allocator().statistics();
   state.counters["pool_hit_rate"] =
       double(stats.poolHits) / double(stats.poolHits + stats.poolMisses);
@@ -164,8 +183,12 @@ void queueCopyCrossDevice(benchmark::State &state, LocalDeviceOptions options) {
   std::memset(source->data(), 1, kTransferBytes);
   for (auto _ : state) {
     auto signal = Fence::create();
-    (void)a->queueCopy(nullptr, signal, source, 0, target, 0, kTransferBytes);
-    (void)signal->wait();
+    Status status =
+        a->queueCopy(nullptr, signal, source, 0, target, 0, kTransferBytes);
+    if (status.ok())
+      status = signal->wait();
+    if (!status.ok())
+      return state.SkipWithError(status.toString().c_str());
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
 }
@@ -196,9 +219,12 @@ void queueFill(benchmark::State &state, LocalDeviceOptions options) {
   uint32_t pattern = 0x01020304;
   for (auto _ : state) {
     auto signal = Fence::create();
-    (void)device->queueFill(nullptr, signal, target, 0, kTransferBytes,
-                            pattern++, 4);
-    (void)signal->wait();
+    Status status = device->queueFill(nullptr, signal, target, 0,
+                                      kTransferBytes, pattern++, 4);
+    if (status.ok())
+      status = signal->wait();
+    if (!status.ok())
+      return state.SkipWithError(status.toString().c_str());
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
 }

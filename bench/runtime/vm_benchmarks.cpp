@@ -86,6 +86,9 @@ void BM_Interpreter_I64Arithmetic(benchmark::State &state) {
     benchmark::DoNotOptimize(a);
     Result<std::vector<Value>> results =
         context->invoke("main", {Value(a), Value(b)});
+    // A failed call would time the error path instead of the interpreter.
+    if (!results.ok())
+      return state.SkipWithError(results.status().toString().c_str());
     benchmark::DoNotOptimize(results);
   }
   setNsPer(state, "ns_per_instruction", kArithmeticOps);
@@ -140,17 +143,26 @@ void setNsPerCall(benchmark::State &state) {
 
 void BM_ImportCall_Plain(benchmark::State &state) {
   auto math = std::make_shared<vm::NativeModule>("Math");
-  (void)math->addFunction({"add", {K::kI64, K::kI64}, {K::kI64}, 0, addBody()});
+  Status added =
+      math->addFunction({"add", {K::kI64, K::kI64}, {K::kI64}, 0, addBody()});
+  if (!added.ok())
+    return state.SkipWithError(added.toString().c_str());
   auto device = LocalDevice::create("device_a");
   Result<vm::Context> context =
       vm::Context::create(load(importCallModule()), {device}, {math});
   if (!context.ok())
     return state.SkipWithError(context.status().toString().c_str());
+  int64_t last = 0;
   for (auto _ : state) {
     Result<std::vector<Value>> results =
         context->invoke("main", {Value(int64_t(1)), Value(int64_t(2))});
+    if (!results.ok())
+      return state.SkipWithError(results.status().toString().c_str());
+    last = (*results)[0].i64();
     benchmark::DoNotOptimize(results);
   }
+  if (last != 1 + 2 * kImportCalls) // main adds 2 to 1, kImportCalls times
+    return state.SkipWithError("wrong result");
   setNsPerCall(state);
 }
 BENCHMARK(BM_ImportCall_Plain);
@@ -313,23 +325,26 @@ void BM_Baseline_SeedExampleByHand(benchmark::State &state) {
     int32_t *out =
         reuse ? kept : static_cast<int32_t *>(std::malloc(kSeedBytes));
     auto *bytes = reinterpret_cast<uint8_t *>(out);
-    (void)drivers::local::runElementwiseKernel(hal::BuiltinKernel::kMul,
-                                               hal::ElementType::kI32,
-                                               kSeedElements, in, in, bytes);
+    Status square = drivers::local::runElementwiseKernel(
+        hal::BuiltinKernel::kMul, hal::ElementType::kI32, kSeedElements, in, in,
+        bytes);
     scaleInPlace(out, kSeedElements, 2);
     scaleInPlace(out, kSeedElements, 3);
-    (void)drivers::local::runElementwiseKernel(
+    Status squareAgain = drivers::local::runElementwiseKernel(
         hal::BuiltinKernel::kMul, hal::ElementType::kI32, kSeedElements, bytes,
         bytes, bytes);
     benchmark::DoNotOptimize(out);
+    correct = correct && square.ok() && squareAgain.ok();
     for (uint64_t i : {uint64_t(0), kSeedElements / 2, kSeedElements - 1})
       correct = correct && out[i] == seedExpected(x[i]);
     if (!reuse)
       std::free(out);
+    if (!correct)
+      break;
   }
   std::free(kept);
   if (!correct)
-    state.SkipWithError("wrong results");
+    state.SkipWithError("a kernel failed or gave wrong results");
   state.counters["peak_bytes"] = double(2 * kSeedBytes); // input + out
 }
 BENCHMARK(BM_Baseline_SeedExampleByHand)

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "runtime/base/testing/status_assertions.h"
+
 namespace ferry {
 namespace {
 
@@ -39,6 +41,24 @@ TEST(StatusTest, ResultPropagates) {
   EXPECT_EQ(bad.status().message(), "3 is odd");
   EXPECT_TRUE(checkEven(2).ok());
   EXPECT_EQ(checkEven(3).code(), StatusCode::kInvalidArgument);
+}
+
+TEST(StatusTest, FailedWithNeedsTheCodeAndThePart) {
+  Status odd = checkEven(3);
+  EXPECT_TRUE(failedWith(odd, StatusCode::kInvalidArgument, "is odd"));
+  EXPECT_TRUE(failedWith(quarter(6), StatusCode::kInvalidArgument, "3 is"));
+  ::testing::AssertionResult ok =
+      failedWith(okStatus(), StatusCode::kInvalidArgument, "is odd");
+  EXPECT_FALSE(ok);
+  EXPECT_STREQ(ok.message(), "expected INVALID_ARGUMENT containing 'is odd', "
+                             "got OK");
+  ::testing::AssertionResult code =
+      failedWith(odd, StatusCode::kNotFound, "is odd");
+  EXPECT_FALSE(code);
+  EXPECT_STREQ(code.message(), "expected NOT_FOUND containing 'is odd', got "
+                               "INVALID_ARGUMENT: 3 is odd");
+  EXPECT_FALSE(failedWith(odd, StatusCode::kInvalidArgument, "is even"));
+  EXPECT_FALSE(failedWith(quarter(8), StatusCode::kInvalidArgument, ""));
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/hal/allocator.h"
 #include "runtime/hal/buffer_bits.h"
 
@@ -73,9 +74,12 @@ TEST(AllocatorImportTest, HostAllocationCallsReleaseOnce) {
 
 TEST(AllocatorImportTest, NullHostPointerIsAnError) {
   auto heap = HeapAllocator::create("heap");
-  EXPECT_FALSE(heap->importBuffer({}, {ExternalBufferType::kHostAllocation, 8,
-                                       nullptr, -1})
-                   .ok());
+  EXPECT_TRUE(
+      failedWith(heap->importBuffer(
+                     {}, {ExternalBufferType::kHostAllocation, 8, nullptr, -1}),
+                 StatusCode::kInvalidArgument,
+                 "import into heap: host allocation pointer is null"));
+  EXPECT_EQ(heap->statistics().allocations, 0u);
 }
 
 TEST(AllocatorExportTest, OpaqueFdSharesMemoryAcrossAllocators) {
@@ -106,20 +110,19 @@ TEST(AllocatorExportTest, HostAllocationNeedsHostVisibleMemory) {
   EXPECT_EQ(exported->hostPointer, buffer->data());
   auto discrete = Allocator::create("gpu", {.hostVisible = false});
   auto deviceBuffer = *discrete->allocate(kDeviceLocal, kSharingExport, 16);
-  Status status =
-      discrete->exportBuffer(*deviceBuffer, ExternalBufferType::kHostAllocation)
-          .status();
-  EXPECT_NE(status.message().find("cannot export"), std::string::npos)
-      << status.message();
+  EXPECT_TRUE(
+      failedWith(discrete->exportBuffer(*deviceBuffer,
+                                        ExternalBufferType::kHostAllocation),
+                 StatusCode::kFailedPrecondition, "cannot export"));
 }
 
 TEST(AllocatorExportTest, ExportOfReleasedBufferFails) {
   auto heap = HeapAllocator::create("heap");
   auto buffer = *heap->allocate(kHostVisible, kSharingExport, 16);
   ASSERT_TRUE(buffer->release().ok());
-  Status status =
-      heap->exportBuffer(*buffer, ExternalBufferType::kOpaqueFd).status();
-  EXPECT_NE(status.message().find("already deallocated"), std::string::npos);
+  EXPECT_TRUE(
+      failedWith(heap->exportBuffer(*buffer, ExternalBufferType::kOpaqueFd),
+                 StatusCode::kFailedPrecondition, "already deallocated"));
 }
 
 // The number of file descriptors this process has open.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <thread>
 
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/hal/allocator.h"
 #include "runtime/hal/buffer_bits.h"
 
@@ -124,11 +125,15 @@ TEST(BufferViewTest, ShapeChecks) {
   EXPECT_EQ(tooBig.status().message(),
             "buffer view 4x2xi32 needs 32 bytes but its buffer has 24");
   auto negative = BufferView::create(buffer, {-1}, ElementType::kI8);
-  EXPECT_FALSE(negative.ok());
+  EXPECT_TRUE(failedWith(negative, StatusCode::kInvalidArgument,
+                         "dimension 0 is negative (-1)"));
   auto overflow = BufferView::create(
       buffer, {int64_t(1) << 40, int64_t(1) << 40}, ElementType::kI64);
-  EXPECT_FALSE(overflow.ok());
-  EXPECT_FALSE(BufferView::create(nullptr, {1}, ElementType::kI8).ok());
+  EXPECT_TRUE(failedWith(overflow, StatusCode::kOutOfRange,
+                         "shape element count overflows"));
+  EXPECT_TRUE(failedWith(BufferView::create(nullptr, {1}, ElementType::kI8),
+                         StatusCode::kInvalidArgument,
+                         "buffer view needs a buffer, got null"));
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/drivers/builtin_drivers.h"
 
 namespace ferry::hal {
@@ -38,7 +39,9 @@ TEST(DriverRegistryTest, UnknownDriverListsKnownOnes) {
 TEST(DriverRegistryTest, DuplicateRegistrationFails) {
   DriverRegistry registry;
   ASSERT_TRUE(drivers::registerBuiltinDrivers(registry).ok());
-  EXPECT_FALSE(drivers::registerBuiltinDrivers(registry).ok());
+  EXPECT_TRUE(failedWith(drivers::registerBuiltinDrivers(registry),
+                         StatusCode::kInvalidArgument,
+                         "driver 'local-sync' is already registered"));
 }
 
 } // namespace

@@ -38,8 +38,9 @@ public:
   static std::shared_ptr<Fence> create();
   // A fence that is already signaled (e.g. "no dependency").
   static std::shared_ptr<Fence> createSignaled();
-  // A fence resolved when all of `fences` are: signaled if every one is,
-  // failed with the first failure otherwise. Signaled for an empty list.
+  // A fence signaled when all of `fences` are, or failed with the first
+  // failure as soon as one fails (the others may still be pending).
+  // Signaled for an empty list.
   static std::shared_ptr<Fence>
   join(std::span<const std::shared_ptr<Fence>> fences);
 

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <thread>
 
+#include "runtime/base/testing/status_assertions.h"
+
 namespace ferry::hal {
 namespace {
 
@@ -28,24 +30,41 @@ TEST(FenceTest, FailedFenceReturnsItsStatusAndStaysFailed) {
 
 TEST(FenceTest, WaitWithNothingPendingIsADeadlockNotAHang) {
   auto fence = Fence::create();
-  Status status = fence->wait();
-  EXPECT_EQ(status.code(), StatusCode::kDeadlock);
+  EXPECT_TRUE(failedWith(fence->wait(), StatusCode::kDeadlock,
+                         "waiting on a fence that nothing will ever signal"));
 }
+
+// A waiter that had not blocked would return during the sleep, or return
+// having seen the flag the main thread sets just before resolving unset.
+// (A waiter thread that starts late returns at once, and passes.)
+constexpr auto kLongEnoughToReturn = std::chrono::milliseconds(20);
 
 TEST(FenceTest, WaitBlocksUntilAnotherThreadSignals) {
   for (bool failIt : {false, true}) {
     auto fence = Fence::create();
     fence->addPendingSignal();
-    std::thread producer([fence, failIt] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      if (failIt)
-        fence->fail(internalError("producer failed"));
-      else
-        fence->signal();
+    std::atomic<bool> resolving{false}, returned{false};
+    bool sawResolving = false;
+    Status status;
+    std::thread waiter([&] {
+      status = fence->wait();
+      sawResolving = resolving.load();
+      returned = true;
     });
-    Status status = fence->wait();
-    producer.join();
-    EXPECT_EQ(status.ok(), !failIt);
+    std::this_thread::sleep_for(kLongEnoughToReturn);
+    EXPECT_FALSE(returned.load()) << "wait() returned before the fence "
+                                  << "was resolved (failIt=" << failIt << ")";
+    resolving = true;
+    if (failIt)
+      fence->fail(internalError("producer failed"));
+    else
+      fence->signal();
+    waiter.join();
+    EXPECT_TRUE(sawResolving) << "failIt=" << failIt;
+    if (failIt)
+      EXPECT_TRUE(failedWith(status, StatusCode::kInternal, "producer failed"));
+    else
+      EXPECT_TRUE(status.ok()) << status.toString();
   }
 }
 
@@ -53,41 +72,74 @@ TEST(FenceTest, ManyWaiters) {
   auto fence = Fence::create();
   fence->addPendingSignal();
   std::vector<std::thread> waiters;
-  std::atomic<int> okCount{0};
+  std::atomic<bool> resolving{false};
+  std::atomic<int> returned{0}, okAfterSignal{0};
   for (int i = 0; i < 4; ++i)
     waiters.emplace_back([&] {
-      if (fence->wait().ok())
-        ++okCount;
+      Status status = fence->wait();
+      if (status.ok() && resolving.load())
+        ++okAfterSignal;
+      ++returned;
     });
+  std::this_thread::sleep_for(kLongEnoughToReturn);
+  EXPECT_EQ(returned.load(), 0);
+  resolving = true;
   fence->signal();
   for (std::thread &t : waiters)
     t.join();
-  EXPECT_EQ(okCount.load(), 4);
+  EXPECT_EQ(okAfterSignal.load(), 4);
 }
 
 TEST(FenceTest, JoinSignalsWhenAllDoAndFailsIfAnyFails) {
   EXPECT_TRUE(Fence::join({})->wait().ok());
 
-  std::vector<std::shared_ptr<Fence>> fences = {Fence::create(),
-                                                Fence::create()};
+  // Pending until the last part is signaled, in whatever order.
+  std::vector<std::shared_ptr<Fence>> fences = {
+      Fence::create(), Fence::create(), Fence::create()};
   for (auto &fence : fences)
     fence->addPendingSignal();
   auto joined = Fence::join(fences);
+  EXPECT_FALSE(joined->isResolved());
+  EXPECT_TRUE(joined->willResolve());
   fences[0]->signal();
   EXPECT_FALSE(joined->isResolved());
+  fences[2]->signal();
+  EXPECT_FALSE(joined->isResolved());
   fences[1]->signal();
-  EXPECT_TRUE(joined->wait().ok());
+  ASSERT_TRUE(joined->isResolved());
+  EXPECT_TRUE(joined->query()->ok()) << joined->query()->toString();
 
+  // Failed as soon as a part fails, with that part's status; a later
+  // failure does not replace it.
+  std::vector<std::shared_ptr<Fence>> parts = {Fence::create(), Fence::create(),
+                                               Fence::create()};
+  for (auto &part : parts)
+    part->addPendingSignal();
+  auto failing = Fence::join(parts);
+  parts[0]->signal();
+  EXPECT_FALSE(failing->isResolved());
+  parts[1]->fail(dataLoss("second failed"));
+  ASSERT_TRUE(failing->isResolved());
+  EXPECT_TRUE(
+      failedWith(*failing->query(), StatusCode::kDataLoss, "second failed"));
+  parts[2]->fail(internalError("third failed"));
+  EXPECT_TRUE(
+      failedWith(failing->wait(), StatusCode::kDataLoss, "second failed"));
+
+  // Parts resolved before the join.
   std::vector<std::shared_ptr<Fence>> mixed = {Fence::createSignaled(),
                                                Fence::create()};
   mixed[1]->fail(dataLoss("second failed"));
-  EXPECT_EQ(Fence::join(mixed)->wait().message(), "second failed");
+  EXPECT_TRUE(failedWith(Fence::join(mixed)->wait(), StatusCode::kDataLoss,
+                         "second failed"));
 
   // Joining a fence nothing will signal cannot complete either.
   std::vector<std::shared_ptr<Fence>> orphan = {Fence::create()};
-  EXPECT_EQ(Fence::join(orphan)->wait().code(), StatusCode::kDeadlock);
+  EXPECT_TRUE(failedWith(Fence::join(orphan)->wait(), StatusCode::kDeadlock,
+                         "nothing will ever signal"));
 }
 
+// Parts signaled on other threads: the join waits for the last of them.
 TEST(FenceTest, JoinAcrossThreads) {
   std::vector<std::shared_ptr<Fence>> fences;
   for (int i = 0; i < 4; ++i) {
@@ -96,11 +148,20 @@ TEST(FenceTest, JoinAcrossThreads) {
   }
   auto joined = Fence::join(fences);
   std::vector<std::thread> producers;
-  for (auto &fence : fences)
-    producers.emplace_back([fence] { fence->signal(); });
-  EXPECT_TRUE(joined->wait().ok());
+  for (size_t i = 0; i + 1 < fences.size(); ++i)
+    producers.emplace_back([fence = fences[i]] { fence->signal(); });
   for (std::thread &t : producers)
     t.join();
+  EXPECT_FALSE(joined->isResolved());
+  std::atomic<bool> lastSignaled{false};
+  std::thread last([&] {
+    std::this_thread::sleep_for(kLongEnoughToReturn);
+    lastSignaled = true;
+    fences.back()->signal();
+  });
+  EXPECT_TRUE(joined->wait().ok());
+  EXPECT_TRUE(lastSignaled.load()) << "the join resolved before its last part";
+  last.join();
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/hal/allocator.h"
 #include "runtime/hal/buffer.h"
 #include "runtime/hal/buffer_bits.h"
@@ -63,7 +64,9 @@ TEST(OwnershipTest, NullHandling) {
   EXPECT_EQ(buffer->ownerCount(), 2);
   EXPECT_FALSE(*allocationDiscard(buffer.get()));
   EXPECT_TRUE(allocationIsTerminal(buffer.get()));
-  EXPECT_FALSE(Buffer::subspan(nullptr, 0, 0).ok());
+  EXPECT_TRUE(failedWith(Buffer::subspan(nullptr, 0, 0),
+                         StatusCode::kInvalidArgument,
+                         "subspan of a null buffer"));
 }
 
 TEST(OwnershipTest, DiscardBelowZeroIsAnErrorNotAWrap) {

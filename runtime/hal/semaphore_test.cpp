@@ -1,3 +1,4 @@
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/hal/semaphore.h"
 
 #include <gtest/gtest.h>
@@ -17,7 +18,8 @@ TEST(SemaphoreTest, SignalWaitAndTimeout) {
   EXPECT_TRUE(semaphore->wait(5).ok());
   producer.join();
   EXPECT_EQ(*semaphore->query(), 5u);
-  EXPECT_FALSE(semaphore->signal(5).ok()); // must advance
+  EXPECT_TRUE(failedWith(semaphore->signal(5), StatusCode::kInvalidArgument,
+                         "semaphore signal to 5 does not advance its value 5"));
 }
 
 TEST(SemaphoreTest, FenceAtResolvesInOrder) {
@@ -49,7 +51,9 @@ TEST(SemaphoreTest, FailurePropagatesToEveryWaiter) {
   EXPECT_EQ(pending->wait().message(), "device lost");
   EXPECT_EQ(semaphore->fenceAt(9)->wait().message(), "device lost");
   EXPECT_EQ(semaphore->query().status().message(), "device lost");
-  EXPECT_FALSE(semaphore->signal(11).ok());
+  EXPECT_TRUE(
+      failedWith(semaphore->signal(11), StatusCode::kFailedPrecondition,
+                 "signal of a failed semaphore: DATA_LOSS: device lost"));
 }
 
 TEST(FenceTimeoutTest, WaitWithTimeout) {

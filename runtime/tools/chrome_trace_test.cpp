@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/drivers/local/local_device.h"
 #include "runtime/hal/buffer_bits.h"
 #include "runtime/vm/context.h"
@@ -381,7 +382,7 @@ TEST_P(TraceRecorderTest, FailedOperationsAreMarked) {
   auto fence = hal::Fence::create();
   (void)a->queueHostCall(nullptr, fence,
                          [] { return internalError("host broke"); });
-  EXPECT_FALSE(fence->wait().ok());
+  EXPECT_TRUE(failedWith(fence->wait(), StatusCode::kInternal, "host broke"));
   Trace trace = recorder.snapshot();
   auto call = std::find_if(
       trace.events.begin(), trace.events.end(),

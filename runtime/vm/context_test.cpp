@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <random>
 
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/drivers/local/local_device.h"
 #include "runtime/hal/buffer_bits.h"
 #include "runtime/vm/testing/sample_modules.h"
@@ -264,8 +265,12 @@ TEST_F(ContextTest, RunningMutatedModulesNeverCrashes) {
 
 TEST_F(ContextTest, ContextNeedsOneDevicePerModuleDevice) {
   auto module = load(testing::buildElementwiseModule());
-  EXPECT_FALSE(Context::create(module, {}).ok());
-  EXPECT_FALSE(Context::create(module, {nullptr}).ok());
+  EXPECT_TRUE(failedWith(Context::create(module, {}),
+                         StatusCode::kInvalidArgument,
+                         "module has 1 devices, got 0"));
+  EXPECT_TRUE(failedWith(Context::create(module, {nullptr}),
+                         StatusCode::kInvalidArgument,
+                         "device 0 ('device_a') is null"));
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // that release removed the last owner (`dealloca.if`).
 #include <gtest/gtest.h>
 
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/drivers/local/local_device.h"
 #include "runtime/hal/buffer_bits.h"
 #include "runtime/vm/context.h"
@@ -119,7 +120,9 @@ TEST_F(OwnershipBoundaryTest, WithoutAHostShareTheProgramFrees) {
   EXPECT_EQ(stats().liveBytes, 0u);
   // Holding a reference is not owning: the freed buffer cannot be mapped.
   ASSERT_TRUE(kept);
-  EXPECT_FALSE(kept->map(hal::MappingMode::kScoped).ok());
+  EXPECT_TRUE(failedWith(kept->map(hal::MappingMode::kScoped),
+                         StatusCode::kFailedPrecondition,
+                         "was already deallocated"));
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <gtest/gtest.h>
 
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/drivers/local/local_device.h"
 #include "runtime/hal/buffer_bits.h"
 #include "runtime/hal/topology.h"
@@ -124,7 +125,8 @@ TEST_P(QueueTest, DoubleDeallocaIsAnError) {
   // Also for buffers whose first dealloca freed nothing.
   auto sync = *device->allocator().allocate(kHostVisible, kUsage, 32);
   ASSERT_TRUE(dealloca(*device, sync).ok());
-  EXPECT_FALSE(dealloca(*device, sync).ok());
+  EXPECT_TRUE(failedWith(dealloca(*device, sync),
+                         StatusCode::kFailedPrecondition, "second dealloca"));
 }
 
 TEST_P(QueueTest, BarrierOrdersAndFailedWaitPropagates) {
@@ -176,11 +178,15 @@ TEST_P(QueueTest, FillPatternsAndCounts) {
   EXPECT_EQ(buffer->data()[15], 0x08); // untouched: the 8-byte fill left 8
   EXPECT_EQ(device->statistics().fills, 5u);
   auto bad = Fence::create();
-  EXPECT_FALSE(device->queueFill(nullptr, bad, buffer, 0, 6, 0, 4).ok());
-  EXPECT_FALSE(bad->wait().ok());
-  EXPECT_FALSE(
-      device->queueFill(nullptr, Fence::create(), buffer, 4 << 20, 8, 0, 8)
-          .ok());
+  EXPECT_TRUE(failedWith(device->queueFill(nullptr, bad, buffer, 0, 6, 0, 4),
+                         StatusCode::kInvalidArgument,
+                         "length 6 is not a multiple of the pattern length 4"));
+  EXPECT_TRUE(failedWith(bad->wait(), StatusCode::kInvalidArgument,
+                         "length 6 is not a multiple of the pattern length 4"));
+  EXPECT_TRUE(failedWith(
+      device->queueFill(nullptr, Fence::create(), buffer, 4 << 20, 8, 0, 8),
+      StatusCode::kOutOfRange,
+      "range [4194304, +8) is outside its 4194304 bytes"));
   EXPECT_EQ(device->statistics().fills, 5u);
 }
 

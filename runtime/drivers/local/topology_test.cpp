@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "runtime/base/testing/status_assertions.h"
 #include "runtime/drivers/local/local_device.h"
 #include "runtime/hal/buffer_bits.h"
 #include "runtime/hal/topology.h"
@@ -42,8 +43,12 @@ TEST(TopologyTest, LinksFollowDriverReports) {
 TEST(TopologyTest, DuplicateNamesAndNullsAreRejected) {
   auto a = LocalDevice::create("x");
   auto b = LocalDevice::create("x");
-  EXPECT_FALSE(DeviceGroup::create({a, b}).ok());
-  EXPECT_FALSE(DeviceGroup::create({a, nullptr}).ok());
+  EXPECT_TRUE(failedWith(DeviceGroup::create({a, b}),
+                         StatusCode::kInvalidArgument,
+                         "device group: two devices are named 'x'"));
+  EXPECT_TRUE(failedWith(DeviceGroup::create({a, nullptr}),
+                         StatusCode::kInvalidArgument,
+                         "device group: device 1 is null"));
 }
 
 TEST(DeviceQueryTest, MemoryAndDeviceCategories) {

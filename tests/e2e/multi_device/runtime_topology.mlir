@@ -26,11 +26,12 @@
 // RUN: %python %S/../check_stats.py %t.discrete.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=0 live_bytes_at_exit=0
 // RUN: %python %S/../check_stats.py %t.bits.json peak_bytes=0 live_bytes_at_exit=0
 // RUN: %python %S/../check_stats.py %t.bits.discrete.json peak_bytes=0 live_bytes_at_exit=0
-// LOCAL: 17
-// LOCAL-NEXT: 720947
-// DISCRETE: 16
-// DISCRETE-NEXT: 307
-// CHECK: 4xi32=[110 440 990 1760]
+// Whole lines, so that 17 cannot match 170 or 117.
+// LOCAL: {{^}}17{{$}}
+// LOCAL-NEXT: {{^}}720947{{$}}
+// DISCRETE: {{^}}16{{$}}
+// DISCRETE-NEXT: {{^}}307{{$}}
+// CHECK: {{^}}4xi32=[110 440 990 1760]{{$}}
 module attributes {stream.topology = #hal.device.topology<links = [
     (@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}),
     (@b -> @a = {transparent_access = #hal.runtime, unified_memory = #hal.runtime})]>} {

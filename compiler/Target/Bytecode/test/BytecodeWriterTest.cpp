@@ -91,18 +91,22 @@ uint64_t readU64(const std::vector<uint8_t> &bytes, size_t offset) {
   return value;
 }
 
+// Every arithmetic result is returned, so each op is checked on its own.
 constexpr llvm::StringLiteral kScalarModule = R"mlir(
-  func.func @scalar(%a: index, %b: index) -> (index, i32) {
+  func.func @scalar(%a: index, %b: index)
+      -> (index, index, index, index, index, index, i32) {
     %c3 = arith.constant 3 : index
+    %c11 = arith.constant 11 : index
     %t = arith.constant true
     %mt = hal.memory_type<"HostVisible|DeviceLocal"> : i32
     %sum = arith.addi %a, %b : index
     %prod = arith.muli %sum, %c3 : index
-    %diff = arith.subi %prod, %a : index
+    %diff = arith.subi %a, %prod : index
     %quot = arith.divsi %diff, %b : index
-    %and = arith.andi %quot, %c3 : index
+    %and = arith.andi %quot, %c11 : index
     %or = arith.ori %and, %c3 : index
-    return %or, %mt : index, i32
+    return %sum, %prod, %diff, %quot, %and, %or, %mt
+        : index, index, index, index, index, index, i32
   }
 )mlir";
 
@@ -131,18 +135,27 @@ TEST_F(BytecodeWriterTest, RuntimeRunsScalarCode) {
   ASSERT_TRUE(loaded.ok()) << loaded.status().toString();
   const vm::Function *function = loaded->lookupFunction("scalar");
   ASSERT_NE(function, nullptr);
-  EXPECT_EQ(function->signatureString(), "scalar(i64, i64) -> (i64, i64)");
+  EXPECT_EQ(function->signatureString(),
+            "scalar(i64, i64) -> (i64, i64, i64, i64, i64, i64, i64)");
 
   Result<vm::Context> vmContext = vm::Context::create(
       std::make_shared<const vm::Module>(std::move(*loaded)), {});
   ASSERT_TRUE(vmContext.ok()) << vmContext.status().toString();
   Result<std::vector<vm::Value>> results = vmContext->invoke(
-      "scalar", {vm::Value(int64_t(7)), vm::Value(int64_t(2))});
+      "scalar", {vm::Value(int64_t(7)), vm::Value(int64_t(3))});
   ASSERT_TRUE(results.ok()) << results.status().toString();
-  ASSERT_EQ(results->size(), 2u);
-  // ((7 + 2) * 3 - 7) / 2 = 10; (10 & 3) | 3 = 3.
-  EXPECT_EQ((*results)[0].i64(), 3);
-  EXPECT_EQ((*results)[1].i64(), 0x11);
+  ASSERT_EQ(results->size(), 7u);
+  // Each expected value differs from what any other of the six ops, the
+  // same op with its operands swapped or either operand used twice would
+  // give; the quotient also tells signed from unsigned division and
+  // truncation from flooring, and the masks overlap so that ori is not addi.
+  EXPECT_EQ((*results)[0].i64(), 10);  // 7 + 3
+  EXPECT_EQ((*results)[1].i64(), 30);  // 10 * 3
+  EXPECT_EQ((*results)[2].i64(), -23); // 7 - 30
+  EXPECT_EQ((*results)[3].i64(), -7);  // -23 / 3, rounded toward zero
+  EXPECT_EQ((*results)[4].i64(), 9);   // -7 & 0b1011 = 0b1001
+  EXPECT_EQ((*results)[5].i64(), 11);  // 0b1001 | 0b0011
+  EXPECT_EQ((*results)[6].i64(), 0x11);
 }
 
 TEST_F(BytecodeWriterTest, RuntimeLoadsHALCode) {

@@ -1,4 +1,6 @@
-// RUN: ferry-opt %s --split-input-file --convert-stream-to-hal | FileCheck %s
+// Nothing of the stream dialect is left anywhere (--implicit-check-not
+// looks before, between and after all matches).
+// RUN: ferry-opt %s --split-input-file --convert-stream-to-hal | FileCheck %s --implicit-check-not=stream.
 
 // With no device declared, one local device is added and all work runs on it.
 // CHECK: hal.device.global @__device_0 = #hal.device.target<"local", {}>
@@ -25,7 +27,6 @@
 // CHECK: %[[RES:.+]] = hal.buffer_view.create buffer(%[[OUT]] : !hal.buffer) shape([%[[D0]], %{{.+}}]) type(f32) : !hal.buffer_view
 // CHECK: hal.fence.await until([%[[F3]]])
 // CHECK: return %[[RES]]
-// CHECK-NOT: stream.
 func.func @main(%view: !hal.buffer_view) -> !hal.buffer_view {
   %d0 = hal.buffer_view.dim<%view : !hal.buffer_view>[0] : index
   %n = arith.constant 12 : index
@@ -45,10 +46,13 @@ func.func @main(%view: !hal.buffer_view) -> !hal.buffer_view {
 
 // -----
 
-// A declared device is used instead of a new one.
+// A declared device is used instead of a new one (which would be declared
+// first, so the not-checks bracket the declared one).
+// CHECK-NOT: @__device_0
 // CHECK: hal.device.global @gpu = #hal.device.target<"local", {}>
 // CHECK-NOT: @__device_0
 // CHECK: hal.device.get @gpu
+// CHECK-NOT: @__device_0
 hal.device.global @gpu = #hal.device.target<"local", {}>
 func.func @declared(%view: !hal.buffer_view) -> !hal.buffer_view {
   %s = stream.tensor.sizeof tensor<4xi32> : index

@@ -12,8 +12,11 @@ hal.device.global @b = #hal.device.target<"local", {}>
 // CHECK-LABEL: func.func @f
 // CHECK-NOT: hal.device.query
 // CHECK: hal.global.load @__query_0_value : i32
+// CHECK-NOT: hal.device.query
 // CHECK: hal.global.load @__query_0_value : i32
+// CHECK-NOT: hal.device.query
 // CHECK: hal.global.load @__query_1_value : i32
+// CHECK-NOT: hal.device.query
 func.func @f() -> (i32, i32, i32) {
   %a0 = hal.device.get @a : !hal.device
   %ok0, %v0 = hal.device.query<%a0 : !hal.device> category("hal.device.link") key("b:transparent_access") : i1, i32
@@ -27,6 +30,7 @@ func.func @f() -> (i32, i32, i32) {
 // CHECK-NOT: hal.device.query
 // CHECK: hal.global.load @__query_0_ok : i1
 // CHECK: hal.global.load @__query_0_value : i32
+// CHECK-NOT: hal.device.query
 func.func @g() -> (i1, i32) {
   %a = hal.device.get @a : !hal.device
   %ok, %v = hal.device.query<%a : !hal.device> category("hal.device.link") key("b:transparent_access") : i1, i32
@@ -37,6 +41,7 @@ func.func @g() -> (i1, i32) {
 // CHECK: %[[OK:.+]], %[[V:.+]] = hal.device.query<%[[A]] : !hal.device> category("hal.device.link") key("b:transparent_access") : i1, i32
 // CHECK: hal.global.store %[[OK]], @__query_0_ok : i1
 // CHECK: hal.global.store %[[V]], @__query_0_value : i32
+// CHECK-NOT: hal.device.query
 // CHECK: %[[B:.+]] = hal.device.get @b
 // CHECK: hal.device.query<%[[B]] : !hal.device> category("hal.device.link") key("a:transparent_access")
 // CHECK-NOT: hal.device.query

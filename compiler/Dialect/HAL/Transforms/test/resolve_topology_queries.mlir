@@ -72,6 +72,7 @@ module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {
   hal.device.global @a = #hal.device.target<"local", {}>
   hal.device.global @b = #hal.device.target<"local", {}>
   // CHECK-LABEL: func.func @one_direction
+  // CHECK-NOT: hal.allocator.select
   // CHECK-DAG: %[[M:.+]] = hal.memory_type<"HostVisible|DeviceLocal">
   // CHECK-DAG: %[[U:.+]] = hal.buffer_usage<"Transfer|DispatchStorage|Mapping|MappingPersistent">
   // CHECK-DAG: %[[B:.+]] = hal.device.get @b
@@ -218,6 +219,7 @@ module attributes {stream.topology = #hal.device.topology<links = [
   // CHECK-DAG: %[[B:.+]] = hal.device.get @b
   // CHECK: %[[A:.+]] = hal.device.get @a
   // CHECK: %[[BUF:.+]] = hal.device.queue.alloca<%[[A]] : !hal.device> signal(%{{.+}}) type(%{{.+}}) usage(%[[U]])
+  // CHECK-NOT: hal.device.import_buffer
   // CHECK: %[[IMP:.+]] = hal.device.import_buffer<%[[B]] : !hal.device> buffer(%[[BUF]] : !hal.buffer) wait(%{{.+}})
   // CHECK-NOT: hal.device.import_buffer
   // CHECK: return %[[IMP]], %[[BUF]]

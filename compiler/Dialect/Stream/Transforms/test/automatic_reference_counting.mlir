@@ -53,15 +53,25 @@ func.func @external_calls(%s: index) {
 // Returned to the host: no dealloca, the caller owns it. A plain import is
 // the host's and is never freed; a consumed import is the program's, freed
 // after release (the host may have kept a share).
+// The consumed import's dealloca is the only one in the function, so neither
+// the returned buffer nor the plain import is freed.
 // CHECK-LABEL: func.func @boundaries
-// CHECK-NOT: stream.resource.dealloca {{.*}}%[[OUT:result]]
+// CHECK-NOT: stream.resource.dealloca
 // CHECK: %[[IN:.+]] = stream.tensor.import %{{.+}} message("input 0")
+// CHECK-NOT: stream.resource.dealloca
 // CHECK: %[[OWNED:.+]] = stream.tensor.import consume
-// CHECK: %[[D:.+]] = stream.cmd.dispatch
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: %[[OUT:.+]], %{{.+}} = stream.resource.alloca
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: %[[D:.+]] = stream.cmd.dispatch {{.+}} (%[[IN]], %[[OWNED]], %[[OUT]])
 // CHECK-NEXT: %[[LAST:.+]] = stream.resource.release %[[OWNED]]
 // CHECK-NEXT: stream.resource.dealloca origin if(%[[LAST]]) await(%[[D]]) %[[OWNED]]
-// CHECK-NOT: stream.resource.dealloca {{.*}} %[[IN]] :
-// CHECK: return
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: %[[READY:.+]] = stream.timepoint.await %[[D]] => %[[OUT]]
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: %[[VIEW:.+]] = stream.tensor.export %[[READY]]
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: return %[[VIEW]]
 func.func @boundaries(%v0: !hal.buffer_view, %v1: !hal.buffer_view, %n: index) -> !hal.buffer_view {
   %s = stream.tensor.sizeof tensor<4xi32> : index
   %in = stream.tensor.import %v0 message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}

@@ -20,9 +20,13 @@ func.func private @write(tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> attribut
 // Undefined contents are never copied: a second tied use of an alloca gets
 // a fresh alloca, not a clone.
 // CHECK-LABEL: func.func @empty_twice
+// CHECK-NOT: stream.async.clone
 // CHECK: %[[E:.+]] = stream.async.alloca : !stream.resource<*>{%[[S:.+]]}
+// CHECK-NOT: stream.async.clone
 // CHECK: %[[E2:.+]] = stream.async.alloca : !stream.resource<*>{%[[S]]}
+// CHECK-NOT: stream.async.clone
 // CHECK: stream.async.call @write(%{{.+}}, %[[E2]])
+// CHECK-NOT: stream.async.clone
 // CHECK: stream.async.call @write(%{{.+}}, %[[E]])
 // CHECK-NOT: stream.async.clone
 func.func @empty_twice(%a: !stream.resource<*>, %s: index) -> (!stream.resource<*>, !stream.resource<*>) {
@@ -38,10 +42,15 @@ func.func private @write(tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> attribut
 
 // A splat used by two tied calls becomes two splats.
 // CHECK-LABEL: func.func @splat_twice
+// CHECK-NOT: stream.async.clone
 // CHECK: %[[V:.+]] = arith.constant 3 : i32
+// CHECK-NOT: stream.async.clone
 // CHECK: %[[S1:.+]] = stream.async.splat %[[V]] : i32 -> !stream.resource<*>
+// CHECK-NOT: stream.async.clone
 // CHECK: %[[S2:.+]] = stream.async.splat %[[V]] : i32 -> !stream.resource<*>
+// CHECK-NOT: stream.async.clone
 // CHECK: stream.async.call @write(%{{.+}}, %[[S2]])
+// CHECK-NOT: stream.async.clone
 // CHECK: stream.async.call @write(%{{.+}}, %[[S1]])
 // CHECK-NOT: stream.async.clone
 func.func @splat_twice(%a: !stream.resource<*>, %s: index) -> (!stream.resource<*>, !stream.resource<*>) {

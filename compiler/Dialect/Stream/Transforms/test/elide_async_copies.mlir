@@ -2,17 +2,22 @@
 
 func.func private @write(tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> attributes {stream.tied_operands = array<i64: 1>}
 
-// Real data read after the tied call: the copy is kept.
+// Real data read after the tied call: the copy is kept. The same call on
+// data never read again (%y) writes into it directly.
 // CHECK-LABEL: func.func @read_after
 // CHECK: %[[CLONE:.+]] = stream.async.clone %[[X:.+]] :
 // CHECK: stream.async.call @write(%{{.+}}, %[[CLONE]])
-// CHECK: stream.async.dispatch kernel("add") {{.+}} (%[[X]], %[[X]])
+// CHECK: %[[Y:.+]] = stream.async.dispatch kernel("add") {{.+}} (%[[X]], %[[X]])
+// CHECK-NOT: stream.async.clone
+// CHECK: stream.async.call @write(%{{.+}}, %[[Y]]) : {{.+}} -> (%[[Y]]{%{{.+}}})
 func.func @read_after(%a: !stream.resource<*>, %s: index) -> (!stream.resource<*>, !stream.resource<*>) {
   %x = stream.async.dispatch kernel("mul") type(i32) count(%s) (%a, %a) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
   %c = stream.async.clone %x : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
   %r = stream.async.call @write(%a, %c) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> (%c{%s})
   %y = stream.async.dispatch kernel("add") type(i32) count(%s) (%x, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
-  return %r, %y : !stream.resource<*>, !stream.resource<*>
+  %cy = stream.async.clone %y : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  %ry = stream.async.call @write(%a, %cy) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> (%cy{%s})
+  return %r, %ry : !stream.resource<*>, !stream.resource<*>
 }
 
 // -----
@@ -35,16 +40,24 @@ func.func @read_before(%a: !stream.resource<*>, %s: index) -> (!stream.resource<
 
 // -----
 
-// A host import is never written in place, even at its last use.
+// A host import is never written in place, even at its last use; a value
+// the program computed is, at its last use.
 // CHECK-LABEL: func.func @import_kept
-// CHECK: stream.async.clone
+// CHECK: %[[I:.+]] = stream.tensor.import
+// CHECK: %[[C:.+]] = stream.async.clone %[[I]]
+// CHECK: stream.async.fill %{{.+}}, %[[C]]
+// CHECK: %[[D:.+]] = stream.async.dispatch
+// CHECK-NOT: stream.async.clone
+// CHECK: stream.async.fill %{{.+}}, %[[D]]
 func.func @import_kept(%view: !hal.buffer_view, %s: index) -> !stream.resource<*> {
   %i = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
   %c = stream.async.clone %i : !stream.resource<external>{%s} -> !stream.resource<external>{%s}
   %v = arith.constant 0 : i32
   %f = stream.async.fill %v, %c : i32 -> !stream.resource<external>{%s}
   %d = stream.async.dispatch kernel("add") type(i32) count(%s) (%f, %f) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}) -> !stream.resource<*>{%s}
-  return %d : !stream.resource<*>
+  %cd = stream.async.clone %d : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  %fd = stream.async.fill %v, %cd : i32 -> !stream.resource<*>{%s}
+  return %fd : !stream.resource<*>
 }
 
 // -----
@@ -87,13 +100,21 @@ func.func @callers(%a: !stream.resource<*>, %s: index) -> (!stream.resource<*>, 
 // -----
 
 // Regions: a clone inside a loop of a value defined outside it is kept (the
-// next iteration reads the value again); a clone inside scf.if whose source
-// is read after the scf.if is kept.
+// next iteration reads the value again), while one of a value the same
+// iteration defined goes; a clone inside scf.if whose source is read after
+// the scf.if is kept.
 // CHECK-LABEL: func.func @regions
+// CHECK: %[[X:.+]] = stream.async.dispatch kernel("mul")
 // CHECK: scf.for
-// CHECK: stream.async.clone
+// CHECK: %[[CX:.+]] = stream.async.clone %[[X]]
+// CHECK: stream.async.fill %{{.+}}, %[[CX]]
+// CHECK: %[[W:.+]] = stream.async.dispatch kernel("add")
+// CHECK-NOT: stream.async.clone
+// CHECK: stream.async.fill %{{.+}}, %[[W]]
+// CHECK: %[[Y:.+]] = stream.async.dispatch kernel("mul")
 // CHECK: scf.if
-// CHECK: stream.async.clone
+// CHECK: %[[CY:.+]] = stream.async.clone %[[Y]]
+// CHECK: stream.async.fill %{{.+}}, %[[CY]]
 func.func @regions(%a: !stream.resource<*>, %s: index, %n: index, %cond: i1) -> !stream.resource<*> {
   %x = stream.async.dispatch kernel("mul") type(i32) count(%s) (%a, %a) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
   %c0 = arith.constant 0 : index
@@ -102,6 +123,9 @@ func.func @regions(%a: !stream.resource<*>, %s: index, %n: index, %cond: i1) -> 
   scf.for %i = %c0 to %n step %c1 {
     %c = stream.async.clone %x : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
     %f = stream.async.fill %v, %c : i32 -> !stream.resource<*>{%s}
+    %w = stream.async.dispatch kernel("add") type(i32) count(%s) (%a, %a) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+    %cw = stream.async.clone %w : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+    %fw = stream.async.fill %v, %cw : i32 -> !stream.resource<*>{%s}
   }
   %y = stream.async.dispatch kernel("mul") type(i32) count(%s) (%a, %a) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
   scf.if %cond {

@@ -78,7 +78,9 @@ func.func @two_affinities(%n: index) {
 // CHECK-NOT: stream.cmd.execute
 // CHECK: stream.resource.alloca
 // CHECK-NEXT: stream.cmd.dispatch kernel("add")
+// CHECK-NOT: stream.cmd.execute
 // CHECK: stream.resource.alloca
+// CHECK-NOT: stream.cmd.execute
 // CHECK: stream.cmd.dispatch kernel("mul")
 // CHECK-NOT: stream.cmd.execute
 func.func @alloca_between(%view: !hal.buffer_view, %n: index) -> !hal.buffer_view {
