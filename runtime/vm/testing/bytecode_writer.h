@@ -19,16 +19,17 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/hal/builtin_kernels.h"
 #include "runtime/hal/element_type.h"
 #include "runtime/vm/bytecode_format.h"
 
 namespace ferry::vm::testing {
 
-using bytecode::BuiltinKernel;
 using bytecode::CmpPredicate;
 using bytecode::kNoRegister;
 using bytecode::Opcode;
 using bytecode::RegisterKind;
+using hal::BuiltinKernel;
 
 inline void appendU8(std::vector<uint8_t> &out, uint8_t v) { out.push_back(v); }
 inline void appendU16(std::vector<uint8_t> &out, uint16_t v) {

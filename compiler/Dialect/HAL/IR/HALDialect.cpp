@@ -8,7 +8,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "runtime/hal/buffer_bits.h"
-#include "runtime/vm/bytecode_format.h"
+#include "runtime/hal/builtin_kernels.h"
 
 using namespace mlir;
 
@@ -96,18 +96,6 @@ LogicalResult BufferViewCreateOp::verify() {
   return verifyElementType(*this, getElementType());
 }
 
-std::optional<vm::bytecode::BuiltinKernel> lookupBuiltinKernel(StringRef name,
-                                                               int *inputs) {
-#define FERRY_X(enumerator, value, spelling, input_count)                      \
-  if (name == spelling) {                                                      \
-    *inputs = input_count;                                                     \
-    return vm::bytecode::BuiltinKernel::enumerator;                            \
-  }
-  FERRY_BUILTIN_KERNELS(FERRY_X)
-#undef FERRY_X
-  return std::nullopt;
-}
-
 LogicalResult DeviceQueueFillOp::verify() {
   unsigned width = getPattern().getType().getIntOrFloatBitWidth();
   if (width != 8 && width != 16 && width != 32 && width != 64)
@@ -117,10 +105,11 @@ LogicalResult DeviceQueueFillOp::verify() {
 }
 
 LogicalResult DeviceQueueDispatchOp::verify() {
-  int inputs = 0;
-  if (!lookupBuiltinKernel(getKernel(), &inputs))
+  std::optional<BuiltinKernel> kernel = parseBuiltinKernel(getKernel());
+  if (!kernel)
     return emitOpError() << "unknown built-in kernel '" << getKernel() << "'";
-  if (static_cast<int>(getBindings().size()) != inputs + 1)
+  uint32_t inputs = builtinKernelInputCount(*kernel);
+  if (getBindings().size() != inputs + 1)
     return emitOpError() << "kernel '" << getKernel() << "' takes " << inputs
                          << " inputs and one output, got "
                          << getBindings().size() << " bindings";

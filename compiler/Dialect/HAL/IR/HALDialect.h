@@ -11,7 +11,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "runtime/hal/element_type.h"
-#include "runtime/vm/bytecode_format.h"
 
 #include <optional>
 
@@ -69,10 +68,6 @@ mlir::LogicalResult verifyTopologyDevices(mlir::Operation *module,
 // The runtime element type of an MLIR element type; nullopt when the runtime
 // has no such type (e.g. bf16 or i1 today).
 std::optional<ElementType> getRuntimeElementType(mlir::Type type);
-
-// The built-in kernel named `name` and its input count; nullopt if unknown.
-std::optional<vm::bytecode::BuiltinKernel>
-lookupBuiltinKernel(llvm::StringRef name, int *inputCount);
 
 } // namespace ferry::hal
 

@@ -8,6 +8,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include "runtime/hal/builtin_kernels.h"
+
 using namespace mlir;
 
 #include "compiler/Dialect/Stream/IR/StreamEnums.cpp.inc"
@@ -360,10 +362,11 @@ LogicalResult TensorExportOp::verify() {
 
 static LogicalResult verifyKernel(Operation *op, StringRef kernel,
                                   Type elementType, size_t inputCount) {
-  int expectedInputs = 0;
-  if (!hal::lookupBuiltinKernel(kernel, &expectedInputs))
+  std::optional<hal::BuiltinKernel> known = hal::parseBuiltinKernel(kernel);
+  if (!known)
     return op->emitOpError() << "unknown built-in kernel '" << kernel << "'";
-  if (static_cast<int>(inputCount) != expectedInputs)
+  uint32_t expectedInputs = hal::builtinKernelInputCount(*known);
+  if (inputCount != expectedInputs)
     return op->emitOpError() << "kernel '" << kernel << "' takes "
                              << expectedInputs << " inputs, got " << inputCount;
   if (!hal::getRuntimeElementType(elementType))
