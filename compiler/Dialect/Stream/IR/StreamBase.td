@@ -24,6 +24,10 @@ def Stream_Dialect : Dialect {
   let hasOperationAttrVerify = 1;
   let dependentDialects = ["::ferry::hal::HALDialect",
                            "::mlir::arith::ArithDialect"];
+  let extraClassDeclaration = [{
+    void registerTypes();
+    void registerOperations();
+  }];
 }
 
 def Stream_Lifetime : I32EnumAttr<"Lifetime", "what a resource is used for", [
