@@ -3,10 +3,10 @@
 //
 // The output is produced in memory and moved into place only when everything
 // succeeded, so a failed compile never leaves a (partial) output file behind.
-#include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Pipelines/Registration.h"
 #include "compiler/Target/Bytecode/BytecodeWriter.h"
+#include "compiler/Utils/ABI.h"
 #include "runtime/modules/plugin.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -204,7 +204,7 @@ LogicalResult applyPluginDeclarations(ModuleOp module) {
                << toString(function->resultKinds)
                << ") (i: integer, r: buffer view or fence)";
       if (function->flags & bytecode::kImportTiedMayAlias)
-        decl->setAttr(ferry::hal::kTiedMayAliasAttr,
+        decl->setAttr(ferry::kTiedMayAliasAttr,
                       UnitAttr::get(module.getContext()));
     }
   }

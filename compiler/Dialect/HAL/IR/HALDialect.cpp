@@ -14,30 +14,6 @@ using namespace mlir;
 
 namespace ferry::hal {
 
-std::optional<ElementType> getRuntimeElementType(Type type) {
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    if (intType.isUnsigned())
-      return std::nullopt;
-    switch (intType.getWidth()) {
-    case 8:
-      return ElementType::kI8;
-    case 16:
-      return ElementType::kI16;
-    case 32:
-      return ElementType::kI32;
-    case 64:
-      return ElementType::kI64;
-    default:
-      return std::nullopt;
-    }
-  }
-  if (type.isF32())
-    return ElementType::kF32;
-  if (type.isF64())
-    return ElementType::kF64;
-  return std::nullopt;
-}
-
 //===----------------------------------------------------------------------===//
 // Bit constants: printed and parsed as "Name|Name" using the shared tables.
 //===----------------------------------------------------------------------===//
@@ -116,6 +92,9 @@ LogicalResult DeviceQueueDispatchOp::verify() {
   return verifyElementType(*this, getElementType());
 }
 
+Value BufferViewDimOp::getExternalBuffer() { return getBufferView(); }
+int64_t BufferViewDimOp::getDimIndex() { return getIndexAttr().getInt(); }
+
 LogicalResult DeviceGetOp::verifySymbolUses(SymbolTableCollection &symbols) {
   auto global =
       symbols.lookupNearestSymbolFrom<DeviceGlobalOp>(*this, getDeviceAttr());
@@ -128,6 +107,15 @@ LogicalResult DeviceGetOp::verifySymbolUses(SymbolTableCollection &symbols) {
 //===----------------------------------------------------------------------===//
 // Device attributes
 //===----------------------------------------------------------------------===//
+
+FlatSymbolRefAttr DeviceAffinityAttr::getDeviceSymbol() const {
+  return getDevice();
+}
+
+// One queue runs work for one device and queue mask.
+bool DeviceAffinityAttr::isExecutableWith(stream::AffinityAttr other) const {
+  return Attribute(*this) == other;
+}
 
 // A capability value: a bool, or #hal.runtime when only the device knows.
 static bool isCapabilityValue(Attribute value) {
@@ -285,9 +273,9 @@ DeviceTopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult verifyTopologyDevices(Operation *module,
-                                    DeviceTopologyAttr topology) {
-  for (DeviceLinkAttr link : topology.getLinks())
+// Every link names a hal.device.global of `module`.
+LogicalResult DeviceTopologyAttr::verifyDevices(Operation *module) const {
+  for (DeviceLinkAttr link : getLinks())
     for (FlatSymbolRefAttr device : {link.getSource(), link.getTarget()})
       if (!SymbolTable::lookupSymbolIn(module, device.getAttr()) ||
           !isa<DeviceGlobalOp>(

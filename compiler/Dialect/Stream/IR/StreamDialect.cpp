@@ -1,5 +1,6 @@
 // The stream dialect itself: registration, the checks of the stream.*
-// attributes on any op, and queries over stream code.
+// attributes (whose values other dialects provide through the interfaces of
+// StreamInterfaces.td), and queries over stream code.
 
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 
@@ -14,24 +15,25 @@ void StreamDialect::initialize() {
   registerOperations();
 }
 
-// `stream.affinity` (on ops and functions) must be a #hal.device.affinity;
-// `stream.topology` (on the module) a #hal.device.topology whose links name
-// the module's devices.
+// `stream.affinity` (on ops and functions) must be an AffinityAttr and
+// `stream.topology` (on the module) an AffinityTopologyAttr, whose devices
+// it checks itself. The messages name the attributes users write today,
+// the HAL dialect's.
 LogicalResult StreamDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
-  if (attr.getName() == hal::kAffinityAttrName) {
-    if (!isa<hal::DeviceAffinityAttr>(attr.getValue()))
+  if (attr.getName() == kAffinityAttrName) {
+    if (!isa<AffinityAttr>(attr.getValue()))
       return op->emitError()
              << "'" << attr.getName().getValue()
              << "' must be a #hal.device.affinity, got " << attr.getValue();
     return success();
   }
-  if (attr.getName() == hal::kTopologyAttrName) {
-    auto topology = dyn_cast<hal::DeviceTopologyAttr>(attr.getValue());
+  if (attr.getName() == kTopologyAttrName) {
+    auto topology = dyn_cast<AffinityTopologyAttr>(attr.getValue());
     if (!topology || !isa<ModuleOp>(op))
       return op->emitError() << "'" << attr.getName().getValue()
                              << "' must be a #hal.device.topology on a module";
-    return hal::verifyTopologyDevices(op, topology);
+    return topology.verifyDevices(op);
   }
   return success();
 }

@@ -2,6 +2,7 @@
 // operands and execution regions.
 
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
+#include "compiler/Utils/ElementTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -540,11 +541,11 @@ void CmdExecuteOp::build(OpBuilder &builder, OperationState &state,
 //     => !stream.timepoint [attributes {...}]
 ParseResult CmdExecuteOp::parse(OpAsmParser &parser, OperationState &result) {
   if (succeeded(parser.parseOptionalKeyword("on"))) {
-    hal::DeviceAffinityAttr affinity;
+    AffinityAttr affinity;
     if (parser.parseLParen() || parser.parseAttribute(affinity) ||
         parser.parseRParen())
       return failure();
-    result.addAttribute(hal::kAffinityAttrName, affinity);
+    result.addAttribute(kAffinityAttrName, affinity);
   }
   SmallVector<OpAsmParser::UnresolvedOperand, 1> await;
   if (succeeded(parser.parseOptionalKeyword("await"))) {
@@ -605,7 +606,7 @@ ParseResult CmdExecuteOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void CmdExecuteOp::print(OpAsmPrinter &printer) {
-  if (hal::DeviceAffinityAttr affinity = hal::getAffinity(*this))
+  if (AffinityAttr affinity = getAffinity(*this))
     printer << " on(" << affinity << ")";
   if (Value await = getAwaitTimepoint())
     printer << " await(" << await << ")";
@@ -623,7 +624,7 @@ void CmdExecuteOp::print(OpAsmPrinter &printer) {
                       /*printBlockTerminators=*/false);
   printer << " => " << getResultTimepoint().getType();
   printer.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {"operandSegmentSizes", hal::kAffinityAttrName});
+      (*this)->getAttrs(), {"operandSegmentSizes", kAffinityAttrName});
 }
 
 LogicalResult CmdExecuteOp::verify() {
@@ -649,7 +650,7 @@ LogicalResult CmdExecuteOp::verifyRegions() {
   if (body.empty())
     return emitOpError() << "has no commands; an execution region needs at "
                             "least one dispatch, fill or copy";
-  hal::DeviceAffinityAttr affinity = hal::getAffinity(*this);
+  AffinityAttr affinity = getAffinity(*this);
   for (Operation &op : body) {
     if (!isa<CmdDispatchOp, CmdFillOp, CmdCopyOp>(op)) {
       InFlightDiagnostic diag = op.emitOpError()
@@ -680,8 +681,8 @@ LogicalResult CmdExecuteOp::verifyRegions() {
                << "uses a resource defined outside its execution region; "
                   "capture it with 'with(%r as %arg: ...)'";
     }
-    hal::DeviceAffinityAttr own = hal::getAffinity(&op);
-    if (own && own != affinity) {
+    AffinityAttr own = getAffinity(&op);
+    if (own && !canExecuteTogether(own, affinity)) {
       InFlightDiagnostic diag = op.emitOpError()
                                 << "runs on " << own
                                 << " but its execution region runs on ";
