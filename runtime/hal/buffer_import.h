@@ -6,8 +6,8 @@
 // opaque fd (it needs SharingExport) and the using device's allocator
 // imports it: a new Buffer of the same memory, owned by the using device,
 // with the source's bits minus SharingExport plus SharingImport. This is
-// what compiled programs run for hal.device.import_buffer
-// (runtime/vm/bytecode_format.h, kDeviceImportBuffer).
+// what compiled programs run for hal.device.import_buffer (the bytecode's
+// kDeviceImportBuffer instruction).
 //
 // Ownership: the imported buffer maps the memory for as long as it is
 // referenced, independently of the source (which may be deallocated first).

@@ -6,37 +6,6 @@
 
 namespace ferry::hal {
 
-std::optional<BuiltinKernel> builtinKernelFromValue(uint32_t value) {
-#define FERRY_X(name, v, spelling, inputs)                                     \
-  if (value == v)                                                              \
-    return BuiltinKernel::name;
-  FERRY_BUILTIN_KERNELS(FERRY_X)
-#undef FERRY_X
-  return std::nullopt;
-}
-
-std::string_view builtinKernelName(BuiltinKernel kernel) {
-  switch (kernel) {
-#define FERRY_X(name, v, spelling, inputs)                                     \
-  case BuiltinKernel::name:                                                    \
-    return spelling;
-    FERRY_BUILTIN_KERNELS(FERRY_X)
-#undef FERRY_X
-  }
-  return "<unknown kernel>";
-}
-
-uint32_t builtinKernelInputCount(BuiltinKernel kernel) {
-  switch (kernel) {
-#define FERRY_X(name, v, spelling, inputs)                                     \
-  case BuiltinKernel::name:                                                    \
-    return inputs;
-    FERRY_BUILTIN_KERNELS(FERRY_X)
-#undef FERRY_X
-  }
-  return 0;
-}
-
 DeviceStatistics Device::statistics() const {
   DeviceStatistics stats;
   stats.copies = copies_.load(std::memory_order_relaxed);

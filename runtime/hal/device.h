@@ -41,24 +41,14 @@
 #include "runtime/base/status.h"
 #include "runtime/hal/allocator.h"
 #include "runtime/hal/buffer.h"
+#include "runtime/hal/builtin_kernels.h"
 #include "runtime/hal/device_observer.h"
 #include "runtime/hal/element_type.h"
 #include "runtime/hal/fence.h"
 #include "runtime/hal/queue_flags.h"
 #include "runtime/hal/topology.h"
-#include "runtime/vm/bytecode_format.h"
 
 namespace ferry::hal {
-
-// The kernel list is part of the bytecode contract; the HAL shares it rather
-// than keeping a second copy.
-using BuiltinKernel = vm::bytecode::BuiltinKernel;
-
-// Validates a raw kernel value from an untrusted source.
-std::optional<BuiltinKernel> builtinKernelFromValue(uint32_t value);
-std::string_view builtinKernelName(BuiltinKernel kernel);
-// Number of input bindings (the output binding follows them).
-uint32_t builtinKernelInputCount(BuiltinKernel kernel);
 
 // Answer of Device::query: `known` is false when the device cannot answer
 // (unknown category or key); `value` is then 0 and the caller picks a

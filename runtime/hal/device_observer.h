@@ -26,8 +26,8 @@
 #include <string_view>
 
 #include "runtime/base/status.h"
+#include "runtime/hal/builtin_kernels.h"
 #include "runtime/hal/element_type.h"
-#include "runtime/vm/bytecode_format.h"
 
 namespace ferry::hal {
 
@@ -74,7 +74,7 @@ struct QueueOperation {
   // its output binding (element count x element size).
   uint64_t bytes = 0;
   // Dispatches only.
-  std::optional<vm::bytecode::BuiltinKernel> kernel;
+  std::optional<BuiltinKernel> kernel;
   ElementType elementType = ElementType::kI32;
   uint64_t elementCount = 0;
   // When the operation started and finished running (not when it was

@@ -90,8 +90,8 @@ TEST_F(RunModuleTest, NpyInputAndOutput) {
 
 TEST_F(RunModuleTest, FloatModulePrintsShortest) {
   RunOptions options;
-  options.modulePath = writeModule(buildElementwiseModule(
-      vm::bytecode::BuiltinKernel::kAdd, hal::ElementType::kF32));
+  options.modulePath = writeModule(
+      buildElementwiseModule(hal::BuiltinKernel::kAdd, hal::ElementType::kF32));
   options.inputs = {"3xf32=1,0.5,0.1", "3xf32=1,1,0.2"};
   EXPECT_EQ(run(options), "3xf32=[2 1.5 0.3]\n");
 }
@@ -102,7 +102,7 @@ TEST_F(RunModuleTest, FloatModulePrintsShortest) {
 TEST_F(RunModuleTest, StagesThroughHostMemoryOnDiscreteDevice) {
   RunOptions options;
   options.modulePath = writeModule(buildElementwiseModule(
-      vm::bytecode::BuiltinKernel::kAdd, hal::ElementType::kI32, "main",
+      hal::BuiltinKernel::kAdd, hal::ElementType::kI32, "main",
       hal::kDeviceLocal, hal::kTransfer | hal::kDispatchStorage));
   options.inputs = {"4xi32=1,2,3,4", "4xi32=10,20,30,40"};
   options.devices = {{"device_a", "local-discrete"}};
@@ -139,7 +139,7 @@ TEST_F(RunModuleTest, ReadsHostVisibleResultOfDiscreteDeviceDirectly) {
 TEST_F(RunModuleTest, StagingAResultNeedsTransferSource) {
   RunOptions options;
   options.modulePath = writeModule(buildElementwiseModule(
-      vm::bytecode::BuiltinKernel::kAdd, hal::ElementType::kI32, "main",
+      hal::BuiltinKernel::kAdd, hal::ElementType::kI32, "main",
       hal::kDeviceLocal, hal::kTransferTarget | hal::kDispatchStorage));
   options.inputs = {"4xi32=1,2,3,4", "4xi32=10,20,30,40"};
   options.devices = {{"device_a", "local-discrete"}};

@@ -442,19 +442,8 @@ inline constexpr bool isKnownCmpPredicate(uint8_t value) {
   return false;
 }
 
-// Built-in elementwise kernels run by kQueueDispatch. Bindings are the input
-// buffers followed by the output buffer; `count` is the element count.
-// X(enumerator, value, name, input count)
-#define FERRY_BUILTIN_KERNELS(X)                                               \
-  X(kAdd, 1, "add", 2)                                                         \
-  X(kSub, 2, "sub", 2)                                                         \
-  X(kMul, 3, "mul", 2)
-
-enum class BuiltinKernel : uint32_t {
-#define FERRY_X(name, value, spelling, inputs) name = value,
-  FERRY_BUILTIN_KERNELS(FERRY_X)
-#undef FERRY_X
-};
+// kQueueDispatch's kernel:u32 operand carries a hal::BuiltinKernel
+// (runtime/hal/builtin_kernels.h).
 
 // 64-bit FNV-1a: detects truncation and corruption of the payload.
 inline constexpr uint64_t fnv1a64(const uint8_t *data, size_t size) {

@@ -14,7 +14,7 @@ namespace {
 
 using testing::BytecodeWriter;
 using K = RegisterKind;
-using bytecode::BuiltinKernel;
+using hal::BuiltinKernel;
 using hal::ElementType;
 
 std::shared_ptr<const Module> load(const std::vector<uint8_t> &file) {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <span>
 
-#include "runtime/hal/device.h"
+#include "runtime/hal/builtin_kernels.h"
 #include "runtime/hal/element_type.h"
 #include "runtime/hal/queue_flags.h"
 

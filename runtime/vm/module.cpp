@@ -4,6 +4,7 @@
 #include <cstring>
 #include <set>
 
+#include "runtime/hal/builtin_kernels.h"
 #include "runtime/hal/device.h"
 #include "runtime/hal/element_type.h"
 #include "runtime/hal/queue_flags.h"

@@ -143,7 +143,7 @@ TEST(ModuleTest, TableIndicesChecked) {
       std::string::npos);
   BytecodeWriter::FunctionBuilder kernel;
   kernel
-      .queueDispatch(0, bytecode::kNoRegister, 1, bytecode::BuiltinKernel(9),
+      .queueDispatch(0, bytecode::kNoRegister, 1, hal::BuiltinKernel(9),
                      hal::ElementType::kI32, 0, {})
       .ret({});
   EXPECT_NE(loadError(moduleWithCode(kernel.code))

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include "runtime/hal/builtin_kernels.h"
 #include "runtime/hal/element_type.h"
 #include "runtime/hal/queue_flags.h"
 #include "runtime/vm/bytecode_encoder.h"
@@ -31,7 +32,7 @@
 #include <vector>
 
 using namespace mlir;
-using ferry::vm::bytecode::BuiltinKernel;
+using ferry::hal::BuiltinKernel;
 using ferry::vm::bytecode::ByteWriter;
 using ferry::vm::bytecode::CmpPredicate;
 using ferry::vm::bytecode::kNoRegister;
@@ -597,9 +598,7 @@ FunctionEncoder::encodeQueueDealloca(hal::DeviceQueueDeallocaOp op) {
 
 LogicalResult
 FunctionEncoder::encodeQueueDispatch(hal::DeviceQueueDispatchOp op) {
-  int inputCount = 0;
-  std::optional<BuiltinKernel> kernel =
-      hal::lookupBuiltinKernel(op.getKernel(), &inputCount);
+  std::optional<BuiltinKernel> kernel = hal::parseBuiltinKernel(op.getKernel());
   if (!kernel)
     return op.emitError() << "unknown built-in kernel '" << op.getKernel()
                           << "'";

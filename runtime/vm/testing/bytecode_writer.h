@@ -23,18 +23,19 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/hal/builtin_kernels.h"
 #include "runtime/hal/element_type.h"
 #include "runtime/vm/bytecode_encoder.h"
 #include "runtime/vm/bytecode_format.h"
 
 namespace ferry::vm::testing {
 
-using bytecode::BuiltinKernel;
 using bytecode::ByteWriter;
 using bytecode::CmpPredicate;
 using bytecode::kNoRegister;
 using bytecode::Opcode;
 using bytecode::RegisterKind;
+using hal::BuiltinKernel;
 
 // One block-argument move of a branch: dst <- src, both of `kind`.
 struct Move {

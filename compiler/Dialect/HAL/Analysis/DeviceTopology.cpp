@@ -159,15 +159,16 @@ FailureOr<DeviceTopology> DeviceTopology::build(ModuleOp module) {
       if (from != to)
         topology.links[from][to] = defaultLink(fromCaps, toCaps);
 
-  auto user = module->getAttrOfType<DeviceTopologyAttr>(kTopologyAttrName);
+  auto user =
+      module->getAttrOfType<DeviceTopologyAttr>(stream::kTopologyAttrName);
   if (!user) {
-    if (Attribute other = module->getAttr(kTopologyAttrName))
+    if (Attribute other = module->getAttr(stream::kTopologyAttrName))
       return module.emitError()
-             << "'" << kTopologyAttrName
+             << "'" << stream::kTopologyAttrName
              << "' must be a #hal.device.topology, got " << other;
     return topology;
   }
-  if (failed(verifyTopologyDevices(module, user)))
+  if (failed(user.verifyDevices(module)))
     return failure();
   topology.userTopology = true;
   for (DeviceLinkAttr link : user.getLinks())

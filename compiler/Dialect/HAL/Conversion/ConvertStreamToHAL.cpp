@@ -10,6 +10,7 @@
 #include "compiler/Dialect/HAL/Analysis/DeviceTopology.h"
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
+#include "compiler/Utils/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -123,7 +124,7 @@ private:
 
   // The device `op` runs on: its affinity's, else the default device.
   StringRef deviceSymbolOf(Operation *op) {
-    if (DeviceAffinityAttr affinity = getAffinity(op))
+    if (DeviceAffinityAttr affinity = getDeviceAffinity(op))
       return affinity.getDevice().getValue();
     return deviceGlobal.getSymName();
   }
@@ -212,7 +213,7 @@ private:
     llvm::SetVector<DeviceAffinityAttr> affinities;
     bool defaultDeviceUse = false;
     auto addUser = [&](Operation *user) {
-      if (DeviceAffinityAttr affinity = getAffinity(user))
+      if (DeviceAffinityAttr affinity = getDeviceAffinity(user))
         affinities.insert(affinity);
       else
         defaultDeviceUse = true;
@@ -442,11 +443,11 @@ private:
     for (auto [resource, capture] : llvm::zip_equal(
              op.getResourceOperands(), op.getBody()->getArguments()))
       buffers[capture] = buffers.lookup(resource);
-    DeviceAffinityAttr affinity = getAffinity(op);
+    DeviceAffinityAttr affinity = getDeviceAffinity(op);
     Value wait = fenceFor(op.getAwaitTimepoint());
     for (Operation &command : *op.getBody()) {
       // The region's device is every command's device.
-      setAffinity(&command, affinity);
+      setDeviceAffinity(&command, affinity);
       LogicalResult lowered =
           TypeSwitch<Operation *, LogicalResult>(&command)
               .Case([&](stream::CmdDispatchOp dispatch) {

@@ -6,6 +6,9 @@
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+// HAL's affinity, topology, device and buffer view implement the stream
+// dialect's interfaces: that is all stream IR knows of them.
+include "compiler/Dialect/Stream/IR/StreamInterfaces.td"
 
 def HAL_Dialect : Dialect {
   let name = "hal";
@@ -24,8 +27,9 @@ def HAL_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
-class HAL_Type<string name, string typeMnemonic, string desc>
-    : TypeDef<HAL_Dialect, name> {
+class HAL_Type<string name, string typeMnemonic, string desc,
+               list<Trait> traits = []>
+    : TypeDef<HAL_Dialect, name, traits> {
   let mnemonic = typeMnemonic;
   let summary = desc;
 }
@@ -33,7 +37,8 @@ class HAL_Type<string name, string typeMnemonic, string desc>
 def HAL_Device : HAL_Type<"Device", "device", "a device with queues">;
 def HAL_Buffer : HAL_Type<"Buffer", "buffer", "a range of device memory">;
 def HAL_BufferView : HAL_Type<"BufferView", "buffer_view",
-                              "a buffer with a shape and element type">;
+                              "a buffer with a shape and element type",
+                              [Stream_ExternalBufferType]>;
 def HAL_Fence : HAL_Type<"Fence", "fence",
                          "a point on a device timeline that queue ops signal">;
 
@@ -85,12 +90,15 @@ def HAL_RuntimeValueAttr : AttrDef<HAL_Dialect, "RuntimeValue"> {
   }];
 }
 
-def HAL_DeviceAffinityAttr : AttrDef<HAL_Dialect, "DeviceAffinity"> {
+def HAL_DeviceAffinityAttr : AttrDef<HAL_Dialect, "DeviceAffinity", [
+    DeclareAttrInterfaceMethods<Stream_AffinityAttr>]> {
   let mnemonic = "device.affinity";
   let summary = "the device (and optionally its queues) an op runs on";
   let description = [{
     Names a `hal.device.global`. `queue_mask` restricts the queues (bit i:
-    queue i); absent means any queue.
+    queue i); absent means any queue. It is the stream dialect's
+    `AffinityAttr`: the value of `stream.affinity`. Work with different
+    affinities (another device or another queue mask) never shares a queue.
 
     ```mlir
     #hal.device.affinity<@device_a>
@@ -153,12 +161,14 @@ def HAL_DeviceLinkAttr : AttrDef<HAL_Dialect, "DeviceLink"> {
   let genVerifyDecl = 1;
 }
 
-def HAL_DeviceTopologyAttr : AttrDef<HAL_Dialect, "DeviceTopology"> {
+def HAL_DeviceTopologyAttr : AttrDef<HAL_Dialect, "DeviceTopology", [
+    DeclareAttrInterfaceMethods<Stream_AffinityTopologyAttr>]> {
   let mnemonic = "device.topology";
   let summary = "the declared links between a program's devices";
   let description = [{
-    Written by users on the module as `stream.topology`; links absent from
-    it are built from the device targets (see
+    Written by users on the module as `stream.topology` (it is the stream
+    dialect's `AffinityTopologyAttr`); links absent from it are built from
+    the device targets (see
     `--hal-resolve-topology-queries`). A link to a symbol that is not a
     `hal.device.global` of the module is a verifier error.
 

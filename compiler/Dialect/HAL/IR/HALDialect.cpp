@@ -8,35 +8,11 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "runtime/hal/buffer_bits.h"
-#include "runtime/vm/bytecode_format.h"
+#include "runtime/hal/builtin_kernels.h"
 
 using namespace mlir;
 
 namespace ferry::hal {
-
-std::optional<ElementType> getRuntimeElementType(Type type) {
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    if (intType.isUnsigned())
-      return std::nullopt;
-    switch (intType.getWidth()) {
-    case 8:
-      return ElementType::kI8;
-    case 16:
-      return ElementType::kI16;
-    case 32:
-      return ElementType::kI32;
-    case 64:
-      return ElementType::kI64;
-    default:
-      return std::nullopt;
-    }
-  }
-  if (type.isF32())
-    return ElementType::kF32;
-  if (type.isF64())
-    return ElementType::kF64;
-  return std::nullopt;
-}
 
 //===----------------------------------------------------------------------===//
 // Bit constants: printed and parsed as "Name|Name" using the shared tables.
@@ -96,18 +72,6 @@ LogicalResult BufferViewCreateOp::verify() {
   return verifyElementType(*this, getElementType());
 }
 
-std::optional<vm::bytecode::BuiltinKernel> lookupBuiltinKernel(StringRef name,
-                                                               int *inputs) {
-#define FERRY_X(enumerator, value, spelling, input_count)                      \
-  if (name == spelling) {                                                      \
-    *inputs = input_count;                                                     \
-    return vm::bytecode::BuiltinKernel::enumerator;                            \
-  }
-  FERRY_BUILTIN_KERNELS(FERRY_X)
-#undef FERRY_X
-  return std::nullopt;
-}
-
 LogicalResult DeviceQueueFillOp::verify() {
   unsigned width = getPattern().getType().getIntOrFloatBitWidth();
   if (width != 8 && width != 16 && width != 32 && width != 64)
@@ -117,15 +81,19 @@ LogicalResult DeviceQueueFillOp::verify() {
 }
 
 LogicalResult DeviceQueueDispatchOp::verify() {
-  int inputs = 0;
-  if (!lookupBuiltinKernel(getKernel(), &inputs))
+  std::optional<BuiltinKernel> kernel = parseBuiltinKernel(getKernel());
+  if (!kernel)
     return emitOpError() << "unknown built-in kernel '" << getKernel() << "'";
-  if (static_cast<int>(getBindings().size()) != inputs + 1)
+  uint32_t inputs = builtinKernelInputCount(*kernel);
+  if (getBindings().size() != inputs + 1)
     return emitOpError() << "kernel '" << getKernel() << "' takes " << inputs
                          << " inputs and one output, got "
                          << getBindings().size() << " bindings";
   return verifyElementType(*this, getElementType());
 }
+
+Value BufferViewDimOp::getExternalBuffer() { return getBufferView(); }
+int64_t BufferViewDimOp::getDimIndex() { return getIndexAttr().getInt(); }
 
 LogicalResult DeviceGetOp::verifySymbolUses(SymbolTableCollection &symbols) {
   auto global =
@@ -139,6 +107,15 @@ LogicalResult DeviceGetOp::verifySymbolUses(SymbolTableCollection &symbols) {
 //===----------------------------------------------------------------------===//
 // Device attributes
 //===----------------------------------------------------------------------===//
+
+FlatSymbolRefAttr DeviceAffinityAttr::getDeviceSymbol() const {
+  return getDevice();
+}
+
+// One queue runs work for one device and queue mask.
+bool DeviceAffinityAttr::isExecutableWith(stream::AffinityAttr other) const {
+  return Attribute(*this) == other;
+}
 
 // A capability value: a bool, or #hal.runtime when only the device knows.
 static bool isCapabilityValue(Attribute value) {
@@ -296,9 +273,9 @@ DeviceTopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult verifyTopologyDevices(Operation *module,
-                                    DeviceTopologyAttr topology) {
-  for (DeviceLinkAttr link : topology.getLinks())
+// Every link names a hal.device.global of `module`.
+LogicalResult DeviceTopologyAttr::verifyDevices(Operation *module) const {
+  for (DeviceLinkAttr link : getLinks())
     for (FlatSymbolRefAttr device : {link.getSource(), link.getTarget()})
       if (!SymbolTable::lookupSymbolIn(module, device.getAttr()) ||
           !isa<DeviceGlobalOp>(

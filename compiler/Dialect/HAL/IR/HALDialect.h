@@ -10,8 +10,9 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "runtime/hal/element_type.h"
-#include "runtime/vm/bytecode_format.h"
+#include "compiler/Dialect/Stream/IR/StreamInterfaces.h"
+#include "compiler/Utils/ABI.h"
+#include "compiler/Utils/ElementTypes.h"
 
 #include <optional>
 
@@ -38,42 +39,19 @@ inline constexpr llvm::StringLiteral kLinkCapabilities[] = {
 inline constexpr llvm::StringLiteral kHandleTypeLists[] = {
     "import_handle_types", "export_handle_types"};
 
-// The module attribute holding a user-written #hal.device.topology.
-inline constexpr llvm::StringLiteral kTopologyAttrName = "stream.topology";
-// The #hal.device.affinity an op (or a function, or a function argument or
-// result) runs on; in input programs and on stream ops.
-inline constexpr llvm::StringLiteral kAffinityAttrName = "stream.affinity";
+// Read by the bytecode writer as hal::kTiedMayAliasAttr.
+using ::ferry::kTiedMayAliasAttr;
 
-// On an external func.func: the callee may write a tied output over storage
-// it also receives as an input (it reads each input element before it writes
-// the output element at the same position, as elementwise functions do), so
-// a caller may pass a dying input's storage as the output.
-// apply-plugin-declarations sets it from a plugin's declaration
-// (ferry-compile --module); the runtime checks that the function it binds
-// declares it too.
-inline constexpr llvm::StringLiteral kTiedMayAliasAttr =
-    "ferry.abi.tied_may_alias";
-
-// The affinity `op` carries itself, or null.
-inline DeviceAffinityAttr getAffinity(mlir::Operation *op) {
-  return op->getAttrOfType<DeviceAffinityAttr>(kAffinityAttrName);
+// The #hal.device.affinity `op` carries itself (its stream.affinity), or
+// null.
+inline DeviceAffinityAttr getDeviceAffinity(mlir::Operation *op) {
+  return op->getAttrOfType<DeviceAffinityAttr>(stream::kAffinityAttrName);
 }
-inline void setAffinity(mlir::Operation *op, DeviceAffinityAttr affinity) {
+inline void setDeviceAffinity(mlir::Operation *op,
+                              DeviceAffinityAttr affinity) {
   if (affinity)
-    op->setAttr(kAffinityAttrName, affinity);
+    op->setAttr(stream::kAffinityAttrName, affinity);
 }
-
-// Checks that every link of `topology` names a hal.device.global of `module`.
-mlir::LogicalResult verifyTopologyDevices(mlir::Operation *module,
-                                          DeviceTopologyAttr topology);
-
-// The runtime element type of an MLIR element type; nullopt when the runtime
-// has no such type (e.g. bf16 or i1 today).
-std::optional<ElementType> getRuntimeElementType(mlir::Type type);
-
-// The built-in kernel named `name` and its input count; nullopt if unknown.
-std::optional<vm::bytecode::BuiltinKernel>
-lookupBuiltinKernel(llvm::StringRef name, int *inputCount);
 
 } // namespace ferry::hal
 

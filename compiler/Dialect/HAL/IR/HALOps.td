@@ -7,8 +7,6 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/EnumAttr.td"
 
-// Declared here rather than in HALBase.td, which the stream dialect includes:
-// its enum generator would emit a second copy.
 def HAL_Lifetime : I32EnumAttr<"Lifetime", "what an allocation is used for", [
   I32EnumAttrCase<"External", 0, "external">,
   I32EnumAttrCase<"Staging", 1, "staging">,
@@ -63,7 +61,8 @@ def HAL_BufferUsageOp : HAL_BitsConstantOp<"buffer_usage", "BufferUsageBits"> {
 // Devices
 //===----------------------------------------------------------------------===//
 
-def HAL_DeviceGlobalOp : HAL_Op<"device.global", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+def HAL_DeviceGlobalOp : HAL_Op<"device.global", [Symbol,
+    HasParent<"::mlir::ModuleOp">, Stream_DeviceDeclarationOp]> {
   let summary = "declares a device the program runs on";
   let description = [{
     A named device of the program. The runtime binds each declared device to
@@ -281,7 +280,8 @@ def HAL_GlobalStoreOp : HAL_Op<"global.store", [
 // Buffer views
 //===----------------------------------------------------------------------===//
 
-def HAL_BufferViewDimOp : HAL_Op<"buffer_view.dim", [Pure]> {
+def HAL_BufferViewDimOp : HAL_Op<"buffer_view.dim", [Pure,
+    DeclareOpInterfaceMethods<Stream_ExternalBufferDimOp>]> {
   let summary = "one dimension of a buffer view's shape";
   let description = [{
     ```mlir

@@ -5,7 +5,7 @@
 // (ferry.abi.tied_may_alias, which stream-reuse-operand-storage reads). The
 // plugins are read once, with the runtime's own loader, and unloaded again.
 // Runs on input IR. See Passes.td.
-#include "compiler/Dialect/HAL/IR/HALDialect.h"
+#include "compiler/Utils/ABI.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "runtime/modules/plugin.h"
 
@@ -73,7 +73,7 @@ LogicalResult applyDeclaration(const PluginDeclarations &plugin,
            << function->argKinds << ") -> (" << function->resultKinds
            << ") (i: integer, r: buffer view or fence)";
   if (function->tiedMayAlias)
-    decl->setAttr(hal::kTiedMayAliasAttr, UnitAttr::get(decl.getContext()));
+    decl->setAttr(kTiedMayAliasAttr, UnitAttr::get(decl.getContext()));
   return success();
 }
 

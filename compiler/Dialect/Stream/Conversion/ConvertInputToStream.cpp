@@ -16,8 +16,10 @@
 // arguments, is copied first. Functions without tensors (scalar code, which
 // may branch between blocks) are left as they are.
 
+#include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
+#include "compiler/Utils/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -327,7 +329,7 @@ private:
       TensorImportOp import =
           importView(loc, view, cast<RankedTensorType>(arg.getType()),
                      "input " + std::to_string(i), storages[arg]);
-      hal::setAffinity(import, boundaryAffinity(func.getArgAttrDict(i)));
+      setAffinity(import, boundaryAffinity(func.getArgAttrDict(i)));
     }
   }
 
@@ -352,18 +354,17 @@ private:
   }
 
   // The device an op runs on: its own stream.affinity, else its function's.
-  hal::DeviceAffinityAttr affinityOf(Operation *op) {
-    if (hal::DeviceAffinityAttr affinity = hal::getAffinity(op))
+  AffinityAttr affinityOf(Operation *op) {
+    if (AffinityAttr affinity = getAffinity(op))
       return affinity;
-    return hal::getAffinity(func);
+    return getAffinity(func);
   }
   // The same for a function argument or result, given its attributes.
-  hal::DeviceAffinityAttr boundaryAffinity(DictionaryAttr attrs) {
+  AffinityAttr boundaryAffinity(DictionaryAttr attrs) {
     if (auto affinity =
-            attrs ? attrs.getAs<hal::DeviceAffinityAttr>(hal::kAffinityAttrName)
-                  : nullptr)
+            attrs ? attrs.getAs<AffinityAttr>(kAffinityAttrName) : nullptr)
       return affinity;
-    return hal::getAffinity(func);
+    return getAffinity(func);
   }
 
   // Number of elements of `type` as an index value.
@@ -404,7 +405,7 @@ private:
         count, ValueRange{lhs.resource, rhs.resource},
         ValueRange{lhs.size, rhs.size}, result.size,
         /*tied_operands=*/nullptr);
-    hal::setAffinity(result.resource.getDefiningOp(), affinityOf(op));
+    setAffinity(result.resource.getDefiningOp(), affinityOf(op));
     storages[op->getResult(0)] = result;
     deadOps.push_back(op);
   }
@@ -463,7 +464,7 @@ private:
         sizedStorage(op.getLoc(), type, op.getDynamicSizes());
     storage.resource = AsyncAllocaOp::create(
         builder, op.getLoc(), resourceType(Lifetime::Unknown), storage.size);
-    hal::setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
+    setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
     storages[op.getResult()] = storage;
     deadOps.push_back(op);
   }
@@ -476,7 +477,7 @@ private:
         builder, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
     storage.resource = AsyncSplatOp::create(
         builder, loc, resourceType(Lifetime::Unknown), value, storage.size);
-    hal::setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
+    setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
     storages[op->getResult(0)] = storage;
     deadOps.push_back(op);
   }
@@ -487,7 +488,7 @@ private:
     storage.resource =
         AsyncFillOp::create(builder, op.getLoc(), storage.resource.getType(),
                             op.getInputs()[0], storage.resource, storage.size);
-    hal::setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
+    setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
     storages[op.getResult(0)] = storage;
     deadOps.push_back(op);
   }
@@ -497,7 +498,7 @@ private:
   // returned buffer views carry their dims.
   void importInternalCall(func::CallOp op) {
     Location loc = op.getLoc();
-    hal::DeviceAffinityAttr affinity = affinityOf(op);
+    AffinityAttr affinity = affinityOf(op);
     SmallVector<Value> views;
     for (Value operand : op.getOperands()) {
       TensorStorage &storage = storages[operand];
@@ -506,7 +507,7 @@ private:
       views.push_back(TensorExportOp::create(
           builder, loc, viewType(), storage.resource,
           TypeAttr::get(operand.getType()), storage.dynamicDims, storage.size));
-      hal::setAffinity(views.back().getDefiningOp(), affinity);
+      setAffinity(views.back().getDefiningOp(), affinity);
     }
     SmallVector<Type> viewTypes(op.getNumResults(), viewType());
     auto call = func::CallOp::create(builder, loc, op.getCalleeAttr(),
@@ -517,7 +518,7 @@ private:
           "result " + std::to_string(i) + " of '" + op.getCallee().str() + "'",
           storages[result]);
       import.setConsume(true);
-      hal::setAffinity(import, affinity);
+      setAffinity(import, affinity);
     }
     deadOps.push_back(op);
   }
@@ -560,7 +561,7 @@ private:
         builder, loc, resultTypes, op.getCalleeAttr(), resources, sizes,
         argumentDims, resultSizes,
         anyTied ? builder.getDenseI64ArrayAttr(ties) : nullptr);
-    hal::setAffinity(call, affinityOf(op));
+    setAffinity(call, affinityOf(op));
     for (auto [i, result] : llvm::enumerate(results)) {
       result.resource = call.getResult(i);
       storages[op.getResult(i)] = result;
@@ -584,9 +585,8 @@ private:
         storage.resource = AsyncTransferOp::create(
             builder, op.getLoc(), resourceType(Lifetime::External),
             storage.resource, storage.size, storage.size);
-        hal::setAffinity(
-            storage.resource.getDefiningOp(),
-            boundaryAffinity(func.getResultAttrDict(views.size())));
+        setAffinity(storage.resource.getDefiningOp(),
+                    boundaryAffinity(func.getResultAttrDict(views.size())));
       }
       returned.insert(storage.resource);
       // Returned storage is external, with all it was written into.
@@ -594,9 +594,8 @@ private:
       views.push_back(TensorExportOp::create(
           builder, op.getLoc(), viewType(), storage.resource,
           TypeAttr::get(operand.getType()), storage.dynamicDims, storage.size));
-      hal::setAffinity(
-          views.back().getDefiningOp(),
-          boundaryAffinity(func.getResultAttrDict(views.size() - 1)));
+      setAffinity(views.back().getDefiningOp(),
+                  boundaryAffinity(func.getResultAttrDict(views.size() - 1)));
     }
     op->setOperands(views);
   }

@@ -20,10 +20,15 @@ def Stream_Dialect : Dialect {
     operation awaits and signals timepoints.
   }];
   let useDefaultTypePrinterParser = 1;
-  // stream.affinity and stream.topology (see verifyOperationAttribute).
+  // stream.affinity and stream.topology (see verifyOperationAttribute). Their
+  // values come from other dialects (HAL) through the interfaces of
+  // StreamInterfaces.td; whoever parses them loads that dialect.
   let hasOperationAttrVerify = 1;
-  let dependentDialects = ["::ferry::hal::HALDialect",
-                           "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let extraClassDeclaration = [{
+    void registerTypes();
+    void registerOperations();
+  }];
 }
 
 def Stream_Lifetime : I32EnumAttr<"Lifetime", "what a resource is used for", [

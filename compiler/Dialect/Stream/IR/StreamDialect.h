@@ -1,10 +1,14 @@
-// The stream dialect: types, attributes and ops. See StreamBase.td and
-// StreamOps.td.
+// The stream dialect: its interfaces, types and ops. See StreamBase.td,
+// StreamInterfaces.td and StreamOps.td. Nothing here depends on the HAL
+// dialect: devices, topologies and host buffers are reached through the
+// interfaces of StreamInterfaces.h, which HAL implements.
 #ifndef FERRY_COMPILER_DIALECT_STREAM_IR_STREAMDIALECT_H_
 #define FERRY_COMPILER_DIALECT_STREAM_IR_STREAMDIALECT_H_
 
-#include "compiler/Dialect/HAL/IR/HALDialect.h"
+#include "compiler/Dialect/Stream/IR/StreamInterfaces.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
@@ -13,8 +17,6 @@
 #include "compiler/Dialect/Stream/IR/StreamEnums.h.inc"
 
 #include "compiler/Dialect/Stream/IR/StreamDialect.h.inc"
-
-#include "compiler/Dialect/Stream/IR/StreamInterfaces.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "compiler/Dialect/Stream/IR/StreamTypes.h.inc"

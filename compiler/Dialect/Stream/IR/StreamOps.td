@@ -3,7 +3,6 @@
 
 include "compiler/Dialect/Stream/IR/StreamBase.td"
 include "compiler/Dialect/Stream/IR/StreamInterfaces.td"
-include "compiler/Dialect/HAL/IR/HALBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -53,7 +52,7 @@ def Stream_TensorImportOp : Stream_Op<"tensor.import"> {
     %owned = stream.tensor.import consume %view2 message("input 1") ...
     ```
   }];
-  let arguments = (ins HAL_BufferView:$source, StrAttr:$message,
+  let arguments = (ins Stream_AnyExternalBuffer:$source, StrAttr:$message,
                        TypeAttr:$result_encoding,
                        Variadic<Index>:$result_encoding_dims,
                        Index:$result_size, UnitAttr:$consume);
@@ -78,7 +77,7 @@ def Stream_TensorExportOp : Stream_Op<"tensor.export"> {
   let arguments = (ins Stream_AnyResource:$source, TypeAttr:$source_encoding,
                        Variadic<Index>:$source_encoding_dims,
                        Index:$source_size);
-  let results = (outs HAL_BufferView:$result);
+  let results = (outs Stream_AnyExternalBuffer:$result);
   let assemblyFormat = [{
     $source `:` $source_encoding (`{` $source_encoding_dims^ `}`)?
     `in` qualified(type($source)) `{` $source_size `}` `->` type($result) attr-dict

@@ -25,7 +25,6 @@ namespace ferry::stream {
 namespace {
 
 constexpr StringLiteral kNoSideEffectsAttr = "nosideeffects";
-constexpr StringLiteral kAffinityAttr = "stream.affinity";
 
 // How the program must give up an owned resource.
 enum class Disposal {
@@ -260,7 +259,7 @@ private:
     if (ownership.disposal == Disposal::ReleaseFirst)
       condition = ResourceReleaseOp::create(builder, loc, builder.getI1Type(),
                                             ownership.resource, ownership.size);
-    bool preferOrigin = !def->hasAttr(kAffinityAttr);
+    bool preferOrigin = !getAffinity(def);
     auto dealloca = ResourceDeallocaOp::create(
         builder, loc, TimepointType::get(func.getContext()), after,
         ownership.resource, ownership.size, condition, preferOrigin);

@@ -2,6 +2,7 @@
 // simultaneously live bytes. See Passes.td for how it is computed.
 
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
+#include "compiler/Utils/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -89,13 +90,13 @@ private:
         })
         .Case([&](arith::MulIOp op) { return binary(op, std::multiplies{}); })
         .Case([&](arith::AddIOp op) { return binary(op, std::plus{}); })
-        .Case([&](hal::BufferViewDimOp op) -> std::optional<int64_t> {
-          int64_t index = op.getIndexAttr().getInt();
-          if (auto call = op.getBufferView().getDefiningOp<func::CallOp>())
-            return callResultDim(
-                call, cast<OpResult>(op.getBufferView()).getResultNumber(),
-                index);
-          auto arg = dyn_cast<BlockArgument>(op.getBufferView());
+        .Case([&](ExternalBufferDimOpInterface op) -> std::optional<int64_t> {
+          int64_t index = op.getDimIndex();
+          Value buffer = op.getExternalBuffer();
+          if (auto call = buffer.getDefiningOp<func::CallOp>())
+            return callResultDim(call, cast<OpResult>(buffer).getResultNumber(),
+                                 index);
+          auto arg = dyn_cast<BlockArgument>(buffer);
           if (!arg || arg.getArgNumber() >= inputShapes.size() ||
               index >=
                   static_cast<int64_t>(inputShapes[arg.getArgNumber()].size()))
@@ -139,8 +140,8 @@ struct DeviceLiveBytes {
   llvm::DenseMap<Value, StringRef> deviceOf;
 
   StringRef placement(Operation *op) {
-    if (hal::DeviceAffinityAttr affinity = hal::getAffinity(op))
-      return affinity.getDevice().getValue();
+    if (AffinityAttr affinity = getAffinity(op))
+      return affinity.getDeviceSymbol().getValue();
     return defaultDevice;
   }
 
@@ -387,8 +388,8 @@ struct EstimatePeakMemoryPass
       shapes.push_back(*shape);
     }
     SmallVector<StringRef> deviceNames;
-    for (auto device : getOperation().getOps<hal::DeviceGlobalOp>())
-      deviceNames.push_back(device.getSymName());
+    for (auto device : getOperation().getOps<DeviceDeclarationOpInterface>())
+      deviceNames.push_back(SymbolTable::getSymbolName(device).getValue());
     ModuleWalker walker(deviceNames);
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isDeclaration() || !func.getBody().hasOneBlock())

@@ -126,7 +126,7 @@ void formRegion(ArrayRef<Operation *> run) {
   Value await = joinTimepoints(builder, loc, external.getArrayRef());
   auto execute =
       CmdExecuteOp::create(builder, loc, await, resources.getArrayRef(), sizes);
-  hal::setAffinity(execute, hal::getAffinity(first));
+  setAffinity(execute, getAffinity(first));
   Block *body = execute.getBody();
   llvm::DenseMap<Value, Value> captureOf;
   for (auto [resource, capture] :
@@ -181,7 +181,7 @@ void formRegions(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (isCommand(&op)) {
       if (!run.empty() &&
-          hal::getAffinity(run.front()) != hal::getAffinity(&op))
+          !canExecuteTogether(getAffinity(run.front()), getAffinity(&op)))
         flush();
       run.push_back(&op);
     } else if (!isTransparent(&op)) {

@@ -77,7 +77,7 @@ struct MaterializeCopyOnWritePass
       builder.setInsertionPoint(use->getOwner());
       Operation *copy = makeCopy(builder, *use);
       // The copy is made for the writer, on the writer's device.
-      hal::setAffinity(copy, hal::getAffinity(use->getOwner()));
+      setAffinity(copy, getAffinity(use->getOwner()));
       use->set(copy->getResult(0));
     }
   }

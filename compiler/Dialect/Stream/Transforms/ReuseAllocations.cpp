@@ -17,8 +17,6 @@ using namespace mlir;
 namespace ferry::stream {
 namespace {
 
-constexpr StringLiteral kAffinityAttr = "stream.affinity";
-
 bool sameSize(Value a, Value b) {
   if (a == b)
     return true;
@@ -42,7 +40,7 @@ bool isCompatible(ResourceAllocaOp freed, ResourceAllocaOp wanted) {
   return !wanted.getAwaitTimepoint() && !wanted.getIndeterminate() &&
          freed.getResult().getType() == wanted.getResult().getType() &&
          sameSize(freed.getStorageSize(), wanted.getStorageSize()) &&
-         freed->getAttr(kAffinityAttr) == wanted->getAttr(kAffinityAttr);
+         getAffinity(freed) == getAffinity(wanted);
 }
 
 // `wanted` takes the memory `dealloca` frees.

@@ -5,6 +5,7 @@
 
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
+#include "compiler/Utils/ABI.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -63,7 +64,7 @@ void unifyStorageTypes(Value operand, Value result) {
 void reuseInputForTiedOutputs(AsyncCallOp call, WritableStorage &storage) {
   auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
       call, call.getCalleeAttr());
-  if (!callee || !callee->hasAttr(hal::kTiedMayAliasAttr))
+  if (!callee || !callee->hasAttr(kTiedMayAliasAttr))
     return;
   std::optional<ArrayRef<int64_t>> ties = call.getTiedOperands();
   if (!ties)

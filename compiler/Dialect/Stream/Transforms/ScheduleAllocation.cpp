@@ -107,7 +107,7 @@ private:
     auto alloca = ResourceAllocaOp::create(builder, forOp->getLoc(),
                                            decidedType(type), timepointType(),
                                            /*await_timepoint=*/Value(), size);
-    hal::setAffinity(alloca, hal::getAffinity(forOp));
+    setAffinity(alloca, getAffinity(forOp));
     return {alloca.getResult(), alloca.getResultTimepoint()};
   }
 
@@ -132,7 +132,7 @@ private:
         CmdDispatchOp::create(builder, loc, timepointType(), op.getKernelAttr(),
                               op.getElementTypeAttr(), op.getCount(),
                               join(loc, waits), resources, sizes);
-    hal::setAffinity(dispatch, hal::getAffinity(op));
+    setAffinity(dispatch, getAffinity(op));
     Value done = dispatch.getResultTimepoint();
     recordReads(op.getResourceOperands(), done);
     recordWrite(output, done);
@@ -152,7 +152,7 @@ private:
         allocate(op, op.getResult().getType(), op.getStorageSize());
     auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
                                   resource, op.getStorageSize(), allocated);
-    hal::setAffinity(fill, hal::getAffinity(op));
+    setAffinity(fill, getAffinity(op));
     recordWrite(resource, fill.getResultTimepoint());
     return finish(op, {{op.getResult(), resource}});
   }
@@ -170,7 +170,7 @@ private:
     auto copy = CmdCopyOp::create(builder, loc, timepointType(), source,
                                   sourceSize, zero, resource, resultSize, zero,
                                   resultSize, join(loc, waits));
-    hal::setAffinity(copy, hal::getAffinity(op));
+    setAffinity(copy, getAffinity(op));
     Value done = copy.getResultTimepoint();
     recordReads(source, done);
     recordWrite(resource, done);
@@ -184,7 +184,7 @@ private:
     appendWriteHazards(target, waits);
     auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
                                   target, op.getTargetSize(), join(loc, waits));
-    hal::setAffinity(fill, hal::getAffinity(op));
+    setAffinity(fill, getAffinity(op));
     recordWrite(target, fill.getResultTimepoint());
     return finish(op, {{op.getResult(), target}});
   }
@@ -199,7 +199,7 @@ private:
                                   op.getUpdateSize(), zero, target,
                                   op.getTargetSize(), op.getTargetOffset(),
                                   op.getUpdateSize(), join(loc, waits));
-    hal::setAffinity(copy, hal::getAffinity(op));
+    setAffinity(copy, getAffinity(op));
     Value done = copy.getResultTimepoint();
     recordReads(update, done);
     recordWrite(target, done);
@@ -220,7 +220,7 @@ private:
                                   op.getResourceOperandSizes(),
                                   op.getArgumentDims(), op.getResultSizes(),
                                   join(loc, waits), op.getTiedOperandsAttr());
-    hal::setAffinity(call, hal::getAffinity(op));
+    setAffinity(call, getAffinity(op));
     Value done = call.getResultTimepoint();
     recordReads(op.getResourceOperands(), done);
     SmallVector<std::pair<Value, Value>> replacements, results;

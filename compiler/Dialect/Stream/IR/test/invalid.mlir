@@ -29,6 +29,16 @@ func.func @import_lifetime(%v: !hal.buffer_view, %s: index) {
 
 // -----
 
+// Only an external buffer (a type implementing ExternalBufferType, such as
+// !hal.buffer_view) crosses the program boundary: not a bare buffer.
+func.func @import_not_external_buffer(%b: !hal.buffer, %s: index) {
+  // expected-error @+1 {{operand #0 must be an external buffer}}
+  %0 = stream.tensor.import %b message("x") : !hal.buffer -> tensor<4xi32> in !stream.resource<external>{%s}
+  return
+}
+
+// -----
+
 func.func @kernel_arity(%r: !stream.resource<*>, %s: index) {
   // expected-error @+1 {{kernel 'add' takes 2 inputs, got 1}}
   %0 = stream.async.dispatch kernel("add") type(i32) count(%s) (%r) : (!stream.resource<*>{%s}) -> !stream.resource<*>{%s}

@@ -72,6 +72,27 @@ func.func @two_affinities(%n: index) {
 
 // -----
 
+// One device, two queue masks: still two queues, so two regions.
+// CHECK-LABEL: func.func @two_queue_masks
+// CHECK: stream.cmd.execute on(#hal.device.affinity<@a, queue_mask = 1>)
+// CHECK-COUNT-2: stream.cmd.fill
+// CHECK-NEXT: {{^}} } => !stream.timepoint
+// CHECK-NEXT: stream.cmd.execute on(#hal.device.affinity<@a, queue_mask = 2>)
+// CHECK-COUNT-2: stream.cmd.fill
+// CHECK-NEXT: {{^}} } => !stream.timepoint
+func.func @two_queue_masks() {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %c1 = arith.constant 1 : i32
+  %e = stream.async.alloca : !stream.resource<*>{%s} {stream.affinity = #hal.device.affinity<@a, queue_mask = 1>}
+  %0 = stream.async.fill %c1, %e : i32 -> !stream.resource<*>{%s} {stream.affinity = #hal.device.affinity<@a, queue_mask = 1>}
+  %1 = stream.async.fill %c1, %0 : i32 -> !stream.resource<*>{%s} {stream.affinity = #hal.device.affinity<@a, queue_mask = 1>}
+  %2 = stream.async.fill %c1, %1 : i32 -> !stream.resource<*>{%s} {stream.affinity = #hal.device.affinity<@a, queue_mask = 2>}
+  %3 = stream.async.fill %c1, %2 : i32 -> !stream.resource<*>{%s} {stream.affinity = #hal.device.affinity<@a, queue_mask = 2>}
+  return
+}
+
+// -----
+
 // An allocation between two dispatches ends the run: memory is allocated on
 // the timeline between regions, and a lone command stays as it is.
 // CHECK-LABEL: func.func @alloca_between

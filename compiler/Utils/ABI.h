@@ -1,0 +1,22 @@
+// Attributes of Ferry's function ABI (`ferry.abi.*`), which several layers
+// read: the stream passes, the HAL lowering and the bytecode writer.
+#ifndef FERRY_COMPILER_UTILS_ABI_H_
+#define FERRY_COMPILER_UTILS_ABI_H_
+
+#include "llvm/ADT/StringRef.h"
+
+namespace ferry {
+
+// On an external func.func: the callee may write a tied output over storage
+// it also receives as an input (it reads each input element before it writes
+// the output element at the same position, as elementwise functions do), so
+// a caller may pass a dying input's storage as the output.
+// apply-plugin-declarations sets it from a plugin's declaration
+// (ferry-compile --module); the runtime checks that the function it binds
+// declares it too.
+inline constexpr llvm::StringLiteral kTiedMayAliasAttr =
+    "ferry.abi.tied_may_alias";
+
+} // namespace ferry
+
+#endif // FERRY_COMPILER_UTILS_ABI_H_
