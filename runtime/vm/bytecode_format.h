@@ -431,15 +431,20 @@ enum class CmpPredicate : uint8_t {
 #undef FERRY_X
 };
 
-inline constexpr bool isKnownCmpPredicate(uint8_t value) {
+// The predicate's spelling (arith's), or null for a value no predicate has.
+inline constexpr const char *cmpPredicateSpelling(uint8_t value) {
   switch (value) {
 #define FERRY_X(name, v, spelling)                                             \
   case v:                                                                      \
-    return true;
+    return spelling;
     FERRY_CMP_PREDICATES(FERRY_X)
 #undef FERRY_X
   }
-  return false;
+  return nullptr;
+}
+
+inline constexpr bool isKnownCmpPredicate(uint8_t value) {
+  return cmpPredicateSpelling(value) != nullptr;
 }
 
 // kQueueDispatch's kernel:u32 operand carries a hal::BuiltinKernel

@@ -77,24 +77,6 @@ std::string registerString(RegisterKind kind, int64_t reg) {
   return strCat(kind == RegisterKind::kI64 ? "i" : "r", reg);
 }
 
-std::string_view predicateName(int64_t value) {
-  switch (CmpPredicate(value)) {
-#define FERRY_X(name, v, spelling)                                             \
-  case CmpPredicate::name:                                                     \
-    return spelling;
-    FERRY_CMP_PREDICATES(FERRY_X)
-#undef FERRY_X
-  }
-  return "?";
-}
-
-std::string kindsString(const std::vector<RegisterKind> &kinds) {
-  std::string out;
-  for (size_t i = 0; i < kinds.size(); ++i)
-    out += strCat(i ? ", " : "", registerKindName(kinds[i]));
-  return out;
-}
-
 // Prints one instruction's operands by walking its layout over the decoded
 // operand array.
 class InstructionPrinter {
@@ -147,7 +129,7 @@ private:
     case OperandKind::kKernel:
       return std::string(hal::builtinKernelName(hal::BuiltinKernel(next())));
     case OperandKind::kCmpPredicate:
-      return std::string(predicateName(next()));
+      return cmpPredicateSpelling(uint8_t(next()));
     case OperandKind::kAllocaFlags:
       return flagsString(uint64_t(next()), kAllocaFlagNames);
     case OperandKind::kDeallocaFlags:
@@ -228,18 +210,15 @@ std::string disassemble(const Module &module) {
   const std::vector<Import> &imports = module.imports();
   out += strCat("imports (", imports.size(), "):\n");
   for (size_t i = 0; i < imports.size(); ++i)
-    out += strCat(
-        "  [", i, "] @", imports[i].name, "(", kindsString(imports[i].argKinds),
-        ") -> (", kindsString(imports[i].resultKinds),
-        ") flags=", flagsString(imports[i].flags, kImportFlagNames), "\n");
+    out += strCat("  [", i, "] @", imports[i].signatureString(),
+                  " flags=", flagsString(imports[i].flags, kImportFlagNames),
+                  "\n");
   const std::vector<Function> &functions = module.functions();
   out += strCat("functions (", functions.size(), "):\n");
   for (size_t i = 0; i < functions.size(); ++i) {
     const Function &function = functions[i];
-    out += strCat("  [", i, "] @", function.name, "(",
-                  kindsString(function.argKinds), ") -> (",
-                  kindsString(function.resultKinds),
-                  ") registers=", function.i64RegisterCount, " i64, ",
+    out += strCat("  [", i, "] @", function.signatureString(),
+                  " registers=", function.i64RegisterCount, " i64, ",
                   function.refRegisterCount, " ref code=", function.codeBytes,
                   " bytes\n");
     for (const Instruction &instruction : function.instructions)
