@@ -59,9 +59,9 @@ void setNsPer(benchmark::State &state, const char *name, int items) {
 // --- Interpreter -----------------------------------------------------------
 
 constexpr int kArithmeticOps = 10000;
-constexpr Opcode kOpCycle[] = {Opcode::kAddI64, Opcode::kMulI64,
-                               Opcode::kSubI64, Opcode::kOrI64,
-                               Opcode::kAndI64};
+constexpr Opcode kOpCycle[] = {Opcode::kAddI, Opcode::kMulI,
+                               Opcode::kSubI, Opcode::kOrI,
+                               Opcode::kAndI};
 
 // main(a, b) -> a: op i computes r[i%2] = r0 OP r1 (the cycle above), a
 // dependent chain like the baseline's.
@@ -70,7 +70,7 @@ std::vector<uint8_t> arithmeticModule() {
   w.device("device_a");
   auto &f = w.function("main", {K::kI64, K::kI64}, {K::kI64}, 2, 0);
   for (int i = 0; i < kArithmeticOps; ++i)
-    f.binaryI64(kOpCycle[i % 5], uint16_t(i % 2), 0, 1);
+    f.binary(kOpCycle[i % 5], uint16_t(i % 2), 0, 1);
   f.ret({{K::kI64, 0}});
   return w.finish();
 }

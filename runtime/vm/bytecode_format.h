@@ -68,9 +68,10 @@ namespace ferry::vm::bytecode {
 
 inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
 // Version 2 added the import table. Version 3 added control flow and
-// internal calls (br, br.cond, assert, cmp.i64, select.i64, select.ref,
-// call); a version 2 file is still valid version 3 code.
-inline constexpr uint32_t kFormatVersion = 3;
+// internal calls (br, br.cond, assert, cmp, select.i64, select.ref, call).
+// Version 4 gave every integer op the width it works at (and added the
+// rest of arith's integer ops), so older code no longer decodes.
+inline constexpr uint32_t kFormatVersion = 4;
 inline constexpr size_t kHeaderBytes = 32;
 inline constexpr uint16_t kNoRegister = 0xFFFF;
 // The module initializer: when a module defines a function of this name (no
@@ -235,29 +236,72 @@ FERRY_BYTECODE_OPERAND_KINDS(FERRY_X)
 // operands in encoding order.
 // X(enumerator, value, mnemonic, note, operands...)
 #define FERRY_BYTECODE_OPCODES(X)                                              \
-  /* Scalar arithmetic on i64 registers. */                                    \
+  /* Scalar integers. An i64 register holds an integer of 1 to 64 bits,  */    \
+  /* i1 as 0 or 1, wider ones sign-extended; each integer op works at   */     \
+  /* its `bits` width and wraps there like MLIR's arith                */      \
+  /* (runtime/vm/integer_ops.h).                                         */    \
   X(kConstI64, 0x01, "const.i64", "", kI64Register("dst"), kI64("value"))      \
-  X(kAddI64, 0x02, "add.i64", "", kI64Register("dst"), kI64Register("lhs"),    \
-    kI64Register("rhs"))                                                       \
-  X(kSubI64, 0x03, "sub.i64", "", kI64Register("dst"), kI64Register("lhs"),    \
-    kI64Register("rhs"))                                                       \
-  X(kMulI64, 0x04, "mul.i64", "", kI64Register("dst"), kI64Register("lhs"),    \
-    kI64Register("rhs"))                                                       \
-  X(kDivSI64, 0x05, "div.s.i64", "fails on a zero divisor",                    \
-    kI64Register("dst"), kI64Register("lhs"), kI64Register("rhs"))             \
-  X(kAndI64, 0x06, "and.i64", "", kI64Register("dst"), kI64Register("lhs"),    \
-    kI64Register("rhs"))                                                       \
-  X(kOrI64, 0x07, "or.i64", "", kI64Register("dst"), kI64Register("lhs"),      \
-    kI64Register("rhs"))                                                       \
-  X(kCmpI64, 0x08, "cmp.i64", "dst = 1 when the predicate holds, else 0",      \
+  X(kAddI, 0x02, "add.i", "", kI64Register("dst"), kI64Register("lhs"),        \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kSubI, 0x03, "sub.i", "", kI64Register("dst"), kI64Register("lhs"),        \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kMulI, 0x04, "mul.i", "", kI64Register("dst"), kI64Register("lhs"),        \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kDivSI, 0x05, "div.s.i", "fails on a zero divisor", kI64Register("dst"),   \
+    kI64Register("lhs"), kI64Register("rhs"), kValueBits("bits"))              \
+  X(kAndI, 0x06, "and.i", "", kI64Register("dst"), kI64Register("lhs"),        \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kOrI, 0x07, "or.i", "", kI64Register("dst"), kI64Register("lhs"),          \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kCmpI, 0x08, "cmp.i", "dst = 1 when the predicate holds, else 0",          \
     kI64Register("dst"), kCmpPredicate("predicate"), kI64Register("lhs"),      \
-    kI64Register("rhs"))                                                       \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
   X(kSelectI64, 0x09, "select.i64", "a nonzero condition picks true",          \
     kI64Register("dst"), kI64Register("condition"), kI64Register("true"),      \
     kI64Register("false"))                                                     \
   X(kSelectRef, 0x0A, "select.ref", "a nonzero condition picks true",          \
     kRefRegister("dst"), kI64Register("condition"), kRefRegister("true"),      \
     kRefRegister("false"))                                                     \
+  X(kXorI, 0x0B, "xor.i", "", kI64Register("dst"), kI64Register("lhs"),        \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kDivUI, 0x0C, "div.u.i", "fails on a zero divisor", kI64Register("dst"),   \
+    kI64Register("lhs"), kI64Register("rhs"), kValueBits("bits"))              \
+  X(kRemSI, 0x0D, "rem.s.i", "fails on a zero divisor", kI64Register("dst"),   \
+    kI64Register("lhs"), kI64Register("rhs"), kValueBits("bits"))              \
+  X(kRemUI, 0x0E, "rem.u.i", "fails on a zero divisor", kI64Register("dst"),   \
+    kI64Register("lhs"), kI64Register("rhs"), kValueBits("bits"))              \
+  X(kCeilDivSI, 0x70, "ceildiv.s.i", "fails on a zero divisor",                \
+    kI64Register("dst"), kI64Register("lhs"), kI64Register("rhs"),             \
+    kValueBits("bits"))                                                        \
+  X(kCeilDivUI, 0x71, "ceildiv.u.i", "fails on a zero divisor",                \
+    kI64Register("dst"), kI64Register("lhs"), kI64Register("rhs"),             \
+    kValueBits("bits"))                                                        \
+  X(kFloorDivSI, 0x72, "floordiv.s.i", "fails on a zero divisor",              \
+    kI64Register("dst"), kI64Register("lhs"), kI64Register("rhs"),             \
+    kValueBits("bits"))                                                        \
+  X(kShlI, 0x73, "shl.i", "a shift by bits or more gives 0",                   \
+    kI64Register("dst"), kI64Register("lhs"), kI64Register("rhs"),             \
+    kValueBits("bits"))                                                        \
+  X(kShrSI, 0x74, "shr.s.i", "a shift by bits or more fills with the sign",    \
+    kI64Register("dst"), kI64Register("lhs"), kI64Register("rhs"),             \
+    kValueBits("bits"))                                                        \
+  X(kShrUI, 0x75, "shr.u.i", "a shift by bits or more gives 0",                \
+    kI64Register("dst"), kI64Register("lhs"), kI64Register("rhs"),             \
+    kValueBits("bits"))                                                        \
+  X(kMinSI, 0x76, "min.s.i", "", kI64Register("dst"), kI64Register("lhs"),     \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kMaxSI, 0x77, "max.s.i", "", kI64Register("dst"), kI64Register("lhs"),     \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kMinUI, 0x78, "min.u.i", "", kI64Register("dst"), kI64Register("lhs"),     \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kMaxUI, 0x79, "max.u.i", "", kI64Register("dst"), kI64Register("lhs"),     \
+    kI64Register("rhs"), kValueBits("bits"))                                   \
+  X(kExtSI, 0x7A, "ext.s.i", "the signed value of a from_bits integer",        \
+    kI64Register("dst"), kI64Register("src"), kValueBits("from_bits"))         \
+  X(kExtUI, 0x7B, "ext.u.i", "the unsigned value of a from_bits integer",      \
+    kI64Register("dst"), kI64Register("src"), kValueBits("from_bits"))         \
+  X(kTruncI, 0x7C, "trunc.i", "the low bits of src, as a bits-wide integer",   \
+    kI64Register("dst"), kI64Register("src"), kValueBits("bits"))              \
   /* Control. */                                                               \
   X(kReturn, 0x10, "return", "", kReturnValues("values"))                      \
   X(kFail, 0x11, "fail", "fails the call with the message",                    \
@@ -407,11 +451,8 @@ inline constexpr bool isKnownOpcode(uint8_t value) {
   return lookupOpcode(value) != nullptr;
 }
 
-// The predicate:u8 of cmp.i64. Registers hold integers sign-extended to 64
-// bits (i1 as 0 or 1), which keeps both signed and unsigned order of any
-// narrower width, so one comparison serves every integer width. (The one
-// exception is the signed order of i1, where true is -1; compilers must not
-// emit signed ordering predicates on i1 values.)
+// The predicate:u8 of cmp.i, which compares its operands' signed or unsigned
+// values at its width (i1's true is -1 in signed order).
 // X(enumerator, value, spelling)
 #define FERRY_CMP_PREDICATES(X)                                                \
   X(kEq, 0, "eq")                                                              \

@@ -1,4 +1,5 @@
 #include "runtime/vm/context.h"
+#include "runtime/vm/integer_ops.h"
 
 #include <algorithm>
 #include <limits>
@@ -274,7 +275,7 @@ private:
   // through memory) costs more than most instructions do.
   [[gnu::always_inline]] inline Status execute(std::optional<Stop> &stop);
   Status executeHal();
-  // cmp.i64 / select.i64 / select.ref.
+  // cmp.i / select.i64 / select.ref.
   void executeCompareOrSelect();
   // A target:t operand followed by its moves:m; jumps when `taken`, else only
   // steps over the operands.
@@ -313,22 +314,6 @@ private:
   std::vector<Ref> movedRefs_;
 };
 
-// Wrapping arithmetic through uint64 (signed overflow is undefined).
-int64_t wrap(uint64_t value) { return int64_t(value); }
-
-// How an integer of `bits` width lives in an i64 register: i1 as 0 or 1,
-// wider types sign-extended.
-int64_t truncateToWidth(int64_t value, int64_t bits) {
-  if (bits >= 64)
-    return value;
-  uint64_t mask = (uint64_t(1) << bits) - 1;
-  uint64_t truncated = uint64_t(value) & mask;
-  if (bits == 1)
-    return int64_t(truncated);
-  uint64_t sign = uint64_t(1) << (bits - 1);
-  return wrap((truncated ^ sign) - sign);
-}
-
 void Frame::branch(bool taken) {
   int64_t target = operand();
   int64_t count = operand();
@@ -358,46 +343,12 @@ void Frame::branch(bool taken) {
 
 void Frame::executeCompareOrSelect() {
   switch (opcode()) {
-  case Opcode::kCmpI64: {
+  case Opcode::kCmpI: {
     int64_t &dst = i64Operand();
     auto predicate = bytecode::CmpPredicate(operand());
     int64_t lhs = i64Operand();
     int64_t rhs = i64Operand();
-    uint64_t a = uint64_t(lhs), b = uint64_t(rhs);
-    bool result = false;
-    switch (predicate) {
-    case bytecode::CmpPredicate::kEq:
-      result = lhs == rhs;
-      break;
-    case bytecode::CmpPredicate::kNe:
-      result = lhs != rhs;
-      break;
-    case bytecode::CmpPredicate::kSlt:
-      result = lhs < rhs;
-      break;
-    case bytecode::CmpPredicate::kSle:
-      result = lhs <= rhs;
-      break;
-    case bytecode::CmpPredicate::kSgt:
-      result = lhs > rhs;
-      break;
-    case bytecode::CmpPredicate::kSge:
-      result = lhs >= rhs;
-      break;
-    case bytecode::CmpPredicate::kUlt:
-      result = a < b;
-      break;
-    case bytecode::CmpPredicate::kUle:
-      result = a <= b;
-      break;
-    case bytecode::CmpPredicate::kUgt:
-      result = a > b;
-      break;
-    case bytecode::CmpPredicate::kUge:
-      result = a >= b;
-      break;
-    }
-    dst = result ? 1 : 0;
+    dst = compareIntegers(predicate, lhs, rhs, unsigned(operand())) ? 1 : 0;
     return;
   }
   case Opcode::kSelectI64: {
@@ -428,45 +379,52 @@ inline Status Frame::execute(std::optional<Stop> &stop) {
     dst = operand();
     return okStatus();
   }
-  case Opcode::kAddI64:
-  case Opcode::kSubI64:
-  case Opcode::kMulI64:
-  case Opcode::kDivSI64:
-  case Opcode::kAndI64:
-  case Opcode::kOrI64: {
+  case Opcode::kAddI:
+  case Opcode::kSubI:
+  case Opcode::kMulI:
+  case Opcode::kAndI:
+  case Opcode::kOrI:
+  case Opcode::kXorI:
+  case Opcode::kDivSI:
+  case Opcode::kDivUI:
+  case Opcode::kRemSI:
+  case Opcode::kRemUI:
+  case Opcode::kCeilDivSI:
+  case Opcode::kCeilDivUI:
+  case Opcode::kFloorDivSI:
+  case Opcode::kShlI:
+  case Opcode::kShrSI:
+  case Opcode::kShrUI:
+  case Opcode::kMinSI:
+  case Opcode::kMaxSI:
+  case Opcode::kMinUI:
+  case Opcode::kMaxUI: {
     int64_t &dst = i64Operand();
     int64_t lhs = i64Operand();
     int64_t rhs = i64Operand();
-    uint64_t a = uint64_t(lhs), b = uint64_t(rhs);
-    switch (opcode()) {
-    case Opcode::kAddI64:
-      dst = wrap(a + b);
-      break;
-    case Opcode::kSubI64:
-      dst = wrap(a - b);
-      break;
-    case Opcode::kMulI64:
-      dst = wrap(a * b);
-      break;
-    case Opcode::kAndI64:
-      dst = wrap(a & b);
-      break;
-    case Opcode::kOrI64:
-      dst = wrap(a | b);
-      break;
-    default: // kDivSI64
-      if (rhs == 0)
-        return failWith("division by zero (", lhs, " / 0)");
-      // INT64_MIN / -1 overflows; wrap like the other arithmetic.
-      if (rhs == -1)
-        dst = wrap(0 - a);
-      else
-        dst = lhs / rhs;
-      break;
-    }
+    unsigned bits = unsigned(operand());
+    std::optional<int64_t> result =
+        evaluateIntegerBinary(opcode(), lhs, rhs, bits);
+    // The verifier admits only the opcodes above, so only a zero divisor
+    // gets here without a result.
+    if (!result)
+      return failWith("division by zero (", signedInteger(lhs, bits),
+                      " / 0 : i", bits, ")");
+    dst = *result;
     return okStatus();
   }
-  case Opcode::kCmpI64:
+  case Opcode::kExtSI:
+  case Opcode::kExtUI:
+  case Opcode::kTruncI: {
+    int64_t &dst = i64Operand();
+    int64_t src = i64Operand();
+    unsigned bits = unsigned(operand());
+    dst = opcode() == Opcode::kExtSI   ? signedInteger(src, bits)
+          : opcode() == Opcode::kExtUI ? int64_t(unsignedInteger(src, bits))
+                                       : canonicalInteger(uint64_t(src), bits);
+    return okStatus();
+  }
+  case Opcode::kCmpI:
   case Opcode::kSelectI64:
   case Opcode::kSelectRef:
     executeCompareOrSelect();
@@ -763,7 +721,8 @@ Status Frame::executeHal() {
     int64_t bits = operand();
     hal::DeviceQueryResult answer = device->query(category, key);
     ok = answer.known ? 1 : 0;
-    value = truncateToWidth(answer.known ? answer.value : defaultValue, bits);
+    value = canonicalInteger(
+        uint64_t(answer.known ? answer.value : defaultValue), unsigned(bits));
     return okStatus();
   }
   case Opcode::kAllocatorSelect: {

@@ -127,7 +127,7 @@ std::vector<uint8_t> scalarModule(Opcode opcode, int64_t lhs, int64_t rhs) {
   w.function("f", {}, {K::kI64}, 3, 0)
       .constI64(0, lhs)
       .constI64(1, rhs)
-      .binaryI64(opcode, 2, 0, 1)
+      .binary(opcode, 2, 0, 1)
       .ret({{K::kI64, 2}});
   return w.finish();
 }
@@ -139,21 +139,21 @@ TEST_F(ContextTest, ScalarArithmetic) {
     EXPECT_TRUE(results.ok()) << results.status().toString();
     return results.ok() ? (*results)[0].i64() : -12345;
   };
-  EXPECT_EQ(eval(Opcode::kAddI64, 2, 3), 5);
-  EXPECT_EQ(eval(Opcode::kAddI64, INT64_MAX, 1), INT64_MIN);
-  EXPECT_EQ(eval(Opcode::kSubI64, 2, 3), -1);
-  EXPECT_EQ(eval(Opcode::kMulI64, -4, 3), -12);
-  EXPECT_EQ(eval(Opcode::kDivSI64, -7, 2), -3);
-  EXPECT_EQ(eval(Opcode::kDivSI64, INT64_MIN, -1), INT64_MIN);
-  EXPECT_EQ(eval(Opcode::kAndI64, 12, 10), 8);
-  EXPECT_EQ(eval(Opcode::kOrI64, 12, 10), 14);
+  EXPECT_EQ(eval(Opcode::kAddI, 2, 3), 5);
+  EXPECT_EQ(eval(Opcode::kAddI, INT64_MAX, 1), INT64_MIN);
+  EXPECT_EQ(eval(Opcode::kSubI, 2, 3), -1);
+  EXPECT_EQ(eval(Opcode::kMulI, -4, 3), -12);
+  EXPECT_EQ(eval(Opcode::kDivSI, -7, 2), -3);
+  EXPECT_EQ(eval(Opcode::kDivSI, INT64_MIN, -1), INT64_MIN);
+  EXPECT_EQ(eval(Opcode::kAndI, 12, 10), 8);
+  EXPECT_EQ(eval(Opcode::kOrI, 12, 10), 14);
 }
 
 TEST_F(ContextTest, DivisionByZero) {
-  Context context = makeContext(scalarModule(Opcode::kDivSI64, 7, 0));
+  Context context = makeContext(scalarModule(Opcode::kDivSI, 7, 0));
   auto results = context.invoke("f", {});
   ASSERT_FALSE(results.ok());
-  EXPECT_NE(results.status().message().find("div.s.i64): division by zero"),
+  EXPECT_NE(results.status().message().find("div.s.i): division by zero (7 / 0 : i64)"),
             std::string::npos)
       << results.status().message();
 }

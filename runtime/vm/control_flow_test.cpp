@@ -136,7 +136,7 @@ TEST(ControlFlowTest, MovesAreParallel) {
       .cmp(CmpPredicate::kSgt, 5, 2, 4)
       .condBr(5, body, {}, exit, {})
       .bind(body)
-      .binaryI64(Opcode::kSubI64, 6, 2, 3)
+      .binary(Opcode::kSubI, 6, 2, 3)
       .br(header, {{K::kI64, 0, 1}, {K::kI64, 1, 0}, {K::kI64, 2, 6}})
       .bind(exit)
       .ret({{K::kI64, 0}, {K::kI64, 1}});
@@ -238,7 +238,7 @@ TEST(ControlFlowTest, CalleeErrorNamesTheCall) {
   main.call(1, {{K::kI64, 0}}, {{K::kI64, 1}}).ret({{K::kI64, 1}});
   auto &divide = w.function("divide", {K::kI64}, {K::kI64}, 2, 0);
   divide.constI64(1, 100)
-      .binaryI64(Opcode::kDivSI64, 1, 1, 0)
+      .binary(Opcode::kDivSI, 1, 1, 0)
       .ret({{K::kI64, 1}});
   Result<Context> context = makeContext(w.finish());
   ASSERT_TRUE(context.ok()) << context.status().toString();
@@ -249,8 +249,8 @@ TEST(ControlFlowTest, CalleeErrorNamesTheCall) {
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.status().message(),
             "called from function 'main' at code offset 0 (call): function "
-            "'divide' at code offset 11 (div.s.i64): division by zero (100 / "
-            "0)");
+            "'divide' at code offset 11 (div.s.i): division by zero (100 / 0 "
+            ": i64)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -374,7 +374,7 @@ TEST(ControlFlowLoaderTest, InitializerCannotBeCalled) {
 TEST(ControlFlowLoaderTest, CompareAndSelectChecked) {
   EXPECT_EQ(loadError(moduleWith(
                 [](auto &f) { f.cmp(CmpPredicate(10), 0, 0, 1).ret({}); })),
-            "invalid module: function 'f' at code offset 0: cmp.i64: unknown "
+            "invalid module: function 'f' at code offset 0: cmp.i: unknown "
             "predicate 10");
   EXPECT_NE(loadError(moduleWith([](auto &f) {
               f.select(RegisterKind::kRef, 0, 0, 0, 2).ret({});

@@ -140,13 +140,13 @@ TEST(DisassemblerTest, PrintsTablesAndInstructions) {
             "imports (1):\n"
             "  [0] @m.f(ref, ref) -> () flags=coarse_fences|tied_may_alias\n"
             "functions (1):\n"
-            "  [0] @f(i64) -> (i64) registers=3 i64, 2 ref code=48 bytes\n"
+            "  [0] @f(i64) -> (i64) registers=3 i64, 2 ref code=49 bytes\n"
             "    0000  hal.device.get dst=r0 device=@gpu\n"
-            "    0007  cmp.i64 dst=i1 predicate=slt lhs=i0 rhs=i0\n"
-            "    0015  br.cond condition=i1 true_target=^0035 "
-            "true_moves=[i2 <- i0] false_target=^0035 false_moves=[]\n"
-            "    0035  assert condition=i1 message=\"bad \\\"x\\\"\\x0a\"\n"
-            "    0042  return values=(i2)\n");
+            "    0007  cmp.i dst=i1 predicate=slt lhs=i0 rhs=i0 bits=64\n"
+            "    0016  br.cond condition=i1 true_target=^0036 "
+            "true_moves=[i2 <- i0] false_target=^0036 false_moves=[]\n"
+            "    0036  assert condition=i1 message=\"bad \\\"x\\\"\\x0a\"\n"
+            "    0043  return values=(i2)\n");
 }
 
 TEST(DisassemblerTest, InstructionSetListsEveryOpcode) {

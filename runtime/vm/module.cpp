@@ -63,9 +63,9 @@ Status invalidModule(const std::string &message) {
   return dataLoss("invalid module: ", message);
 }
 
-// The oldest format this runtime reads: version 2 added the import table,
-// which every later part of the payload follows.
-constexpr uint32_t kMinFormatVersion = 2;
+// The oldest format this runtime reads: version 4 gave integer ops their
+// width, so older code would decode wrongly.
+constexpr uint32_t kMinFormatVersion = 4;
 
 std::string kindListString(const std::vector<RegisterKind> &kinds) {
   std::string out;
@@ -544,7 +544,10 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
   if (version < kMinFormatVersion)
     return unimplemented("module format version ", version,
                          " is older than this runtime supports (version ",
-                         kMinFormatVersion, " to ", kFormatVersion,
+                         kMinFormatVersion == kFormatVersion
+                             ? strCat(kFormatVersion)
+                             : strCat(kMinFormatVersion, " to ",
+                                      kFormatVersion),
                          "); recompile it with a matching ferry-compile");
   if (reserved != 0)
     return dataLoss("module file is corrupt: reserved header field is ",

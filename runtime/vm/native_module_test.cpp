@@ -241,7 +241,7 @@ protected:
     auto &f = w.function("main", {K::kRef}, {K::kRef}, 5, 7);
     f.viewDim(0, 0, 0)
         .constI64(4, 4)
-        .binaryI64(Opcode::kMulI64, 1, 0, 4)
+        .binary(Opcode::kMulI, 1, 0, 4)
         .constI64(2, hal::kHostVisible | hal::kDeviceVisible)
         .constI64(3, hal::kTransfer | hal::kDispatchStorage | hal::kMapping)
         .deviceGet(1, 0)
@@ -313,7 +313,7 @@ TEST_F(CoarseFencesTest, SynchronousFailureFailsTheSignalFenceToo) {
       context->invoke("main", {Value(input({1}))});
   ASSERT_FALSE(results.ok());
   EXPECT_EQ(results.status().message(),
-            "function 'main' at code offset 98 (call.import): external "
+            "function 'main' at code offset 99 (call.import): external "
             "function 'Double.function': out of doubling capacity");
   EXPECT_EQ(device->allocator().statistics().liveBytes, 0u);
 }

@@ -255,7 +255,12 @@ private:
   LogicalResult encodeOp(Operation *op);
 
   LogicalResult encodeConstant(Operation *op, const APInt &value);
-  LogicalResult encodeRegisters(Operation *op, Opcode opcode);
+  // Results' then operands' registers; emits the instruction unless more
+  // operands follow.
+  LogicalResult encodeRegisters(Operation *op, Opcode opcode,
+                                bool emitNow = true);
+  LogicalResult encodeInteger(Operation *op, Opcode opcode);
+  LogicalResult encodeCast(Operation *op, Opcode opcode, Type widthType);
   LogicalResult encodeReturn(func::ReturnOp op);
   LogicalResult encodeDeviceGet(hal::DeviceGetOp op);
   LogicalResult encodeBufferViewDim(hal::BufferViewDimOp op);
@@ -393,23 +398,66 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
       .Case([&](hal::BufferUsageOp op) {
         return encodeConstant(op, op.getValueAttr().getValue().zext(64));
       })
-      .Case([&](arith::AddIOp op) {
-        return encodeRegisters(op, Opcode::kAddI64);
-      })
-      .Case([&](arith::SubIOp op) {
-        return encodeRegisters(op, Opcode::kSubI64);
-      })
-      .Case([&](arith::MulIOp op) {
-        return encodeRegisters(op, Opcode::kMulI64);
-      })
-      .Case([&](arith::DivSIOp op) {
-        return encodeRegisters(op, Opcode::kDivSI64);
-      })
-      .Case([&](arith::AndIOp op) {
-        return encodeRegisters(op, Opcode::kAndI64);
-      })
+      .Case([&](arith::AddIOp op) { return encodeInteger(op, Opcode::kAddI); })
+      .Case([&](arith::SubIOp op) { return encodeInteger(op, Opcode::kSubI); })
+      .Case([&](arith::MulIOp op) { return encodeInteger(op, Opcode::kMulI); })
       .Case(
-          [&](arith::OrIOp op) { return encodeRegisters(op, Opcode::kOrI64); })
+          [&](arith::DivSIOp op) { return encodeInteger(op, Opcode::kDivSI); })
+      .Case(
+          [&](arith::DivUIOp op) { return encodeInteger(op, Opcode::kDivUI); })
+      .Case(
+          [&](arith::RemSIOp op) { return encodeInteger(op, Opcode::kRemSI); })
+      .Case(
+          [&](arith::RemUIOp op) { return encodeInteger(op, Opcode::kRemUI); })
+      .Case([&](arith::CeilDivSIOp op) {
+        return encodeInteger(op, Opcode::kCeilDivSI);
+      })
+      .Case([&](arith::CeilDivUIOp op) {
+        return encodeInteger(op, Opcode::kCeilDivUI);
+      })
+      .Case([&](arith::FloorDivSIOp op) {
+        return encodeInteger(op, Opcode::kFloorDivSI);
+      })
+      .Case([&](arith::AndIOp op) { return encodeInteger(op, Opcode::kAndI); })
+      .Case([&](arith::OrIOp op) { return encodeInteger(op, Opcode::kOrI); })
+      .Case([&](arith::XOrIOp op) { return encodeInteger(op, Opcode::kXorI); })
+      .Case([&](arith::ShLIOp op) { return encodeInteger(op, Opcode::kShlI); })
+      .Case(
+          [&](arith::ShRSIOp op) { return encodeInteger(op, Opcode::kShrSI); })
+      .Case(
+          [&](arith::ShRUIOp op) { return encodeInteger(op, Opcode::kShrUI); })
+      .Case(
+          [&](arith::MinSIOp op) { return encodeInteger(op, Opcode::kMinSI); })
+      .Case(
+          [&](arith::MaxSIOp op) { return encodeInteger(op, Opcode::kMaxSI); })
+      .Case(
+          [&](arith::MinUIOp op) { return encodeInteger(op, Opcode::kMinUI); })
+      .Case(
+          [&](arith::MaxUIOp op) { return encodeInteger(op, Opcode::kMaxUI); })
+      .Case([&](arith::ExtSIOp op) {
+        return encodeCast(op, Opcode::kExtSI, op.getIn().getType());
+      })
+      .Case([&](arith::ExtUIOp op) {
+        return encodeCast(op, Opcode::kExtUI, op.getIn().getType());
+      })
+      .Case([&](arith::TruncIOp op) {
+        return encodeCast(op, Opcode::kTruncI, op.getType());
+      })
+      // index_cast sign-extends a narrower integer, index_castui
+      // zero-extends it; either truncates index to a narrower integer.
+      .Case([&](arith::IndexCastOp op) {
+        return isa<IndexType>(op.getIn().getType())
+                   ? encodeCast(op, Opcode::kTruncI, op.getType())
+                   : encodeCast(op, Opcode::kExtSI, op.getIn().getType());
+      })
+      .Case([&](arith::IndexCastUIOp op) {
+        return isa<IndexType>(op.getIn().getType())
+                   ? encodeCast(op, Opcode::kTruncI, op.getType())
+                   : encodeCast(op, Opcode::kExtUI, op.getIn().getType());
+      })
+      .Case([&](arith::BitcastOp op) {
+        return encodeCast(op, Opcode::kTruncI, op.getType());
+      })
       .Case([&](func::ReturnOp op) { return encodeReturn(op); })
       .Case([&](hal::DeviceGetOp op) { return encodeDeviceGet(op); })
       .Case([&](hal::BufferViewDimOp op) { return encodeBufferViewDim(op); })
@@ -483,7 +531,8 @@ LogicalResult FunctionEncoder::encodeConstant(Operation *op,
 
 // Every op whose operands are, in order, its results' and then its operands'
 // registers: binary arithmetic, views, lengths, fence creation, ownership.
-LogicalResult FunctionEncoder::encodeRegisters(Operation *op, Opcode opcode) {
+LogicalResult FunctionEncoder::encodeRegisters(Operation *op, Opcode opcode,
+                                               bool emitNow) {
   for (Value result : op->getResults())
     if (failed(registers.define(result, op)))
       return failure();
@@ -491,6 +540,49 @@ LogicalResult FunctionEncoder::encodeRegisters(Operation *op, Opcode opcode) {
     addRegister(result);
   for (Value operand : op->getOperands())
     addRegister(operand);
+  return emitNow ? emit(op, opcode) : success();
+}
+
+// The width an integer op works at: index is 64 bits on every target the
+// runtime has.
+std::optional<unsigned> getIntegerBits(Type type) {
+  if (type.isIndex())
+    return 64;
+  if (auto intType = dyn_cast<IntegerType>(type);
+      intType && intType.getWidth() <= 64)
+    return intType.getWidth();
+  return std::nullopt;
+}
+
+// dst lhs rhs bits, at the width of the result.
+LogicalResult FunctionEncoder::encodeInteger(Operation *op, Opcode opcode) {
+  std::optional<unsigned> bits = getIntegerBits(op->getResult(0).getType());
+  if (!bits)
+    return op->emitError()
+           << "'" << op->getName() << "' on " << op->getResult(0).getType()
+           << " cannot be serialized to a Ferry bytecode module; only scalar "
+              "index and integers of up to 64 bits can";
+  if (failed(encodeRegisters(op, opcode, /*emitNow=*/false)))
+    return failure();
+  addImmediate(*bits);
+  return emit(op, opcode);
+}
+
+// dst src bits, where `widthType` gives the width: the source's for an
+// extension, the result's for a truncation.
+LogicalResult FunctionEncoder::encodeCast(Operation *op, Opcode opcode,
+                                          Type widthType) {
+  std::optional<unsigned> bits = getIntegerBits(widthType);
+  if (!bits || !getIntegerBits(op->getResult(0).getType()) ||
+      !getIntegerBits(op->getOperand(0).getType()))
+    return op->emitError()
+           << "'" << op->getName() << "' from " << op->getOperand(0).getType()
+           << " to " << op->getResult(0).getType()
+           << " cannot be serialized to a Ferry bytecode module; only casts "
+              "between scalar index and integers of up to 64 bits can";
+  if (failed(encodeRegisters(op, opcode, /*emitNow=*/false)))
+    return failure();
+  addImmediate(*bits);
   return emit(op, opcode);
 }
 
@@ -745,21 +837,16 @@ LogicalResult FunctionEncoder::encodeCall(func::CallOp op) {
   return emit(op, import ? Opcode::kCallImport : Opcode::kCall);
 }
 
-// One opcode for every predicate: registers hold integers sign-extended (i1
-// as 0 or 1), which preserves signed and unsigned order of every width but
-// the signed order of i1.
+// One opcode for every predicate, comparing signed or unsigned values at the
+// operands' width.
 LogicalResult FunctionEncoder::encodeCompare(arith::CmpIOp op) {
-  using arith::CmpIPredicate;
-  CmpIPredicate predicate = op.getPredicate();
-  bool signedOrder =
-      predicate == CmpIPredicate::slt || predicate == CmpIPredicate::sle ||
-      predicate == CmpIPredicate::sgt || predicate == CmpIPredicate::sge;
-  if (signedOrder && op.getLhs().getType().isInteger(1))
-    return op.emitError() << "signed comparison '"
-                          << arith::stringifyCmpIPredicate(predicate)
-                          << "' of i1 values cannot be serialized to a Ferry "
-                             "bytecode module (i1 is held as 0 or 1); compare "
-                             "them as unsigned or widen them first";
+  std::optional<unsigned> bits = getIntegerBits(op.getLhs().getType());
+  if (!bits)
+    return op.emitError() << "'arith.cmpi' on " << op.getLhs().getType()
+                          << " cannot be serialized to a Ferry bytecode "
+                             "module; only scalar index and integers of up "
+                             "to 64 bits can";
+  arith::CmpIPredicate predicate = op.getPredicate();
   // The format names its predicates as arith spells them.
   std::optional<CmpPredicate> encoded;
   StringRef spelling = arith::stringifyCmpIPredicate(predicate);
@@ -777,7 +864,8 @@ LogicalResult FunctionEncoder::encodeCompare(arith::CmpIOp op) {
   addImmediate(static_cast<uint8_t>(*encoded));
   addRegister(op.getLhs());
   addRegister(op.getRhs());
-  return emit(op, Opcode::kCmpI64);
+  addImmediate(*bits);
+  return emit(op, Opcode::kCmpI);
 }
 
 LogicalResult FunctionEncoder::encodeSelect(arith::SelectOp op) {

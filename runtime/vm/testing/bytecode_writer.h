@@ -111,9 +111,10 @@ public:
     FunctionBuilder &constI64(uint16_t dst, int64_t value) {
       return emit(Opcode::kConstI64, {dst, value});
     }
-    FunctionBuilder &binaryI64(Opcode opcode, uint16_t dst, uint16_t lhs,
-                               uint16_t rhs) {
-      return emit(opcode, {dst, lhs, rhs});
+    // An integer op (add.i ... max.u.i) at `bits`.
+    FunctionBuilder &binary(Opcode opcode, uint16_t dst, uint16_t lhs,
+                            uint16_t rhs, uint8_t bits = 64) {
+      return emit(opcode, {dst, lhs, rhs, bits});
     }
     // (kind, register) pairs.
     FunctionBuilder &
@@ -127,8 +128,8 @@ public:
       return emit(Opcode::kAssert, {condition, message});
     }
     FunctionBuilder &cmp(CmpPredicate predicate, uint16_t dst, uint16_t lhs,
-                         uint16_t rhs) {
-      return emit(Opcode::kCmpI64, {dst, int64_t(predicate), lhs, rhs});
+                         uint16_t rhs, uint8_t bits = 64) {
+      return emit(Opcode::kCmpI, {dst, int64_t(predicate), lhs, rhs, bits});
     }
     // select.i64 (kind kI64) or select.ref (kRef); the condition is an i64.
     FunctionBuilder &select(RegisterKind kind, uint16_t dst, uint16_t condition,

@@ -42,7 +42,7 @@ inline std::vector<uint8_t> buildElementwiseModule(
       .viewBuffer(4, 1)
       .deviceGet(2, 0)
       .constI64(1, int64_t(hal::elementByteSize(type)))
-      .binaryI64(Opcode::kMulI64, 2, 0, 1)
+      .binary(Opcode::kMulI, 2, 0, 1)
       .constI64(3, memoryType)
       .constI64(4, usage)
       .fenceCreate(5, 2)
@@ -80,8 +80,8 @@ buildCoarseFencesCallModule(std::string_view importName = "Double.function") {
       .viewDim(1, 0, 1)
       .viewAssert(0, hal::ElementType::kI32, {0, 1}, msg)
       .constI64(3, 4)
-      .binaryI64(Opcode::kMulI64, 2, 0, 1)
-      .binaryI64(Opcode::kMulI64, 2, 2, 3)
+      .binary(Opcode::kMulI, 2, 0, 1)
+      .binary(Opcode::kMulI, 2, 2, 3)
       .constI64(4, hal::kHostVisible | hal::kDeviceVisible)
       .constI64(5, hal::kTransfer | hal::kDispatchStorage | hal::kMapping)
       .deviceGet(1, 0)
@@ -116,8 +116,8 @@ inline std::vector<uint8_t> buildControlFlowModule() {
       .cmp(CmpPredicate::kSle, 4, 2, 0)
       .condBr(4, body, {}, exit, {})
       .bind(body)
-      .binaryI64(Opcode::kAddI64, 5, 1, 2)
-      .binaryI64(Opcode::kAddI64, 6, 2, 3)
+      .binary(Opcode::kAddI, 5, 1, 2)
+      .binary(Opcode::kAddI, 6, 2, 3)
       .br(header, {{K::kI64, 1, 5}, {K::kI64, 2, 6}})
       .bind(exit)
       .ret({{K::kI64, 1}});
@@ -130,9 +130,9 @@ inline std::vector<uint8_t> buildControlFlowModule() {
       .bind(base)
       .ret({{K::kI64, 1}})
       .bind(recurse)
-      .binaryI64(Opcode::kSubI64, 3, 0, 1)
+      .binary(Opcode::kSubI, 3, 0, 1)
       .call(/*fact=*/1, {{K::kI64, 3}}, {{K::kI64, 4}})
-      .binaryI64(Opcode::kMulI64, 5, 0, 4)
+      .binary(Opcode::kMulI, 5, 0, 4)
       .ret({{K::kI64, 5}});
   return w.finish();
 }

@@ -5,19 +5,19 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s --match-full-lines
 // CHECK:      functions (2):
-// CHECK-NEXT:   [0] @count(i64) -> (i64) registers=7 i64, 0 ref code=87 bytes
+// CHECK-NEXT:   [0] @count(i64) -> (i64) registers=7 i64, 0 ref code=89 bytes
 // CHECK-NEXT:     0000  const.i64 dst=i3 value=0
 // CHECK-NEXT:     0011  const.i64 dst=i4 value=1
 // CHECK-NEXT:     0022  br target=^0034 moves=[i1 <- i3]
-// CHECK-NEXT:     0034  cmp.i64 dst=i5 predicate=slt lhs=i1 rhs=i0
-// CHECK-NEXT:     0042  br.cond condition=i5 true_target=^0068 true_moves=[] false_target=^0062 false_moves=[i2 <- i1]
-// CHECK-NEXT:     0062  return values=(i2)
-// CHECK-NEXT:     0068  add.i64 dst=i6 lhs=i1 rhs=i4
-// CHECK-NEXT:     0075  br target=^0034 moves=[i1 <- i6]
-// CHECK-NEXT:   [1] @twice(i64) -> (i64) registers=3 i64, 0 ref code=28 bytes
+// CHECK-NEXT:     0034  cmp.i dst=i5 predicate=slt lhs=i1 rhs=i0 bits=64
+// CHECK-NEXT:     0043  br.cond condition=i5 true_target=^0069 true_moves=[] false_target=^0063 false_moves=[i2 <- i1]
+// CHECK-NEXT:     0063  return values=(i2)
+// CHECK-NEXT:     0069  add.i dst=i6 lhs=i1 rhs=i4 bits=64
+// CHECK-NEXT:     0077  br target=^0034 moves=[i1 <- i6]
+// CHECK-NEXT:   [1] @twice(i64) -> (i64) registers=3 i64, 0 ref code=29 bytes
 // CHECK-NEXT:     0000  call function=@count arguments=(i0) results=(i1)
-// CHECK-NEXT:     0015  add.i64 dst=i2 lhs=i1 rhs=i1
-// CHECK-NEXT:     0022  return values=(i2)
+// CHECK-NEXT:     0015  add.i dst=i2 lhs=i1 rhs=i1 bits=64
+// CHECK-NEXT:     0023  return values=(i2)
 // CHECK-NOT:  {{.}}
 
 // The seed example: queue operations print their fences, flags and

@@ -1,14 +1,14 @@
 // A loop of blocks: cf.br / cf.cond_br become br / br.cond whose moves write
 // the target block's argument registers, with byte-offset targets; arith.cmpi
-// becomes cmp.i64 with its predicate. Blocks are laid out in reverse
+// becomes cmp.i with its predicate and width. Blocks are laid out in reverse
 // post-order: entry, header, exit, body.
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s --match-full-lines
 
 // (index) -> (index), 7 i64 registers: n 0, block arguments %i 1 and %r 2,
-// then %c0 3, %c1 4, %lt 5, %next 6. 87 bytes of code.
+// then %c0 3, %c1 4, %lt 5, %next 6. 89 bytes of code.
 // CHECK:      functions (1):
-// CHECK-NEXT:   [0] @loop(i64) -> (i64) registers=7 i64, 0 ref code=87 bytes
+// CHECK-NEXT:   [0] @loop(i64) -> (i64) registers=7 i64, 0 ref code=89 bytes
 // Entry (offset 0): the constants, then a branch to the header moving
 // %i <- %c0.
 // CHECK-NEXT:     0000  const.i64 dst=i3 value=0
@@ -16,12 +16,12 @@
 // CHECK-NEXT:     0022  br target=^0034 moves=[i1 <- i3]
 // Header (34): the comparison, then the body with no moves or the exit
 // moving %r <- %i.
-// CHECK-NEXT:     0034  cmp.i64 dst=i5 predicate=slt lhs=i1 rhs=i0
-// CHECK-NEXT:     0042  br.cond condition=i5 true_target=^0068 true_moves=[] false_target=^0062 false_moves=[i2 <- i1]
-// Exit (62), then the body (68) branching back to the header.
-// CHECK-NEXT:     0062  return values=(i2)
-// CHECK-NEXT:     0068  add.i64 dst=i6 lhs=i1 rhs=i4
-// CHECK-NEXT:     0075  br target=^0034 moves=[i1 <- i6]
+// CHECK-NEXT:     0034  cmp.i dst=i5 predicate=slt lhs=i1 rhs=i0 bits=64
+// CHECK-NEXT:     0043  br.cond condition=i5 true_target=^0069 true_moves=[] false_target=^0063 false_moves=[i2 <- i1]
+// Exit (63), then the body (69) branching back to the header.
+// CHECK-NEXT:     0063  return values=(i2)
+// CHECK-NEXT:     0069  add.i dst=i6 lhs=i1 rhs=i4 bits=64
+// CHECK-NEXT:     0077  br target=^0034 moves=[i1 <- i6]
 // CHECK-NOT:  {{.}}
 
 func.func @loop(%n: index) -> index {

@@ -2,9 +2,9 @@
 // pipeline leaves it alone and the writer produces a module.
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s --check-prefix=DUMP --match-full-lines
-// DUMP:      module: format version 3, {{[0-9]+}} payload bytes, checksum 0x{{[0-9a-f]+}}
+// DUMP:      module: format version 4, {{[0-9]+}} payload bytes, checksum 0x{{[0-9a-f]+}}
 // DUMP:      functions (1):
-// DUMP-NEXT:   [0] @add(ref, ref) -> (ref) registers=6 i64, 13 ref code=230 bytes
+// DUMP-NEXT:   [0] @add(ref, ref) -> (ref) registers=6 i64, 13 ref code=231 bytes
 // The memory type and usage masks are constants (17 and 51, their bits).
 // DUMP-NEXT:     0000  const.i64 dst=i0 value=4
 // DUMP-NEXT:     0011  const.i64 dst=i1 value=17
@@ -20,15 +20,15 @@
 // DUMP-NEXT:     0099  hal.device.queue.alloca dst=r6 device=r2 wait=none signal=r5 memory_type=i1 usage=i2 size=i4 flags=none
 // DUMP-NEXT:     0118  hal.fence.create dst=r7 device=r2
 // DUMP-NEXT:     0123  hal.device.queue.dispatch device=r2 wait=r5 signal=r7 kernel=add element_type=i32 count=i3 binding=[r3, r4, r6]
-// DUMP-NEXT:     0148  mul.i64 dst=i5 lhs=i3 rhs=i0
-// DUMP-NEXT:     0155  hal.fence.create dst=r8 device=r2
-// DUMP-NEXT:     0160  hal.device.queue.alloca dst=r9 device=r2 wait=r7 signal=r8 memory_type=i1 usage=i2 size=i5 flags=none
-// DUMP-NEXT:     0179  hal.fence.create dst=r10 device=r2
-// DUMP-NEXT:     0184  hal.device.queue.dealloca device=r2 wait=r8 signal=r10 buffer=r9 flags=none
-// DUMP-NEXT:     0197  hal.fence.join dst=r11 fence=[r7, r10]
-// DUMP-NEXT:     0206  hal.fence.await fence=[r11]
-// DUMP-NEXT:     0211  hal.buffer_view.create dst=r12 buffer=r6 element_type=i32 dim=[i3]
-// DUMP-NEXT:     0224  return values=(r12)
+// DUMP-NEXT:     0148  mul.i dst=i5 lhs=i3 rhs=i0 bits=64
+// DUMP-NEXT:     0156  hal.fence.create dst=r8 device=r2
+// DUMP-NEXT:     0161  hal.device.queue.alloca dst=r9 device=r2 wait=r7 signal=r8 memory_type=i1 usage=i2 size=i5 flags=none
+// DUMP-NEXT:     0180  hal.fence.create dst=r10 device=r2
+// DUMP-NEXT:     0185  hal.device.queue.dealloca device=r2 wait=r8 signal=r10 buffer=r9 flags=none
+// DUMP-NEXT:     0198  hal.fence.join dst=r11 fence=[r7, r10]
+// DUMP-NEXT:     0207  hal.fence.await fence=[r11]
+// DUMP-NEXT:     0212  hal.buffer_view.create dst=r12 buffer=r6 element_type=i32 dim=[i3]
+// DUMP-NEXT:     0225  return values=(r12)
 
 // Hal-level input passes through the pipeline unchanged.
 // RUN: ferry-compile %s --compile-to=hal | FileCheck %s --check-prefix=HAL

@@ -9,9 +9,9 @@
 // CHECK-NEXT:   [0] @Ext.fn(i64) -> (i64) flags=none
 // Two functions; @double adds its argument to itself.
 // CHECK-NEXT: functions (2):
-// CHECK-NEXT:   [0] @double(i64) -> (i64) registers=2 i64, 0 ref code=13 bytes
-// CHECK-NEXT:     0000  add.i64 dst=i1 lhs=i0 rhs=i0
-// CHECK-NEXT:     0007  return values=(i1)
+// CHECK-NEXT:   [0] @double(i64) -> (i64) registers=2 i64, 0 ref code=14 bytes
+// CHECK-NEXT:     0000  add.i dst=i1 lhs=i0 rhs=i0 bits=64
+// CHECK-NEXT:     0008  return values=(i1)
 // @main calls function 0 twice, then import 0.
 // CHECK-NEXT:   [1] @main(i64) -> (i64) registers=4 i64, 0 ref code=51 bytes
 // CHECK-NEXT:     0000  call function=@double arguments=(i0) results=(i1)

@@ -4,13 +4,6 @@
 // RUN: not ferry-compile %s -o %t.fvm 2>&1 | FileCheck %s
 // RUN: not test -e %t.fvm
 
-// i1 is held as 0 or 1, so its signed order (true is -1) has no encoding.
-// CHECK: invalid_control_flow.mlir:[[@LINE+2]]:8: error: signed comparison 'slt' of i1 values cannot be serialized to a Ferry bytecode module (i1 is held as 0 or 1); compare them as unsigned or widen them first
-func.func @signed_i1(%a: i1, %b: i1) -> i1 {
-  %0 = arith.cmpi slt, %a, %b : i1
-  return %0 : i1
-}
-
 // The initializer runs once, from the runtime.
 // CHECK: invalid_control_flow.mlir:[[@LINE+5]]:3: error: calls the module initializer '@__init', which only the runtime may run
 func.func @__init() {

@@ -1,5 +1,5 @@
 // arith.select becomes select.i64 on integers and select.ref on hal objects;
-// every arith.cmpi predicate has a cmp.i64 encoding.
+// every arith.cmpi predicate has a cmp.i encoding.
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s --match-full-lines
 
@@ -23,18 +23,18 @@ func.func @pick_fence(%c: i1, %a: !hal.fence, %b: !hal.fence) -> !hal.fence {
 
 // @predicates: a 0, b 1, then one result register per comparison, each with
 // its own predicate.
-// CHECK-NEXT:   [2] @predicates(i64, i64) -> (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) registers=12 i64, 0 ref code=113 bytes
-// CHECK-NEXT:     0000  cmp.i64 dst=i2 predicate=eq lhs=i0 rhs=i1
-// CHECK-NEXT:     0008  cmp.i64 dst=i3 predicate=ne lhs=i0 rhs=i1
-// CHECK-NEXT:     0016  cmp.i64 dst=i4 predicate=slt lhs=i0 rhs=i1
-// CHECK-NEXT:     0024  cmp.i64 dst=i5 predicate=sle lhs=i0 rhs=i1
-// CHECK-NEXT:     0032  cmp.i64 dst=i6 predicate=sgt lhs=i0 rhs=i1
-// CHECK-NEXT:     0040  cmp.i64 dst=i7 predicate=sge lhs=i0 rhs=i1
-// CHECK-NEXT:     0048  cmp.i64 dst=i8 predicate=ult lhs=i0 rhs=i1
-// CHECK-NEXT:     0056  cmp.i64 dst=i9 predicate=ule lhs=i0 rhs=i1
-// CHECK-NEXT:     0064  cmp.i64 dst=i10 predicate=ugt lhs=i0 rhs=i1
-// CHECK-NEXT:     0072  cmp.i64 dst=i11 predicate=uge lhs=i0 rhs=i1
-// CHECK-NEXT:     0080  return values=(i2, i3, i4, i5, i6, i7, i8, i9, i10, i11)
+// CHECK-NEXT:   [2] @predicates(i64, i64) -> (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) registers=12 i64, 0 ref code=123 bytes
+// CHECK-NEXT:     0000  cmp.i dst=i2 predicate=eq lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0009  cmp.i dst=i3 predicate=ne lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0018  cmp.i dst=i4 predicate=slt lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0027  cmp.i dst=i5 predicate=sle lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0036  cmp.i dst=i6 predicate=sgt lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0045  cmp.i dst=i7 predicate=sge lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0054  cmp.i dst=i8 predicate=ult lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0063  cmp.i dst=i9 predicate=ule lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0072  cmp.i dst=i10 predicate=ugt lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0081  cmp.i dst=i11 predicate=uge lhs=i0 rhs=i1 bits=64
+// CHECK-NEXT:     0090  return values=(i2, i3, i4, i5, i6, i7, i8, i9, i10, i11)
 func.func @predicates(%a: i64, %b: i64) -> (i1, i1, i1, i1, i1, i1, i1, i1, i1, i1) {
   %0 = arith.cmpi eq, %a, %b : i64
   %1 = arith.cmpi ne, %a, %b : i64

@@ -4,10 +4,10 @@
 // RUN: not ferry-compile %s -o %t.fvm 2>&1 | FileCheck %s
 // RUN: not test -e %t.fvm
 
-// CHECK: unserializable_op.mlir:[[@LINE+2]]:8: error: 'arith.remsi' cannot be serialized to a Ferry bytecode module; it should have been lowered to the hal dialect
-func.func @remainder(%a: index, %b: index) -> index {
-  %c = arith.remsi %a, %b : index
-  return %c : index
+// CHECK: unserializable_op.mlir:[[@LINE+2]]:17: error: 'arith.mului_extended' cannot be serialized to a Ferry bytecode module; it should have been lowered to the hal dialect
+func.func @wide_product(%a: i64, %b: i64) -> i64 {
+  %low, %high = arith.mului_extended %a, %b : i64
+  return %high : i64
 }
 
 // Errors in later functions are reported too.
