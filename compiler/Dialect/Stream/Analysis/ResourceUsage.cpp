@@ -29,12 +29,27 @@ bool isLastUse(OpOperand &use) {
 }
 
 void retypeStorageChain(Value resource, Type type) {
-  while (resource && resource.getType() != type) {
-    resource.setType(type);
-    auto tiedOp = dyn_cast_or_null<TiedOpInterface>(resource.getDefiningOp());
-    OpOperand *tied =
-        tiedOp ? tiedOp.getTiedOperand(cast<OpResult>(resource)) : nullptr;
-    resource = tied ? tied->get() : Value();
+  // The storage is every value tied to `resource`, in both directions: what
+  // it was written into (its tied operand, and that one's, ...) and every
+  // in-place write into it or them, even one branching off the chain (a
+  // fill of a returned value: copy-on-write clones before it later).
+  SmallVector<Value> worklist = {resource};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (value.getType() == type)
+      continue;
+    value.setType(type);
+    if (auto tiedOp = dyn_cast_or_null<TiedOpInterface>(value.getDefiningOp()))
+      if (OpOperand *tied = tiedOp.getTiedOperand(cast<OpResult>(value)))
+        worklist.push_back(tied->get());
+    for (OpOperand &use : value.getUses()) {
+      auto writer = dyn_cast<TiedOpInterface>(use.getOwner());
+      if (!writer)
+        continue;
+      for (OpResult result : writer->getResults())
+        if (writer.getTiedOperand(result) == &use)
+          worklist.push_back(result);
+    }
   }
 }
 

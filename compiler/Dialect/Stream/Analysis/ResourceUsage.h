@@ -18,8 +18,9 @@ namespace ferry::stream {
 // "later" too.
 bool isLastUse(mlir::OpOperand &use);
 
-// Gives `resource` type `type`, and so every resource it was written into in
-// place: they are one storage and must agree on lifetime.
+// Gives `resource` type `type`, and so every resource tied to it: what it was
+// written into in place and every in-place write into it. They are one
+// storage and must agree on lifetime.
 void retypeStorageChain(mlir::Value resource, mlir::Type type);
 
 // Answers whether the program may write a resource in place: it is storage

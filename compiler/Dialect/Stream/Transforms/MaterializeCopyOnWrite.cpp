@@ -52,6 +52,9 @@ Operation *makeCopy(OpBuilder &builder, OpOperand &use) {
   Location loc = use.getOwner()->getLoc();
   Value size = getOperandSize(use);
   Operation *def = value.getDefiningOp();
+  // A fill sets every element: what the copy would hold is never read.
+  if (isa<AsyncFillOp>(use.getOwner()))
+    return AsyncAllocaOp::create(builder, loc, value.getType(), size);
   if (auto alloca = dyn_cast_or_null<AsyncAllocaOp>(def))
     return AsyncAllocaOp::create(builder, loc, value.getType(),
                                  alloca.getStorageSize());

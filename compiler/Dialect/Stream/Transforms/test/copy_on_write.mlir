@@ -103,3 +103,21 @@ func.func @writer_affinity(%a: !stream.resource<*>, %t: !stream.resource<*>, %s:
   %r = stream.async.call @write(%a, %t) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> (%t{%s}) {stream.affinity = #hal.device.affinity<@b>}
   return %r : !stream.resource<*>
 }
+
+// -----
+
+// A fill sets every element, so the copy it writes into is a fresh alloca
+// even when the value it overwrites still holds data someone reads.
+// CHECK-LABEL: func.func @fill_over_read_value
+// CHECK-SAME: (%[[A:.+]]: !stream.resource<*>, %[[S:.+]]: index)
+// CHECK-NOT: stream.async.clone
+// CHECK: %[[E:.+]] = stream.async.alloca : !stream.resource<*>{%[[S]]}
+// CHECK-NOT: stream.async.clone
+// CHECK: %[[F:.+]] = stream.async.fill %{{.+}}, %[[E]] : i32 -> !stream.resource<*>{%[[S]]}
+// CHECK-NOT: stream.async.clone
+// CHECK: return %[[A]], %[[F]]
+func.func @fill_over_read_value(%a: !stream.resource<*>, %s: index) -> (!stream.resource<*>, !stream.resource<*>) {
+  %v = arith.constant 9 : i32
+  %f = stream.async.fill %v, %a : i32 -> !stream.resource<*>{%s}
+  return %a, %f : !stream.resource<*>, !stream.resource<*>
+}
