@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "runtime/hal/buffer_import.h"
+#include "runtime/vm/import_staging.h"
 
 namespace ferry::vm {
 
@@ -792,9 +793,11 @@ Status Frame::executeCallImport() {
     start = ImportCallEvent::Clock::now();
 
   // Coarse fences: the callee gets a signal fence of its own whose
-  // resolution is forwarded to the program's, so a failure arriving later on
-  // another thread still names the function.
-  std::shared_ptr<hal::Fence> programSignal;
+  // resolution is forwarded to the program's (after any staged buffers are
+  // copied back), so a failure arriving later on another thread still names
+  // the function.
+  std::shared_ptr<hal::Fence> programSignal, calleeSignal;
+  ImportStaging staging;
   if (import.usesCoarseFences()) {
     size_t signalAt = args.size() - 1;
     for (size_t at : {signalAt - 1, signalAt}) {
@@ -805,20 +808,18 @@ Status Frame::executeCallImport() {
                         import.name, "' (argument ", at, ") holds a ",
                         refTypeName(ref), ", expected a fence");
     }
+    // External code maps its views through the host: stage those in memory
+    // the host cannot see.
+    hal::Device *fallback =
+        context_.devices().empty() ? nullptr : context_.devices()[0].get();
+    Result<ImportStaging> staged =
+        ImportStaging::stageArguments(args, fallback);
+    if (!staged.ok())
+      return fail(named(staged.status()));
+    staging = std::move(*staged);
     programSignal = args[signalAt].refAs<hal::Fence>();
-    if (programSignal) {
-      auto calleeSignal = hal::Fence::create();
-      calleeSignal->whenResolved([programSignal, name = import.name, observer,
-                                  start](const Status &status) {
-        if (observer)
-          observer->onImportCompleted(
-              {name, start, ImportCallEvent::Clock::now(), status.ok()});
-        if (status.ok())
-          programSignal->signal();
-        else
-          programSignal->fail(
-              status.withContext(strCat("external function '", name, "'")));
-      });
+    if (programSignal || !staging.empty()) {
+      calleeSignal = hal::Fence::create();
       args[signalAt] = Value(calleeSignal);
     }
   }
@@ -833,9 +834,38 @@ Status Frame::executeCallImport() {
       programSignal->fail(status);
     return fail(status);
   }
-  // Returning successfully promises to resolve the signal fence.
-  if (programSignal)
-    programSignal->addPendingSignal();
+  if (calleeSignal) {
+    // Returning successfully promises to resolve the signal fence: the
+    // copies back may wait for it.
+    calleeSignal->addPendingSignal();
+    std::shared_ptr<hal::Fence> completion = calleeSignal;
+    if (!staging.empty()) {
+      Result<std::shared_ptr<hal::Fence>> done =
+          staging.finish(*results, calleeSignal);
+      if (!done.ok()) {
+        Status status = named(done.status());
+        if (programSignal)
+          programSignal->fail(status);
+        return fail(status);
+      }
+      completion = *done;
+    }
+    if (programSignal)
+      programSignal->addPendingSignal();
+    completion->whenResolved([programSignal, name = import.name, observer,
+                              start](const Status &status) {
+      if (observer)
+        observer->onImportCompleted(
+            {name, start, ImportCallEvent::Clock::now(), status.ok()});
+      if (!programSignal)
+        return;
+      if (status.ok())
+        programSignal->signal();
+      else
+        programSignal->fail(
+            status.withContext(strCat("external function '", name, "'")));
+    });
+  }
 
   int64_t resultCount = operand();
   if (results->size() != size_t(resultCount))
