@@ -45,12 +45,48 @@ DeviceGlobalOp getOrCreateDefaultDevice(ModuleOp module) {
                                 target);
 }
 
+// The devices each function of the module uses, itself or through the
+// functions it calls, and the devices its callers use: a buffer exported to
+// a call or returned from one may be used on any of them.
+struct ModuleDeviceUses {
+  using Affinities = llvm::SetVector<DeviceAffinityAttr>;
+  llvm::DenseMap<StringAttr, Affinities> ownAndCallees;
+  llvm::DenseMap<StringAttr, Affinities> callers;
+
+  explicit ModuleDeviceUses(ModuleOp module) {
+    llvm::DenseMap<StringAttr, llvm::SetVector<StringAttr>> calls;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      Affinities &uses = ownAndCallees[func.getSymNameAttr()];
+      func.walk([&](Operation *op) {
+        if (DeviceAffinityAttr affinity = getDeviceAffinity(op))
+          uses.insert(affinity);
+        if (auto call = dyn_cast<func::CallOp>(op))
+          calls[func.getSymNameAttr()].insert(call.getCalleeAttr().getAttr());
+      });
+    }
+    // Through calls, to a fixpoint (call graphs are small; cycles end it).
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto &[caller, callees] : calls)
+        for (StringAttr callee : callees)
+          for (DeviceAffinityAttr affinity :
+               llvm::to_vector(ownAndCallees[callee]))
+            changed |= ownAndCallees[caller].insert(affinity);
+    }
+    for (auto &[caller, callees] : calls)
+      for (StringAttr callee : callees)
+        for (DeviceAffinityAttr affinity : ownAndCallees[caller])
+          callers[callee].insert(affinity);
+  }
+};
+
 class FunctionLowering {
 public:
   FunctionLowering(func::FuncOp func, DeviceGlobalOp device,
-                   const DeviceTopology &topology)
+                   const DeviceTopology &topology,
+                   const ModuleDeviceUses &moduleUses)
       : func(func), deviceGlobal(device), topology(topology),
-        builder(func.getContext()) {}
+        moduleUses(moduleUses), builder(func.getContext()) {}
 
   LogicalResult run() {
     // Functions without stream ops (scalar code, which may branch) need no
@@ -217,6 +253,21 @@ private:
         affinities.insert(affinity);
       else
         defaultDeviceUse = true;
+      // A view handed to a function of the module, or returned to a caller,
+      // may be used on any device that function or caller uses.
+      auto exportOp = dyn_cast<stream::TensorExportOp>(user);
+      if (!exportOp)
+        return;
+      for (Operation *viewUser : exportOp.getResult().getUsers()) {
+        const ModuleDeviceUses::Affinities *uses = nullptr;
+        if (auto call = dyn_cast<func::CallOp>(viewUser))
+          uses =
+              lookup(moduleUses.ownAndCallees, call.getCalleeAttr().getAttr());
+        else if (isa<func::ReturnOp>(viewUser))
+          uses = lookup(moduleUses.callers, func.getSymNameAttr());
+        if (uses)
+          affinities.insert(uses->begin(), uses->end());
+      }
     };
     addUser(op);
     for (Operation *user : op.getResult().getUsers()) {
@@ -238,6 +289,13 @@ private:
       affinities.insert(DeviceAffinityAttr::get(
           FlatSymbolRefAttr::get(deviceGlobal.getSymNameAttr())));
     return affinities.takeVector();
+  }
+
+  static const ModuleDeviceUses::Affinities *
+  lookup(const llvm::DenseMap<StringAttr, ModuleDeviceUses::Affinities> &map,
+         StringAttr name) {
+    auto it = map.find(name);
+    return it == map.end() ? nullptr : &it->second;
   }
 
   static bool passedToExternalCall(stream::ResourceAllocaOp op) {
@@ -566,6 +624,7 @@ private:
   func::FuncOp func;
   DeviceGlobalOp deviceGlobal;
   const DeviceTopology &topology;
+  const ModuleDeviceUses &moduleUses;
   OpBuilder builder;
   llvm::StringMap<Value> devices;             // device symbol -> !hal.device
   llvm::DenseMap<Value, Value> buffers;       // resource -> !hal.buffer
@@ -622,10 +681,11 @@ struct ConvertStreamToHALPass
     FailureOr<DeviceTopology> topology = DeviceTopology::build(module);
     if (failed(topology))
       return signalPassFailure();
+    ModuleDeviceUses moduleUses(module);
     // Bodies first: lowering a call reads the callee's tensor signature.
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isDeclaration() &&
-          failed(FunctionLowering(func, device, *topology).run()))
+          failed(FunctionLowering(func, device, *topology, moduleUses).run()))
         return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isDeclaration())
