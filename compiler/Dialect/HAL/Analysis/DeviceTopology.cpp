@@ -126,16 +126,19 @@ LinkCapabilities defaultLink(const TargetCapabilities &from,
 }
 
 // A user-written link: what it omits it cannot do.
+// A link as the user wrote it. What the user leaves out is unknown, not
+// absent: it is asked of the devices at run time (like #hal.runtime).
 LinkCapabilities userLink(DeviceLinkAttr attr) {
   LinkCapabilities link;
   link.userWritten = true;
+  link.transparentAccess = Capability::Runtime;
+  link.unifiedMemory = Capability::Runtime;
   DictionaryAttr properties = attr.getProperties();
   if (Attribute value = properties.get("transparent_access"))
     link.transparentAccess = toCapability(value);
   if (Attribute value = properties.get("unified_memory"))
     link.unifiedMemory = toCapability(value);
-  std::optional<SmallVector<std::string>> imports = SmallVector<std::string>();
-  std::optional<SmallVector<std::string>> exports = SmallVector<std::string>();
+  std::optional<SmallVector<std::string>> imports, exports;
   if (Attribute value = properties.get("import_handle_types"))
     imports = toHandleTypes(value);
   if (Attribute value = properties.get("export_handle_types"))

@@ -236,3 +236,26 @@ module attributes {stream.topology = #hal.device.topology<links = [
     return %on_b, %on_c : !hal.buffer, !hal.buffer
   }
 }
+
+// -----
+
+// A property the user's topology leaves out is unknown, not false: it is
+// asked of the devices at run time (here unified memory), instead of
+// refusing the program as if the devices could not share.
+// CHECK-LABEL: func.func @omitted_properties
+// CHECK-DAG: hal.device.query<%{{.+}} : !hal.device> category("hal.device.link") key("a:unified_memory")
+// CHECK-DAG: hal.device.query<%{{.+}} : !hal.device> category("hal.device.link") key("b:unified_memory")
+// CHECK-NOT: key("{{[ab]}}:transparent_access")
+// CHECK: return
+module attributes {stream.topology = #hal.device.topology<links = [
+    (@a -> @b = {transparent_access = false}),
+    (@b -> @a = {transparent_access = false})]>} {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func @omitted_properties() -> (i32, i32) {
+    %memory_types, %buffer_usage = hal.allocator.resolve_memory_properties
+        for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>]>)
+        lifetime(transient) : i32, i32
+    return %memory_types, %buffer_usage : i32, i32
+  }
+}
