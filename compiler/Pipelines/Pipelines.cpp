@@ -37,7 +37,7 @@ void buildCompilePipeline(mlir::OpPassManager &pm,
   pm.addPass(stream::createReuseAllocationsPass());
   if (options.compileTo == CompilePhase::StreamCmd)
     return;
-  pm.addPass(hal::createConvertStreamToHALPass());
+  pm.addPass(hal::createConvertStreamToHALPass({options.externalMapping}));
   if (options.explainMemoryProperties)
     pm.addPass(
         hal::createExplainMemoryPropertiesPass({options.leadAllocationDevice}));

@@ -18,6 +18,9 @@ struct CompileOptions {
   // Device symbol (without @) that allocates every shared buffer it uses;
   // empty: the topology, or the runtime, decides.
   std::string leadAllocationDevice;
+  // Which external buffers are host-mappable: "where-read" (those the host
+  // or external code reads) or "always" (convert-stream-to-hal).
+  std::string externalMapping = "where-read";
   // Remark, per allocation, which rule chose its memory bits.
   bool explainMemoryProperties = false;
   // The plugins that will implement the program's external functions

@@ -66,6 +66,22 @@ llvm::cl::opt<std::string> leadAllocationDevice(
                    "the topology or the runtime picks"),
     llvm::cl::value_desc("NAME"), llvm::cl::cat(ferryCategory));
 
+enum class ExternalMapping { WhereRead, Always };
+llvm::cl::opt<ExternalMapping> externalMapping(
+    "external-mapping",
+    llvm::cl::desc("Which buffers that leave a function are allocated "
+                   "host-mappable"),
+    llvm::cl::init(ExternalMapping::WhereRead),
+    llvm::cl::values(
+        clEnumValN(ExternalMapping::WhereRead, "where-read",
+                   "those the host or external code may read: handed to an "
+                   "external function or returned (default; buffers only "
+                   "passed into functions of the module stay device-local "
+                   "on a discrete device)"),
+        clEnumValN(ExternalMapping::Always, "always",
+                   "every buffer that leaves a function")),
+    llvm::cl::cat(ferryCategory));
+
 llvm::cl::list<std::string> pluginPaths(
     "module",
     llvm::cl::desc("A plugin (shared library) that will provide external "
@@ -159,6 +175,8 @@ OwningOpRef<ModuleOp> parseAndLower(MLIRContext &context,
   ferry::CompileOptions options;
   options.compileTo = compileTo;
   options.leadAllocationDevice = leadAllocationDevice;
+  options.externalMapping =
+      externalMapping == ExternalMapping::Always ? "always" : "where-read";
   options.explainMemoryProperties = explainMemoryProperties;
   options.plugins = std::move(*plugins);
   ferry::buildCompilePipeline(pm, options);

@@ -212,8 +212,10 @@ std::pair<uint32_t, uint32_t> getLifetimeBits(Lifetime lifetime) {
   case Lifetime::External: // handed to the host, which reads it
     return {kDeviceLocal | kHostVisible,
             kTransfer | kDispatchStorage | kMapping};
-  case Lifetime::Staging: // host memory the device reads and writes
-    return {kHostLocal | kHostVisible | kDeviceVisible, kTransfer | kMapping};
+  case Lifetime::Staging: // host memory the device reads and writes, with
+                          // no flushes: coherent, and usable by dispatches
+    return {kHostLocal | kHostVisible | kHostCoherent | kDeviceVisible,
+            kTransfer | kDispatchStorage | kMapping};
   case Lifetime::Transient:
   case Lifetime::Variable:
     return {kDeviceLocal, kTransfer | kDispatchStorage};

@@ -84,9 +84,10 @@ class FunctionLowering {
 public:
   FunctionLowering(func::FuncOp func, DeviceGlobalOp device,
                    const DeviceTopology &topology,
-                   const ModuleDeviceUses &moduleUses)
+                   const ModuleDeviceUses &moduleUses, bool mapAllExternal)
       : func(func), deviceGlobal(device), topology(topology),
-        moduleUses(moduleUses), builder(func.getContext()) {}
+        moduleUses(moduleUses), mapAllExternal(mapAllExternal),
+        builder(func.getContext()) {}
 
   LogicalResult run() {
     // Functions without stream ops (scalar code, which may branch) need no
@@ -298,6 +299,46 @@ private:
     return it == map.end() ? nullptr : &it->second;
   }
 
+  // The lifetime an allocation is resolved for. A buffer handed to an
+  // external function leaves the program's hands (the callee maps it on the
+  // host): it is allocated as external, and so is one the function returns
+  // (a caller may hand it on to the host). An external resource only passed
+  // into functions of the module needs no host mapping unless
+  // external-mapping=always: on a discrete device it stays device-local,
+  // and an external function that maps it later gets it staged (the VM).
+  Lifetime allocationLifetime(stream::ResourceAllocaOp op) {
+    if (passedToExternalCall(op))
+      return Lifetime::External;
+    Lifetime lifetime = toHALLifetime(
+        cast<stream::ResourceType>(op.getResult().getType()).getLifetime());
+    if (lifetime == Lifetime::External && !mapAllExternal && !returned(op))
+      return Lifetime::Transient;
+    return lifetime;
+  }
+
+  // Whether a view of `op`'s buffer is returned by the function.
+  static bool returned(stream::ResourceAllocaOp op) {
+    SmallVector<Value> resources = {op.getResult()};
+    while (!resources.empty()) {
+      Value resource = resources.pop_back_val();
+      for (Operation *user : resource.getUsers()) {
+        if (auto await = dyn_cast<stream::TimepointAwaitOp>(user)) {
+          for (auto [operand, result] :
+               llvm::zip_equal(await.getResourceOperands(), await.getResults()))
+            if (operand == resource)
+              resources.push_back(result);
+          continue;
+        }
+        auto exportOp = dyn_cast<stream::TensorExportOp>(user);
+        if (exportOp &&
+            llvm::any_of(exportOp.getResult().getUsers(),
+                         [](Operation *u) { return isa<func::ReturnOp>(u); }))
+          return true;
+      }
+    }
+    return false;
+  }
+
   static bool passedToExternalCall(stream::ResourceAllocaOp op) {
     return llvm::any_of(op.getResult().getUsers(), [](Operation *user) {
       return isa<stream::CmdCallOp>(user);
@@ -333,13 +374,7 @@ private:
       forAttr = affinities.front();
     else if (affinities.size() > 1)
       forAttr = DeviceOptimalAttr::get(context, affinities);
-    // A buffer handed to an external function leaves the program's hands
-    // (the callee maps it on the host): it is allocated as external.
-    auto lifetime =
-        passedToExternalCall(op)
-            ? Lifetime::External
-            : toHALLifetime(cast<stream::ResourceType>(op.getResult().getType())
-                                .getLifetime());
+    auto lifetime = allocationLifetime(op);
     auto i32 = builder.getI32Type();
     auto resolve = AllocatorResolveMemoryPropertiesOp::create(
         builder, loc, i32, i32, forAttr, LifetimeAttr::get(context, lifetime));
@@ -625,6 +660,7 @@ private:
   DeviceGlobalOp deviceGlobal;
   const DeviceTopology &topology;
   const ModuleDeviceUses &moduleUses;
+  bool mapAllExternal;
   OpBuilder builder;
   llvm::StringMap<Value> devices;             // device symbol -> !hal.device
   llvm::DenseMap<Value, Value> buffers;       // resource -> !hal.buffer
@@ -668,8 +704,16 @@ void rewriteExternalSignature(func::FuncOp func) {
 
 struct ConvertStreamToHALPass
     : impl::ConvertStreamToHALPassBase<ConvertStreamToHALPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (externalMapping != "where-read" && externalMapping != "always") {
+      module.emitError() << "unknown external-mapping policy '"
+                         << externalMapping
+                         << "' (expected 'where-read' or 'always')";
+      return signalPassFailure();
+    }
     bool usesStream = false;
     module.walk([&](Operation *op) {
       if (isa<stream::StreamDialect>(op->getDialect()))
@@ -685,7 +729,9 @@ struct ConvertStreamToHALPass
     // Bodies first: lowering a call reads the callee's tensor signature.
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isDeclaration() &&
-          failed(FunctionLowering(func, device, *topology, moduleUses).run()))
+          failed(FunctionLowering(func, device, *topology, moduleUses,
+                                  externalMapping == "always")
+                     .run()))
         return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isDeclaration())

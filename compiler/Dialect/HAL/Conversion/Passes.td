@@ -40,7 +40,21 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     is the buffer itself where memory turns out to be shared. One import per
     buffer and device; ownership and deallocation stay with the original
     buffer. Buffers the function receives are used as they are.
+
+    A buffer is allocated host-mappable (lifetime `external`) where the host
+    or external code may read it: handed to an external function, or
+    returned (to the host, or to a caller that may return it on). An
+    external resource only passed into functions of the module is
+    allocated like a transient one (device-local on a discrete device),
+    unless `external-mapping=always`; an external function that maps it
+    later gets it staged.
   }];
+  let options = [
+    Option<"externalMapping", "external-mapping", "std::string",
+           /*default=*/"\"where-read\"",
+           "Which external buffers are host-mappable: 'where-read' (those "
+           "the host or external code reads) or 'always'">,
+  ];
   let dependentDialects = ["::ferry::hal::HALDialect",
                            "::mlir::arith::ArithDialect"];
 }

@@ -2,15 +2,19 @@
 
 // The bits of each lifetime, with no affinity at all.
 hal.device.global @a = #hal.device.target<"local", {}>
+// Staging memory is coherent (no flushes) and dispatches may use it.
 // CHECK-LABEL: func.func @lifetimes
-// CHECK-NOT: resolve_memory_properties
-// CHECK-DAG: hal.memory_type<"HostVisible|DeviceLocal">
-// CHECK-DAG: hal.buffer_usage<"Transfer|DispatchStorage|Mapping">
-// CHECK-DAG: hal.memory_type<"HostVisible|DeviceVisible|HostLocal">
-// CHECK-DAG: hal.buffer_usage<"Transfer|Mapping">
-// CHECK-DAG: hal.memory_type<"DeviceLocal">
-// CHECK-DAG: hal.buffer_usage<"Transfer|DispatchStorage">
-// CHECK-DAG: hal.buffer_usage<"Transfer|DispatchStorage|SharingImmutable">
+// CHECK-NEXT: hal.memory_type<"HostVisible|DeviceLocal">
+// CHECK-NEXT: hal.buffer_usage<"Transfer|DispatchStorage|Mapping">
+// CHECK-NEXT: hal.memory_type<"HostVisible|HostCoherent|DeviceVisible|HostLocal">
+// CHECK-NEXT: hal.buffer_usage<"Transfer|DispatchStorage|Mapping">
+// CHECK-NEXT: hal.memory_type<"DeviceLocal">
+// CHECK-NEXT: hal.buffer_usage<"Transfer|DispatchStorage">
+// CHECK-NEXT: hal.memory_type<"DeviceLocal">
+// CHECK-NEXT: hal.buffer_usage<"Transfer|DispatchStorage">
+// CHECK-NEXT: hal.memory_type<"DeviceLocal">
+// CHECK-NEXT: hal.buffer_usage<"Transfer|DispatchStorage|SharingImmutable">
+// CHECK-NEXT: return
 func.func @lifetimes() -> (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) {
   %m0, %u0 = hal.allocator.resolve_memory_properties lifetime(external) : i32, i32
   %m1, %u1 = hal.allocator.resolve_memory_properties lifetime(staging) : i32, i32
