@@ -618,6 +618,10 @@ struct ConvertStreamToHALPass
     });
     if (!usesStream)
       return;
+    // Before the default device is added: an affinity naming a device of
+    // a module that declares none is an error too.
+    if (failed(stream::verifyAffinityDevices(module)))
+      return signalPassFailure();
     DeviceGlobalOp device = getOrCreateDefaultDevice(module);
     FailureOr<DeviceTopology> topology = DeviceTopology::build(module);
     if (failed(topology))

@@ -28,7 +28,8 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     ops that use the resource (`#hal.device.optimal` when several); when they
     name several devices, a `hal.allocator.select` over them picks the
     allocating device. `hal-resolve-topology-queries` resolves both. A
-    deallocation goes to the allocating device.
+    deallocation goes to the allocating device. An affinity naming a device
+    the module does not declare is an error naming it.
 
     A dispatch, fill or copy on a device other than the one that allocated
     a buffer it uses (any candidate of its `hal.allocator.select`) uses the
