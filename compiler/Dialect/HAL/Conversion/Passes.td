@@ -41,6 +41,12 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     is the buffer itself where memory turns out to be shared. One import per
     buffer and device; ownership and deallocation stay with the original
     buffer. Buffers the function receives are used as they are.
+
+    Lowers straight-line code: the stream ops of a function's block (and of
+    its execution regions), whose resources and timepoints flow from stream
+    op to stream op. A stream op inside another op's region, or a resource
+    or timepoint that passes through any other op (an `scf.if` choosing
+    one), is an error naming that op.
   }];
   let dependentDialects = ["::ferry::hal::HALDialect",
                            "::mlir::arith::ArithDialect"];
