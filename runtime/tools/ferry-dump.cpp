@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/tools/npy.h"
+#include "runtime/tools/file_reader.h"
 #include "runtime/vm/disassembler.h"
 #include "runtime/vm/module.h"
 
@@ -59,12 +59,12 @@ int main(int argc, char **argv) {
   if (path.empty())
     return fail("no module given (usage: ferry-dump MODULE.fvm)");
   ferry::Result<std::vector<uint8_t>> bytes =
-      ferry::tools::readFileBytes(std::string(path));
+      ferry::tools::readModuleFile(std::string(path));
   if (!bytes.ok())
     return fail(bytes.status().message());
   ferry::Result<ferry::vm::Module> module = ferry::vm::Module::load(*bytes);
   if (!module.ok())
-    return fail(ferry::strCat(path, ": ", module.status().message()));
+    return fail(ferry::strCat("'", path, "': ", module.status().message()));
   std::cout << ferry::vm::disassemble(*module);
   return 0;
 }

@@ -1,11 +1,10 @@
 #include "runtime/tools/npy.h"
 
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
 #include <cstring>
 
 #include "runtime/hal/buffer.h"
+#include "runtime/tools/file_reader.h"
 
 namespace ferry::tools {
 namespace {
@@ -14,6 +13,7 @@ using hal::ElementType;
 
 constexpr char kNpyMagic[] = "\x93NUMPY";
 constexpr size_t kNpyMagicBytes = 6;
+constexpr size_t kMaxHeaderBytes = size_t(1) << 20;
 
 // The dtype string NumPy writes for each element type.
 std::string_view npyDescr(ElementType type) {
@@ -75,7 +75,10 @@ Result<std::string_view> dictValue(std::string_view header,
   return invalidArgument("header has no '", key, "' entry");
 }
 
-Result<HostTensor> parseNpyImpl(std::span<const uint8_t> file) {
+// The magic, the version and the header's length: where the header dict
+// ends and the data starts. Needs only the first 12 bytes (10 for version
+// 1), not the header itself.
+Result<size_t> npyDataStart(std::span<const uint8_t> file) {
   if (file.size() < kNpyMagicBytes + 2 ||
       std::memcmp(file.data(), kNpyMagic, kNpyMagicBytes) != 0)
     return invalidArgument("not a NumPy .npy file (bad magic)");
@@ -95,10 +98,31 @@ Result<HostTensor> parseNpyImpl(std::span<const uint8_t> file) {
   } else {
     return invalidArgument("unsupported .npy format version ", int(major));
   }
-  if (file.size() - headerStart < headerLength)
+  // NumPy writes a few hundred bytes for the dtypes read here.
+  if (headerLength > kMaxHeaderBytes)
+    return invalidArgument("header of ", headerLength,
+                           " bytes is larger than a supported array's (at "
+                           "most ",
+                           kMaxHeaderBytes, ")");
+  return headerStart + headerLength;
+}
+
+// What the header says: the array's element type and shape, and how many
+// data bytes follow it. Needs the whole header.
+struct NpyLayout {
+  size_t dataStart;
+  HostTensor tensor; // shape and element type; no bytes yet
+  uint64_t dataBytes;
+};
+
+Result<NpyLayout> parseNpyLayout(std::span<const uint8_t> file) {
+  FERRY_ASSIGN_OR_RETURN(size_t dataStart, npyDataStart(file));
+  if (file.size() < dataStart)
     return invalidArgument("file is truncated in its header");
-  std::string_view header(
-      reinterpret_cast<const char *>(file.data()) + headerStart, headerLength);
+  size_t headerStart = file[6] == 1 ? 10 : 12;
+  std::string_view header(reinterpret_cast<const char *>(file.data()) +
+                              headerStart,
+                          dataStart - headerStart);
 
   FERRY_ASSIGN_OR_RETURN(std::string_view descrText,
                          dictValue(header, "descr"));
@@ -128,8 +152,10 @@ Result<HostTensor> parseNpyImpl(std::span<const uint8_t> file) {
   if (closeParen == std::string_view::npos)
     return invalidArgument("malformed header: unterminated shape");
   std::string_view dims = shapeText.substr(1, closeParen - 1);
-  HostTensor tensor;
-  tensor.elementType = type;
+  NpyLayout layout;
+  layout.dataStart = dataStart;
+  layout.tensor.elementType = type;
+  std::vector<int64_t> &shape = layout.tensor.shape;
   while (true) {
     while (!dims.empty() && (dims.front() == ' ' || dims.front() == ','))
       dims.remove_prefix(1);
@@ -141,24 +167,56 @@ Result<HostTensor> parseNpyImpl(std::span<const uint8_t> file) {
     if (ec != std::errc() || dim < 0 || ptr == dims.data())
       return invalidArgument("malformed header: bad shape '",
                              shapeText.substr(0, closeParen + 1), "'");
-    tensor.shape.push_back(dim);
-    if (tensor.shape.size() > hal::kMaxRank)
+    shape.push_back(dim);
+    if (shape.size() > hal::kMaxRank)
       return invalidArgument("shape has more than ", hal::kMaxRank,
                              " dimensions");
     dims.remove_prefix(size_t(ptr - dims.data()));
     if (!dims.empty() && dims.front() == 'L') // Python 2 longs
       dims.remove_prefix(1);
   }
-  Result<uint64_t> needed = hal::shapeByteLength(tensor.shape, type);
+  Result<uint64_t> needed = hal::shapeByteLength(shape, type);
   if (!needed.ok())
     return invalidArgument("shape is too large");
-  size_t dataStart = headerStart + headerLength;
-  uint64_t have = file.size() - dataStart;
-  if (have != *needed)
-    return invalidArgument("shape ", tensor.typeString(), " needs ", *needed,
-                           " data bytes, file has ", have);
-  tensor.bytes.assign(file.begin() + dataStart, file.end());
-  return tensor;
+  layout.dataBytes = *needed;
+  return layout;
+}
+
+Result<HostTensor> parseNpyImpl(std::span<const uint8_t> file) {
+  FERRY_ASSIGN_OR_RETURN(NpyLayout layout, parseNpyLayout(file));
+  uint64_t have = file.size() - layout.dataStart;
+  if (have != layout.dataBytes)
+    return invalidArgument("shape ", layout.tensor.typeString(), " needs ",
+                           layout.dataBytes, " data bytes, file has ", have);
+  layout.tensor.bytes.assign(file.begin() + layout.dataStart, file.end());
+  return std::move(layout.tensor);
+}
+
+// Reads no further than the header says (file_reader.h): the preamble, then
+// the header, then the data it declares.
+Result<HostTensor> readNpy(BoundedFileReader &reader) {
+  FERRY_RETURN_IF_ERROR(reader.readUpTo(12));
+  Result<size_t> dataStart = npyDataStart(reader.bytes());
+  if (!dataStart.ok()) {
+    FileFormat format = recognizeFileFormat(reader.bytes());
+    if (format != FileFormat::kNumPy && format != FileFormat::kUnknown)
+      return invalidArgument("not a NumPy .npy file: it is ",
+                             describeFileFormat(format));
+    return dataStart.status();
+  }
+  FERRY_RETURN_IF_ERROR(reader.readUpTo(*dataStart));
+  FERRY_ASSIGN_OR_RETURN(NpyLayout layout, parseNpyLayout(reader.bytes()));
+  uint64_t declared = layout.dataStart + layout.dataBytes;
+  std::optional<uint64_t> size = reader.regularFileSize();
+  if (size && *size > declared)
+    return fileLongerThanDeclared(reader, "NumPy header", declared);
+  FERRY_RETURN_IF_ERROR(reader.readUpTo(declared));
+  if (reader.bytes().size() == declared) {
+    FERRY_ASSIGN_OR_RETURN(bool ends, reader.endsHere());
+    if (!ends)
+      return fileLongerThanDeclared(reader, "NumPy header", declared);
+  }
+  return parseNpyImpl(reader.bytes());
 }
 
 } // namespace
@@ -196,38 +254,10 @@ std::vector<uint8_t> encodeNpy(std::span<const int64_t> shape, ElementType type,
   return out;
 }
 
-Result<std::vector<uint8_t>> readFileBytes(const std::string &path) {
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file)
-    return notFound("cannot open '", path, "': ", std::strerror(errno));
-  std::vector<uint8_t> bytes;
-  uint8_t chunk[1 << 16];
-  size_t got;
-  while ((got = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
-    bytes.insert(bytes.end(), chunk, chunk + got);
-  bool failed = std::ferror(file);
-  int error = errno;
-  std::fclose(file);
-  if (failed)
-    return invalidArgument("cannot read '", path, "': ", std::strerror(error));
-  return bytes;
-}
-
-Status writeFileBytes(const std::string &path, std::span<const uint8_t> bytes) {
-  std::FILE *file = std::fopen(path.c_str(), "wb");
-  if (!file)
-    return invalidArgument("cannot write '", path, "': ", std::strerror(errno));
-  size_t written = std::fwrite(bytes.data(), 1, bytes.size(), file);
-  int error = errno;
-  bool closed = std::fclose(file) == 0;
-  if (written != bytes.size() || !closed)
-    return invalidArgument("cannot write '", path, "': ", std::strerror(error));
-  return okStatus();
-}
-
 Result<HostTensor> readNpyFile(const std::string &path) {
-  FERRY_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, readFileBytes(path));
-  Result<HostTensor> tensor = parseNpy(bytes);
+  FERRY_ASSIGN_OR_RETURN(BoundedFileReader reader,
+                         BoundedFileReader::open(path));
+  Result<HostTensor> tensor = readNpy(reader);
   if (!tensor.ok())
     return tensor.status().withContext(strCat("'", path, "'"));
   return tensor;

@@ -26,10 +26,9 @@ std::vector<uint8_t> encodeNpy(std::span<const int64_t> shape,
                                hal::ElementType elementType,
                                std::span<const uint8_t> bytes);
 
-// Whole-file helpers; messages name the path and the system error.
-Result<std::vector<uint8_t>> readFileBytes(const std::string &path);
-Status writeFileBytes(const std::string &path, std::span<const uint8_t> bytes);
-
+// Reads no further than the file's header says (runtime/tools/
+// file_reader.h): a file that is not a .npy file, or is shorter or longer
+// than its header says, or never ends, is refused naming the path.
 Result<HostTensor> readNpyFile(const std::string &path);
 Status writeNpyFile(const std::string &path, std::span<const int64_t> shape,
                     hal::ElementType elementType,

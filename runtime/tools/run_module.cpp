@@ -11,6 +11,7 @@
 #include "runtime/hal/topology.h"
 #include "runtime/modules/plugin.h"
 #include "runtime/tools/chrome_trace.h"
+#include "runtime/tools/file_reader.h"
 #include "runtime/tools/host_tensor.h"
 #include "runtime/tools/npy.h"
 #include "runtime/vm/context.h"
@@ -115,16 +116,11 @@ uploadInput(hal::Device &device, const HostTensor &tensor, bool shared) {
 }
 
 Result<HostTensor> parseInput(const std::string &input) {
-  std::string context = strCat("--input=", input);
-  if (!input.starts_with("@")) {
-    Result<HostTensor> tensor = parseTensorLiteral(input);
-    return tensor.ok() ? tensor : tensor.status().withContext(context);
-  }
-  // readFileBytes names the path itself; parse errors get it from `context`.
-  FERRY_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
-                         readFileBytes(input.substr(1)));
-  Result<HostTensor> tensor = parseNpy(bytes);
-  return tensor.ok() ? tensor : tensor.status().withContext(context);
+  if (input.starts_with("@"))
+    return readNpyFile(input.substr(1)); // its errors name the file
+  Result<HostTensor> tensor = parseTensorLiteral(input);
+  return tensor.ok() ? tensor
+                     : tensor.status().withContext(strCat("--input=", input));
 }
 
 // Checks a result is a readable view and returns a copy of its bytes. A
@@ -176,7 +172,7 @@ resultBytes(const vm::Value &value, size_t index,
 // `recorder` (null: no --trace) is attached to every device and the context.
 Status runInto(const RunOptions &options, Run &run, std::ostream &out,
                TraceRecorder *recorder) {
-  Result<std::vector<uint8_t>> file = readFileBytes(options.modulePath);
+  Result<std::vector<uint8_t>> file = readModuleFile(options.modulePath);
   if (!file.ok())
     return file.status();
   Result<vm::Module> loaded = vm::Module::load(*file);

@@ -1,9 +1,11 @@
 #include "runtime/tools/run_module.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <unistd.h>
 
+#include "runtime/tools/file_reader.h"
 #include "runtime/tools/npy.h"
 #include "runtime/vm/testing/sample_modules.h"
 
@@ -32,9 +34,11 @@ protected:
     return path;
   }
   std::string readText(const std::string &path) {
-    auto bytes = readFileBytes(path);
-    EXPECT_TRUE(bytes.ok()) << bytes.status().toString();
-    return bytes.ok() ? std::string(bytes->begin(), bytes->end()) : "";
+    std::ifstream file(path, std::ios::binary);
+    EXPECT_TRUE(file.good()) << "cannot open " << path;
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
   }
 
   // Returns stdout, or "error: MESSAGE".

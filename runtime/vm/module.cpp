@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <set>
 
 #include "runtime/hal/builtin_kernels.h"
@@ -520,7 +521,15 @@ std::string Module::functionNamesString() const {
   return out.empty() ? "none" : out;
 }
 
-Result<Module> Module::load(std::span<const uint8_t> file) {
+namespace {
+
+struct ModuleHeader {
+  uint32_t version;
+  uint64_t payloadBytes;
+  uint64_t checksum;
+};
+
+Result<ModuleHeader> readHeader(std::span<const uint8_t> file) {
   if (file.size() < sizeof(kMagic) ||
       std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0)
     return invalidArgument("not a Ferry module (bad magic; expected a .fvm "
@@ -552,6 +561,22 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
   if (reserved != 0)
     return dataLoss("module file is corrupt: reserved header field is ",
                     reserved, ", not 0");
+  if (payloadBytes > std::numeric_limits<uint64_t>::max() - kHeaderBytes)
+    return dataLoss("module file is corrupt: header says ", payloadBytes,
+                    " payload bytes");
+  return ModuleHeader{version, payloadBytes, checksum};
+}
+
+} // namespace
+
+Result<uint64_t> Module::declaredFileBytes(std::span<const uint8_t> header) {
+  FERRY_ASSIGN_OR_RETURN(ModuleHeader parsed, readHeader(header));
+  return kHeaderBytes + parsed.payloadBytes;
+}
+
+Result<Module> Module::load(std::span<const uint8_t> file) {
+  FERRY_ASSIGN_OR_RETURN(ModuleHeader header, readHeader(file));
+  uint64_t payloadBytes = header.payloadBytes;
   uint64_t actualPayload = file.size() - kHeaderBytes;
   if (payloadBytes > actualPayload)
     return dataLoss("module file is truncated: header says ", payloadBytes,
@@ -560,13 +585,13 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
     return dataLoss("module file is corrupt: header says ", payloadBytes,
                     " payload bytes, file has ", actualPayload);
   std::span<const uint8_t> payload = file.subspan(kHeaderBytes);
-  if (fnv1a64(payload.data(), payload.size()) != checksum)
+  if (fnv1a64(payload.data(), payload.size()) != header.checksum)
     return dataLoss("module file is corrupt: payload checksum mismatch");
 
   Module module;
-  module.formatVersion_ = version;
+  module.formatVersion_ = header.version;
   module.payloadBytes_ = payloadBytes;
-  module.payloadChecksum_ = checksum;
+  module.payloadChecksum_ = header.checksum;
   Reader reader(payload);
   auto truncatedTable = [&](std::string_view table) {
     return invalidModule(strCat("the ", table, " runs past the payload end"));

@@ -82,6 +82,13 @@ struct Function {
 class Module {
 public:
   static Result<Module> load(std::span<const uint8_t> file);
+  // The size of the whole file a module header declares (header plus
+  // payload), from the file's first bytes (bytecode::kHeaderBytes of them,
+  // or all there are when the file is shorter). Checks what load() checks
+  // first, with its messages: the magic, the header's length, the version
+  // and the reserved field. A reader bounds what it reads by this before it
+  // has the payload (runtime/tools/file_reader.h).
+  static Result<uint64_t> declaredFileBytes(std::span<const uint8_t> header);
 
   uint32_t formatVersion() const { return formatVersion_; }
   // The header's payload size and checksum (verified by load()).

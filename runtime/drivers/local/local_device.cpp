@@ -37,9 +37,15 @@ LocalDevice::LocalDevice(std::string name,
   }
 }
 
-// The executor must finish (it runs work that uses this device) before the
-// device's members go.
-LocalDevice::~LocalDevice() { executor_.reset(); }
+// Work still queued (after an error the program stopped waiting for it)
+// uses this device: its members, its allocator and `executor_` itself for
+// the parallel parts. So the queue drains and every thread joins first,
+// while all of that is intact; only then does the executor go (with the
+// members). Resetting `executor_` first raced the queue thread reading it.
+LocalDevice::~LocalDevice() {
+  if (executor_)
+    executor_->shutdown();
+}
 
 std::string_view LocalDevice::driverName() const {
   if (options_.discrete)

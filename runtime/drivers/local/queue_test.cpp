@@ -2,8 +2,10 @@
 // policy (ARCHITECTURE 1.2), pooling, barrier, fill, copy, host calls.
 // Tests wait on fences rather than on return values, so they hold for the
 // asynchronous local-task device too.
+#include <chrono>
 #include <cstring>
 #include <gtest/gtest.h>
+#include <thread>
 
 #include "runtime/base/testing/status_assertions.h"
 #include "runtime/drivers/local/local_device.h"
@@ -284,6 +286,66 @@ TEST(LocalTaskTest, AllocaReturnsPendingBufferAndRunsInOrder) {
   gate->signal();
   ASSERT_TRUE(ready->wait().ok());
   EXPECT_NE((*buffer)->data(), nullptr);
+}
+
+// An error in the middle of a program leaves work queued when the last
+// reference to the device goes: here a dispatch the queue thread holds
+// behind a fence another thread signals only later, and one behind a fence
+// that failed. Destroying the device drains the queue first, so the held
+// dispatch still runs on the device's executor, and the other fails with its
+// wait's error. (ThreadSanitizer caught the destructor dropping the executor
+// while the queue thread read it for the dispatch.)
+TEST(LocalTaskTest, DestroyingTheDeviceDrainsQueuedWork) {
+  auto device =
+      LocalDevice::create("t", {.asynchronous = true, .workerCount = 2});
+  constexpr uint64_t kCount = 1024;
+  auto input = *device->allocator().allocate(0, kUsage, kCount * 4);
+  auto *values = reinterpret_cast<int32_t *>(input->data());
+  for (uint64_t i = 0; i < kCount; ++i)
+    values[i] = int32_t(i);
+  auto output = *device->allocator().allocate(0, kUsage, kCount * 4);
+  std::vector<std::shared_ptr<Buffer>> bindings = {input, input, output};
+
+  // The queue thread runs `first`, then takes the dispatch and waits on
+  // the gate with it. (No ASSERTs until the device is gone: a test that
+  // returned early would wait forever for the gate in its destructor.)
+  auto first = Fence::create();
+  EXPECT_TRUE(
+      device->queueHostCall(nullptr, first, [] { return okStatus(); }).ok());
+  auto gate = Fence::create();
+  gate->addPendingSignal();
+  auto held = Fence::create();
+  EXPECT_TRUE(device
+                  ->queueDispatch(gate, held, BuiltinKernel::kAdd,
+                                  ElementType::kI32, kCount, bindings)
+                  .ok());
+  auto failed = Fence::create();
+  failed->fail(internalError("mid-program error"));
+  auto skipped = Fence::create();
+  EXPECT_TRUE(device
+                  ->queueDispatch(failed, skipped, BuiltinKernel::kAdd,
+                                  ElementType::kI32, kCount, bindings)
+                  .ok());
+  // Opens the gate while the device is being destroyed.
+  std::thread opener([first, gate] {
+    (void)first->wait();
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    gate->signal();
+  });
+  EXPECT_TRUE(first->wait().ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  device.reset();
+  opener.join();
+
+  std::optional<Status> heldStatus = held->query();
+  ASSERT_TRUE(heldStatus.has_value()) << "queued work outlived its device";
+  EXPECT_TRUE(heldStatus->ok()) << heldStatus->toString();
+  auto *result = reinterpret_cast<int32_t *>(output->data());
+  EXPECT_EQ(result[kCount - 1], int32_t(2 * (kCount - 1)));
+  std::optional<Status> skippedStatus = skipped->query();
+  ASSERT_TRUE(skippedStatus.has_value());
+  EXPECT_TRUE(
+      failedWith(*skippedStatus, StatusCode::kInternal, "mid-program error"));
 }
 
 } // namespace

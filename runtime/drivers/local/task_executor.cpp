@@ -23,7 +23,11 @@ TaskExecutor::TaskExecutor(uint32_t workerCount)
     helpers_.emplace_back([this] { helperLoop(); });
 }
 
-TaskExecutor::~TaskExecutor() {
+TaskExecutor::~TaskExecutor() { shutdown(); }
+
+void TaskExecutor::shutdown() {
+  if (!queueThread_.joinable())
+    return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;

@@ -6,7 +6,8 @@
 //
 // Ownership/threads: owned by its device. enqueue() may be called from any
 // thread; parallelFor() only from the queue thread (from inside an enqueued
-// item). The destructor runs everything already queued, then joins.
+// item). shutdown() (and the destructor, if it has not run) runs everything
+// already queued, then joins every thread.
 #ifndef FERRY_RUNTIME_DRIVERS_LOCAL_TASK_EXECUTOR_H_
 #define FERRY_RUNTIME_DRIVERS_LOCAL_TASK_EXECUTOR_H_
 
@@ -31,6 +32,11 @@ public:
   TaskExecutor &operator=(const TaskExecutor &) = delete;
 
   uint32_t workerCount() const { return workerCount_; }
+  // Runs everything queued (including what queued work enqueues), then
+  // stops and joins the queue and helper threads; enqueue() must not be
+  // called after it. Its owner calls it before anything the queued work
+  // uses goes away. Idempotent; not to be called from the queue thread.
+  void shutdown();
   // Queues `item` behind everything queued before it.
   void enqueue(std::function<void()> item);
   // Runs fn(begin, end) over [0, n) in at most workerCount chunks of at least

@@ -10,25 +10,25 @@
 // RUN: head -c 60 %t.fvm > %t.truncated.fvm
 // RUN: not ferry-dump %t.truncated.fvm > %t.out 2>&1
 // RUN: FileCheck %s --check-prefix=TRUNCATED < %t.out
-// TRUNCATED: ferry-dump: error: {{.*}}truncated.fvm: module file is truncated: header says 67 payload bytes, file has 28
+// TRUNCATED: ferry-dump: error: {{.*}}truncated.fvm': module file is truncated: header says 67 payload bytes, file has 28
 // TRUNCATED-NOT: module:
 
 // A corrupt payload the checksum catches.
 // RUN: %python %S/../patch_bytes.py %t.fvm %t.corrupt.fvm 83=0xee
 // RUN: not ferry-dump %t.corrupt.fvm 2>&1 | FileCheck %s --check-prefix=CHECKSUM
-// CHECKSUM: ferry-dump: error: {{.*}}corrupt.fvm: module file is corrupt: payload checksum mismatch
+// CHECKSUM: ferry-dump: error: {{.*}}corrupt.fvm': module file is corrupt: payload checksum mismatch
 
 // A corrupt payload with a valid checksum: the verifier names the byte.
 // RUN: %python %S/../patch_bytes.py %t.fvm %t.resealed.fvm --reseal 83=0xee
 // RUN: not ferry-dump %t.resealed.fvm 2>&1 | FileCheck %s --check-prefix=OPCODE
-// OPCODE: ferry-dump: error: {{.*}}resealed.fvm: invalid module: function 'f' at code offset 0: unknown opcode 0xee
+// OPCODE: ferry-dump: error: {{.*}}resealed.fvm': invalid module: function 'f' at code offset 0: unknown opcode 0xee
 // RUN: %python %S/../patch_bytes.py %t.fvm %t.register.fvm --reseal 84=0x07
 // RUN: not ferry-dump %t.register.fvm 2>&1 | FileCheck %s --check-prefix=REGISTER
 // REGISTER: ferry-dump: error: {{.*}}: invalid module: function 'f' at code offset 0: hal.device.get: dst: ref register 7 is out of range (the function has 1)
 
 // Not a module, a missing file, and bad command lines.
 // RUN: not ferry-dump %s 2>&1 | FileCheck %s --check-prefix=FOREIGN
-// FOREIGN: ferry-dump: error: {{.*}}errors.mlir: not a Ferry module
+// FOREIGN: ferry-dump: error: {{.*}}errors.mlir': not a Ferry module
 // RUN: not ferry-dump %t.missing.fvm 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: ferry-dump: error: {{.*}}missing.fvm
 // RUN: not ferry-dump 2>&1 | FileCheck %s --check-prefix=NONE

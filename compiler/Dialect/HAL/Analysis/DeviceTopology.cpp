@@ -150,6 +150,8 @@ LinkCapabilities userLink(DeviceLinkAttr attr) {
 } // namespace
 
 FailureOr<DeviceTopology> DeviceTopology::build(ModuleOp module) {
+  if (failed(stream::verifyAffinityDevices(module)))
+    return failure();
   DeviceTopology topology;
   SmallVector<std::pair<StringRef, TargetCapabilities>> targets;
   for (auto device : module.getOps<DeviceGlobalOp>()) {

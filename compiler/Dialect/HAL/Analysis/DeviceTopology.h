@@ -44,7 +44,8 @@ inline constexpr llvm::StringLiteral kHandleTypes[] = {"opaque_fd",
 class DeviceTopology {
 public:
   // Builds the topology of `module`'s hal.device.global ops. Fails (with an
-  // error on the module) on a link naming a device the module lacks.
+  // error) on a link or a `stream.affinity` naming a device the module
+  // lacks, so link() is only ever asked about declared devices.
   static mlir::FailureOr<DeviceTopology> build(mlir::ModuleOp module);
 
   // The link `from -> to`; both must be devices of the module.

@@ -80,6 +80,48 @@ struct ModuleDeviceUses {
   }
 };
 
+bool isStreamValue(Value value) {
+  return isa<stream::StreamDialect>(value.getType().getDialect());
+}
+
+// The lowering walks the function's block in order and maps each resource
+// and timepoint to the buffer or fence of the stream op that defined it. So
+// stream ops must sit in that block (or in an execution region) and their
+// values must flow between stream ops only: one that went through an scf.if
+// or a loop would reach a queue operation as a value nothing lowered.
+LogicalResult checkFlatStreamCode(func::FuncOp func) {
+  Block *body = &func.getBody().front();
+  // Pre-order: an scf.if yielding a resource is reported, not its yield.
+  WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == func)
+      return WalkResult::advance();
+    Operation *parent = op->getParentOp();
+    if (isa<stream::StreamDialect>(op->getDialect())) {
+      if (op->getBlock() == body ||
+          isa<stream::StreamDialect>(parent->getDialect()))
+        return WalkResult::advance();
+      op->emitError() << "'" << op->getName() << "' inside '"
+                      << parent->getName()
+                      << "' cannot be lowered to hal: only stream code "
+                         "outside of regions can";
+      return WalkResult::interrupt();
+    }
+    // The function's return is judged with its signature.
+    if (op->getBlock() == body && op->hasTrait<OpTrait::IsTerminator>())
+      return WalkResult::advance();
+    if (llvm::any_of(op->getOperands(), isStreamValue) ||
+        llvm::any_of(op->getResults(), isStreamValue)) {
+      op->emitError() << "a stream resource or timepoint flows through '"
+                      << op->getName()
+                      << "', which cannot be lowered to hal: they may only "
+                         "flow between stream ops";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 class FunctionLowering {
 public:
   FunctionLowering(func::FuncOp func, DeviceGlobalOp device,
@@ -106,6 +148,8 @@ public:
              << "function '" << func.getSymName()
              << "' passes stream resources or timepoints across its "
                 "boundary; only buffer views and scalars may cross it";
+    if (failed(checkFlatStreamCode(func)))
+      return failure();
     Block &block = func.getBody().front();
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (!isa<stream::StreamDialect>(op.getDialect()))
@@ -721,6 +765,10 @@ struct ConvertStreamToHALPass
     });
     if (!usesStream)
       return;
+    // Before the default device is added: an affinity naming a device of
+    // a module that declares none is an error too.
+    if (failed(stream::verifyAffinityDevices(module)))
+      return signalPassFailure();
     DeviceGlobalOp device = getOrCreateDefaultDevice(module);
     FailureOr<DeviceTopology> topology = DeviceTopology::build(module);
     if (failed(topology))

@@ -28,7 +28,8 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     ops that use the resource (`#hal.device.optimal` when several); when they
     name several devices, a `hal.allocator.select` over them picks the
     allocating device. `hal-resolve-topology-queries` resolves both. A
-    deallocation goes to the allocating device.
+    deallocation goes to the allocating device. An affinity naming a device
+    the module does not declare is an error naming it.
 
     A dispatch, fill or copy on a device other than the one that allocated
     a buffer it uses (any candidate of its `hal.allocator.select`) uses the
@@ -48,6 +49,12 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     allocated like a transient one (device-local on a discrete device),
     unless `external-mapping=always`; an external function that maps it
     later gets it staged.
+
+    Lowers straight-line code: the stream ops of a function's block (and of
+    its execution regions), whose resources and timepoints flow from stream
+    op to stream op. A stream op inside another op's region, or a resource
+    or timepoint that passes through any other op (an `scf.if` choosing
+    one), is an error naming that op.
   }];
   let options = [
     Option<"externalMapping", "external-mapping", "std::string",

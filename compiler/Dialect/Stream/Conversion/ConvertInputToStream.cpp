@@ -632,6 +632,7 @@ struct ConvertInputToStreamPass
                      << "' is not supported at module level";
       ok = false;
     }
+    ok &= succeeded(verifyAffinityDevices(module));
     if (!ok)
       return signalPassFailure();
     llvm::DenseSet<StringAttr> called = calledFunctions(module);

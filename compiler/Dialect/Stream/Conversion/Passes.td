@@ -16,7 +16,10 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     Every stream op made for an input op (dispatches, `tensor.empty`
     allocas, splats, `linalg.fill`, calls) carries the input op's
     `stream.affinity`, or its function's when it has none; imports and
-    exports take their argument's or result's, else the function's.
+    exports take their argument's or result's, else the function's. An
+    affinity naming a device the module does not declare (no
+    `hal.device.global` of that name) is an error naming the device where
+    the affinity is written.
 
     Assumes single-block functions. Every op this pass cannot import (any
     other op on tensors, ops from dialects Ferry does not run) is reported

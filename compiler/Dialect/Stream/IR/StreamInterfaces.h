@@ -31,6 +31,13 @@ inline void setAffinity(mlir::Operation *op, AffinityAttr affinity) {
     op->setAttr(kAffinityAttrName, affinity);
 }
 
+// Checks that every `stream.affinity` in `module` (on its ops, functions and
+// their arguments and results; nested modules aside) names a device the
+// module declares: an op implementing DeviceDeclarationOpInterface. Reports
+// each one that does not, at the op or argument carrying it, naming the
+// device. Passes that look devices up by an affinity's symbol run this first.
+mlir::LogicalResult verifyAffinityDevices(mlir::Operation *module);
+
 // Whether work on `lhs` and work on `rhs` may share one queue; null (no
 // affinity) shares only with null.
 inline bool canExecuteTogether(AffinityAttr lhs, AffinityAttr rhs) {

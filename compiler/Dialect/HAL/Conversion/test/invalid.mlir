@@ -6,3 +6,81 @@ func.func @boundary(%t: !stream.timepoint) {
   stream.timepoint.await %t
   return
 }
+
+// -----
+
+// A device an affinity names must be declared: reported where the affinity
+// is written, not a crash looking up the link.
+hal.device.global @a = #hal.device.target<"local", {}>
+func.func @undeclared(%n: index) {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  // expected-error @+1 {{'stream.affinity' names device @b, which the module does not declare (no hal.device.global @b); it declares @a}}
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+  %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+  stream.timepoint.await %d
+  return
+}
+
+// -----
+
+// Also when the module declares no device at all (before the default one
+// is added).
+// expected-error @+1 {{'stream.affinity' names device @gpu, which the module does not declare (no hal.device.global @gpu); it declares no device}}
+func.func @none_declared(%n: index) attributes {stream.affinity = #hal.device.affinity<@gpu>} {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %f = stream.resource.dealloca await(%ta) %t : !stream.resource<transient>{%s} => !stream.timepoint
+  stream.timepoint.await %f
+  return
+}
+
+// -----
+
+// A resource chosen by an scf.if reaches no queue operation: nothing lowered
+// defines it (it used to become a null dispatch binding).
+func.func @resource_from_scf_if(%view: !hal.buffer_view, %c: i1, %n: index) -> !hal.buffer_view {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
+  // expected-error @+1 {{a stream resource or timepoint flows through 'scf.if', which cannot be lowered to hal: they may only flow between stream ops}}
+  %r = scf.if %c -> !stream.resource<external> {
+    scf.yield %a : !stream.resource<external>
+  } else {
+    scf.yield %t : !stream.resource<external>
+  }
+  %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%r, %r, %t) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+  %o = stream.timepoint.await %d => %t : (!stream.resource<external>{%s})
+  %out = stream.tensor.export %o : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %out : !hal.buffer_view
+}
+
+// -----
+
+// The same for a timepoint (whose wait used to be dropped silently).
+func.func @timepoint_from_scf_if(%c: i1, %n: index) {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  // expected-error @+1 {{a stream resource or timepoint flows through 'scf.if'}}
+  %w = scf.if %c -> !stream.timepoint {
+    scf.yield %ta : !stream.timepoint
+  } else {
+    scf.yield %ta : !stream.timepoint
+  }
+  %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%w) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  stream.timepoint.await %d
+  return
+}
+
+// -----
+
+// Stream ops inside another op's region are not lowered.
+func.func @nested(%c: i1, %n: index) {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  scf.if %c {
+    // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.if' cannot be lowered to hal: only stream code outside of regions can}}
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  }
+  stream.timepoint.await %ta
+  return
+}

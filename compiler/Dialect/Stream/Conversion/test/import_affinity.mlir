@@ -6,6 +6,8 @@
 // CHECK: stream.async.splat {{.+}} {stream.affinity = #hal.device.affinity<@b>}
 // CHECK: stream.async.fill {{.+}} {stream.affinity = #hal.device.affinity<@a>}
 // CHECK: stream.async.dispatch {{.+}} {stream.affinity = #hal.device.affinity<@b>}
+hal.device.global @a = #hal.device.target<"local", {}>
+hal.device.global @b = #hal.device.target<"local", {}>
 func.func @own() -> tensor<4xi32> {
   %c0 = arith.constant 0 : i32
   %e = tensor.empty() {stream.affinity = #hal.device.affinity<@a>} : tensor<4xi32>
@@ -22,6 +24,8 @@ func.func @own() -> tensor<4xi32> {
 // CHECK: stream.async.alloca : {{.+}} {stream.affinity = #hal.device.affinity<@b>}
 // CHECK: stream.async.splat {{.+}} {stream.affinity = #hal.device.affinity<@b>}
 // CHECK: stream.async.fill {{.+}} {stream.affinity = #hal.device.affinity<@b>}
+hal.device.global @a = #hal.device.target<"local", {}>
+hal.device.global @b = #hal.device.target<"local", {}>
 func.func @inherited() -> (tensor<4xi32>, tensor<4xi32>) attributes {stream.affinity = #hal.device.affinity<@b>} {
   %c0 = arith.constant 0 : i32
   %e = tensor.empty() : tensor<4xi32>
@@ -35,6 +39,7 @@ func.func @inherited() -> (tensor<4xi32>, tensor<4xi32>) attributes {stream.affi
 // A call runs where the program placed it.
 // CHECK-LABEL: func.func @call
 // CHECK: stream.async.call @ext({{.+}} {stream.affinity = #hal.device.affinity<@b>}
+hal.device.global @b = #hal.device.target<"local", {}>
 func.func private @ext(tensor<4xi32>) -> tensor<4xi32>
 func.func @call(%a: tensor<4xi32>) -> tensor<4xi32> {
   %r = call @ext(%a) {stream.affinity = #hal.device.affinity<@b>} : (tensor<4xi32>) -> tensor<4xi32>
@@ -50,3 +55,4 @@ func.func @none() -> tensor<4xi32> {
   %e = tensor.empty() : tensor<4xi32>
   return %e : tensor<4xi32>
 }
+

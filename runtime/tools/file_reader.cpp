@@ -1,0 +1,132 @@
+#include "runtime/tools/file_reader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+
+#include "runtime/vm/bytecode_format.h"
+#include "runtime/vm/module.h"
+
+namespace ferry::tools {
+
+// NumPy's magic; the format itself is read in npy.cpp.
+static constexpr uint8_t kNpyMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+FileFormat recognizeFileFormat(std::span<const uint8_t> prefix) {
+  auto startsWith = [&](std::span<const uint8_t> magic) {
+    return prefix.size() >= magic.size() &&
+           std::equal(magic.begin(), magic.end(), prefix.begin());
+  };
+  if (startsWith(
+          std::span(reinterpret_cast<const uint8_t *>(vm::bytecode::kMagic),
+                    sizeof(vm::bytecode::kMagic))))
+    return FileFormat::kFerryModule;
+  if (startsWith(kNpyMagic))
+    return FileFormat::kNumPy;
+  return FileFormat::kUnknown;
+}
+
+std::string_view describeFileFormat(FileFormat format) {
+  switch (format) {
+  case FileFormat::kFerryModule:
+    return "a Ferry module (.fvm)";
+  case FileFormat::kNumPy:
+    return "a NumPy .npy file";
+  case FileFormat::kUnknown:
+    break;
+  }
+  return "an unknown format";
+}
+
+Result<BoundedFileReader> BoundedFileReader::open(std::string path) {
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return notFound("cannot open '", path, "': ", std::strerror(errno));
+  std::optional<uint64_t> regularSize;
+  struct stat info;
+  if (fstat(fileno(file), &info) == 0 && S_ISREG(info.st_mode))
+    regularSize = uint64_t(info.st_size);
+  return BoundedFileReader(std::move(path), file, regularSize);
+}
+
+Status BoundedFileReader::readUpTo(uint64_t total) {
+  // Chunks bound what is allocated ahead of bytes that actually arrive.
+  constexpr uint64_t kChunkBytes = uint64_t(1) << 20;
+  if (regularSize_)
+    bytes_.reserve(size_t(std::min(total, *regularSize_ + 1)));
+  while (!ended_ && bytes_.size() < total) {
+    size_t have = bytes_.size();
+    size_t want = size_t(std::min<uint64_t>(total - have, kChunkBytes));
+    bytes_.resize(have + want);
+    size_t got = std::fread(bytes_.data() + have, 1, want, file_.get());
+    bytes_.resize(have + got);
+    if (got < want) {
+      if (std::ferror(file_.get()))
+        return invalidArgument("read failed: ", std::strerror(errno));
+      ended_ = true;
+    }
+  }
+  return okStatus();
+}
+
+Result<bool> BoundedFileReader::endsHere() {
+  FERRY_RETURN_IF_ERROR(readUpTo(bytes_.size() + 1));
+  return ended_;
+}
+
+Status fileLongerThanDeclared(const BoundedFileReader &reader,
+                              std::string_view what, uint64_t declared) {
+  std::optional<uint64_t> size = reader.regularFileSize();
+  return invalidArgument(
+      "its ", what, " says the file holds ", declared, " bytes, but ",
+      size ? strCat("it has ", *size)
+           : std::string("it goes on past them (a device or a pipe that "
+                         "does not end?)"));
+}
+
+static Result<std::vector<uint8_t>> readModule(BoundedFileReader &reader) {
+  FERRY_RETURN_IF_ERROR(reader.readUpTo(vm::bytecode::kHeaderBytes));
+  Result<uint64_t> declared = vm::Module::declaredFileBytes(reader.bytes());
+  if (!declared.ok()) {
+    FileFormat format = recognizeFileFormat(reader.bytes());
+    if (format != FileFormat::kFerryModule && format != FileFormat::kUnknown)
+      return invalidArgument("not a Ferry module: it is ",
+                             describeFileFormat(format));
+    return declared.status();
+  }
+  std::optional<uint64_t> size = reader.regularFileSize();
+  if (size && *size > *declared)
+    return fileLongerThanDeclared(reader, "module header", *declared);
+  // A shorter file is read whole: the loader says how much is missing.
+  FERRY_RETURN_IF_ERROR(reader.readUpTo(*declared));
+  if (reader.bytes().size() == *declared) {
+    FERRY_ASSIGN_OR_RETURN(bool ends, reader.endsHere());
+    if (!ends)
+      return fileLongerThanDeclared(reader, "module header", *declared);
+  }
+  return reader.takeBytes();
+}
+
+Result<std::vector<uint8_t>> readModuleFile(const std::string &path) {
+  FERRY_ASSIGN_OR_RETURN(BoundedFileReader reader,
+                         BoundedFileReader::open(path));
+  Result<std::vector<uint8_t>> bytes = readModule(reader);
+  if (!bytes.ok())
+    return bytes.status().withContext(strCat("'", path, "'"));
+  return bytes;
+}
+
+Status writeFileBytes(const std::string &path, std::span<const uint8_t> bytes) {
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file)
+    return invalidArgument("cannot write '", path, "': ", std::strerror(errno));
+  size_t written = std::fwrite(bytes.data(), 1, bytes.size(), file);
+  int error = errno;
+  bool closed = std::fclose(file) == 0;
+  if (written != bytes.size() || !closed)
+    return invalidArgument("cannot write '", path, "': ", std::strerror(error));
+  return okStatus();
+}
+
+} // namespace ferry::tools
