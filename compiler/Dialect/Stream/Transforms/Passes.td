@@ -133,11 +133,18 @@ def AutomaticReferenceCountingPass
       became an owner: it releases its ownership
       (`stream.resource.release`) and the dealloca is guarded by the result;
       a consumed import is released the same way, as the host may still own
-      it too;
+      it too, and so is a resource the program retains (the retain made
+      another owner, who releases that share);
+    - a resource no device work uses (only host ops such as retain or
+      is_terminal) is freed once its allocation is done, never unordered;
     - if it is used where this analysis cannot follow (directly inside a
       region other than an execution region's captures, by an unknown op),
       an allocation is marked `indeterminate`: its memory
       goes with its last reference.
+
+    A resource that already has a dealloca or a release (written by hand,
+    or by an earlier run of this pass) is left alone, so running the pass
+    again changes nothing.
 
     Deallocations of resources with no `stream.affinity` carry `origin`,
     routing them to the device and queue that allocated them. Before a
