@@ -26,18 +26,40 @@ def MaterializeCopyOnWritePass
 }
 
 def ElideAsyncCopiesPass : Pass<"stream-elide-async-copies", "mlir::ModuleOp"> {
-  let summary = "Removes clones whose source is never used afterwards";
+  let summary = "Removes copies nobody could tell from their source, and "
+                "copies overwritten before they are read";
   let description = [{
-    A `stream.async.clone` is removed (its users take the source) when the
-    clone is the source's last use and the source is storage the program
-    may write: something it allocated, split, cloned or computed, possibly
-    through in-place writes. Host imports and constants are kept.
+    A copy is a `stream.async.clone`, or a `stream.async.transfer` that keeps
+    the lifetime and the device of its source (one to another lifetime or
+    device moves the value and stays). Its users take the source instead
+    when either
 
-    Across calls: an argument of a private function counts as writable when
-    every call passes a writable value as its last use at the call. Other
-    block arguments (of `scf` regions) are not, and a use inside a loop
-    around the clone counts as later, so regions are handled conservatively
-    and correctly. Runs to a fixed point, as one elision can enable another.
+    - the copy is the source's last use and the source is storage the
+      program may write: something it allocated, split, cloned or computed,
+      possibly through in-place writes (host imports and constants are
+      not); whoever writes the copy may write the source; or
+    - nothing writes the source or the copy (a read-only fork, such as
+      several clones of one import or a constant that are only read): their
+      readers can share one storage.
+
+    So a copy stays whenever one side is written while the other may still
+    be read. Reads count when nothing writes in place and the value stays in
+    the function: a value returned, yielded, passed along a branch or to a
+    function of the module, or exported (other than as a view lent to
+    calls) may be written elsewhere. An export holds its value until the
+    function returns, wherever it sits.
+
+    A `stream.async.update` whose every byte is written again before
+    anything reads it (its result's only use is the target of a fill, or of
+    an update whose range contains its own) is removed too.
+
+    Block arguments count as writable when every predecessor passes a
+    writable value as its last use: every call of a private function, every
+    branch to a block (a value passed twice to one block is not). Arguments
+    of `scf` regions are not, and a use inside a loop around the copy (a
+    loop op, or a cycle of branches that does not define the value anew)
+    counts as later, so regions are handled conservatively and correctly.
+    Runs to a fixed point, as one elision can enable another.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
