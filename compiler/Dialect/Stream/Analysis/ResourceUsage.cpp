@@ -113,6 +113,20 @@ void retypeStorageChain(Value resource, Type type) {
   }
 }
 
+// Whether `view` is an argument the host lent for a result to be written
+// into (`stream.tied_operands` on a function with a body, from
+// `iree.abi.tied`): the function may write it in place.
+static bool isLentForResult(Value view) {
+  auto arg = dyn_cast<BlockArgument>(view);
+  auto func =
+      arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!func || arg.getOwner() != &func.getBody().front())
+    return false;
+  auto ties = func->getAttrOfType<DenseI64ArrayAttr>(kTiedOperandsAttr);
+  return ties && llvm::is_contained(ties.asArrayRef(),
+                                    static_cast<int64_t>(arg.getArgNumber()));
+}
+
 bool WritableStorage::isWritable(Value resource) {
   auto it = cache.find(resource);
   if (it != cache.end())
@@ -133,8 +147,9 @@ bool WritableStorage::computeWritable(Value resource) {
   // only ownership (it returns fresh buffers, never its arguments), so it is
   // the program's own, like a new result.
   if (auto import = dyn_cast<TensorImportOp>(def))
-    return import.getConsume() &&
-           import.getSource().getDefiningOp<func::CallOp>();
+    return import.getConsume()
+               ? import.getSource().getDefiningOp<func::CallOp>() != nullptr
+               : isLentForResult(import.getSource());
   if (auto tiedOp = dyn_cast<TiedOpInterface>(def)) {
     if (OpOperand *tied = tiedOp.getTiedOperand(cast<OpResult>(resource)))
       return isWritable(tied->get());

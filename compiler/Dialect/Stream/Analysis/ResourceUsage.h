@@ -33,8 +33,10 @@ void retypeStorageChain(mlir::Value resource, mlir::Type type);
 // Answers whether the program may write a resource in place: it is storage
 // the program itself created (an alloca, splat, clone, transfer or a new
 // result of a dispatch or call), possibly through ops that wrote into it.
-// Host imports and constants are never writable; a buffer returned by a
-// function of the module (imported with `consume`) is. A block argument is
+// Host imports and constants are never writable, except an argument the
+// host lent for a result to be written into (`iree.abi.tied` on the
+// function); a buffer returned by a function of the module (imported with
+// `consume`) is. A block argument is
 // writable when every predecessor passes it a writable value as its last
 // use: every call of a private function, every branch to a block. Arguments
 // of other regions (`scf`) are not.

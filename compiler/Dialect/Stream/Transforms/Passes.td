@@ -98,6 +98,13 @@ def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"
     of the resource they hand out. Deallocation is left to
     stream-automatic-reference-counting.
 
+    A value a `stream.async.update` copies whole into a resource is made in
+    that resource instead, when nothing uses the resource from the value's
+    making on: the dispatch, alloca, splat or copy that made it writes there
+    (a dispatch may read it too; elementwise, it writes what it read), the
+    in-place writes after it follow, and the update copies nothing. A result
+    written into an argument the host lent for it so needs no allocation.
+
     Each cmd op, and each alloca made for an async op's result, keeps that
     async op's `stream.affinity`, so the work and the memory stay on the
     device the program placed them on.

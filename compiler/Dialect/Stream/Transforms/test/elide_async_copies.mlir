@@ -360,3 +360,29 @@ func.func @branch_loop(%a: !stream.resource<*>, %s: index, %cond: i1) {
 ^bb2:
   return
 }
+
+// -----
+
+// An argument the host lent for a result to be written into (the function's
+// stream.tied_operands, from iree.abi.tied) may be written in place at its
+// last use; another argument's import may not.
+// CHECK-LABEL: func.func @lent_argument
+// CHECK: %[[A:.+]] = stream.tensor.import %arg0
+// CHECK: %[[T:.+]] = stream.tensor.import %arg1
+// CHECK: %[[CA:.+]] = stream.async.clone %[[A]]
+// CHECK: stream.async.fill %{{.+}}, %[[CA]]
+// CHECK-NOT: stream.async.clone
+// CHECK: stream.async.fill %{{.+}}, %[[T]]
+func.func @lent_argument(%v0: !hal.buffer_view, %v1: !hal.buffer_view) -> (!hal.buffer_view, !hal.buffer_view) attributes {stream.tied_operands = array<i64: -1, 1>} {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %a = stream.tensor.import %v0 message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %t = stream.tensor.import %v1 message("input 1") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %v = arith.constant 3 : i32
+  %ca = stream.async.clone %a : !stream.resource<external>{%s} -> !stream.resource<external>{%s}
+  %fa = stream.async.fill %v, %ca : i32 -> !stream.resource<external>{%s}
+  %ct = stream.async.clone %t : !stream.resource<external>{%s} -> !stream.resource<external>{%s}
+  %ft = stream.async.fill %v, %ct : i32 -> !stream.resource<external>{%s}
+  %o0 = stream.tensor.export %fa : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  %o1 = stream.tensor.export %ft : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %o0, %o1 : !hal.buffer_view, !hal.buffer_view
+}
