@@ -2,29 +2,104 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
 namespace ferry::stream {
 
+// The op after which `exportOp`'s view is no longer needed: the last of the
+// calls it is lent to (in its block), the export itself when unused, or
+// null when the view is handed out for good (returned, stored, ...).
+static Operation *lastLendingUse(TensorExportOp exportOp) {
+  Operation *last = exportOp;
+  for (Operation *user : exportOp.getResult().getUsers()) {
+    if (!isa<func::CallOp>(user) || user->getBlock() != exportOp->getBlock())
+      return nullptr;
+    if (last->isBeforeInBlock(user))
+      last = user;
+  }
+  return last;
+}
+
+// Whether control can come back to `block` without passing `avoid`: the
+// block is in a cycle of branches that does not define the value again.
+static bool isInCycleAvoiding(Block *block, Block *avoid) {
+  SmallVector<Block *> worklist(block->getSuccessors());
+  llvm::SmallPtrSet<Block *, 8> seen;
+  while (!worklist.empty()) {
+    Block *next = worklist.pop_back_val();
+    if (next == block)
+      return true;
+    if (next == avoid || !seen.insert(next).second)
+      continue;
+    llvm::append_range(worklist, next->getSuccessors());
+  }
+  return false;
+}
+
 bool isLastUse(OpOperand &use) {
   Operation *owner = use.getOwner();
   Block *block = owner->getBlock();
   for (OpOperand &other : use.get().getUses()) {
-    if (other.getOwner() == owner)
+    Operation *user = other.getOwner();
+    if (user == owner)
       continue;
-    Operation *ancestor = block->findAncestorOpInBlock(*other.getOwner());
+    if (auto exportOp = dyn_cast<TensorExportOp>(user)) {
+      user = lastLendingUse(exportOp);
+      if (!user)
+        return false; // the view may be used after the function returns
+    }
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
     if (!ancestor || ancestor == owner || !ancestor->isBeforeInBlock(owner))
       return false;
   }
   // A use inside a loop may run again after later iterations read the value.
-  Region *defining = use.get().getParentRegion();
-  for (Operation *parent = owner->getParentOp();
-       parent && defining->isAncestor(parent->getParentRegion());
-       parent = parent->getParentOp())
-    if (isa<LoopLikeOpInterface>(parent))
+  Value value = use.get();
+  Region *defining = value.getParentRegion();
+  for (Operation *op = owner; op && defining->isAncestor(op->getParentRegion());
+       op = op->getParentOp()) {
+    if (op != owner && isa<LoopLikeOpInterface>(op))
       return false;
+    Block *opBlock = op->getBlock();
+    Block *avoid =
+        opBlock->getParent() == defining ? value.getParentBlock() : nullptr;
+    if (opBlock != avoid && isInCycleAvoiding(opBlock, avoid))
+      return false;
+    if (op->getParentRegion() == defining)
+      break;
+  }
+  return true;
+}
+
+bool isOnlyRead(Value resource) {
+  for (OpOperand &use : resource.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto tiedOp = dyn_cast<TiedOpInterface>(user);
+        tiedOp && tiedOp.isOperandTied(use))
+      return false; // written in place
+    bool reads =
+        TypeSwitch<Operation *, bool>(user)
+            .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp,
+                  AsyncUpdateOp>([](auto) { return true; })
+            // An external function reads its untied inputs; a function of
+            // the module may write an argument it is given as a last use.
+            .Case<AsyncCallOp>([&](AsyncCallOp call) {
+              auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                  call, call.getCalleeAttr());
+              return callee && callee.isDeclaration();
+            })
+            // A view lent to calls is imported there without ownership,
+            // which the callee never writes.
+            .Case<TensorExportOp>([](TensorExportOp exportOp) {
+              return lastLendingUse(exportOp) != nullptr;
+            })
+            .Default([](Operation *) { return false; });
+    if (!reads)
+      return false;
+  }
   return true;
 }
 
@@ -53,6 +128,20 @@ void retypeStorageChain(Value resource, Type type) {
   }
 }
 
+// Whether `view` is an argument the host lent for a result to be written
+// into (`stream.tied_operands` on a function with a body, from
+// `iree.abi.tied`): the function may write it in place.
+static bool isLentForResult(Value view) {
+  auto arg = dyn_cast<BlockArgument>(view);
+  auto func =
+      arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!func || arg.getOwner() != &func.getBody().front())
+    return false;
+  auto ties = func->getAttrOfType<DenseI64ArrayAttr>(kTiedOperandsAttr);
+  return ties && llvm::is_contained(ties.asArrayRef(),
+                                    static_cast<int64_t>(arg.getArgNumber()));
+}
+
 bool WritableStorage::isWritable(Value resource) {
   auto it = cache.find(resource);
   if (it != cache.end())
@@ -73,8 +162,9 @@ bool WritableStorage::computeWritable(Value resource) {
   // only ownership (it returns fresh buffers, never its arguments), so it is
   // the program's own, like a new result.
   if (auto import = dyn_cast<TensorImportOp>(def))
-    return import.getConsume() &&
-           import.getSource().getDefiningOp<func::CallOp>();
+    return import.getConsume()
+               ? import.getSource().getDefiningOp<func::CallOp>() != nullptr
+               : isLentForResult(import.getSource());
   if (auto tiedOp = dyn_cast<TiedOpInterface>(def)) {
     if (OpOperand *tied = tiedOp.getTiedOperand(cast<OpResult>(resource)))
       return isWritable(tied->get());
@@ -86,7 +176,11 @@ bool WritableStorage::computeWritable(Value resource) {
 
 bool WritableStorage::isWritableArgument(BlockArgument arg) {
   auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-  if (!func || arg.getOwner() != &func.getBody().front() || func.isPublic())
+  if (!func)
+    return false;
+  if (arg.getOwner() != &func.getBody().front())
+    return isWritableBranchArgument(arg);
+  if (func.isPublic())
     return false;
   std::optional<SymbolTable::UseRange> uses =
       SymbolTable::getSymbolUses(func, module);
@@ -103,6 +197,29 @@ bool WritableStorage::isWritableArgument(BlockArgument arg) {
       return false;
   }
   return anyCall;
+}
+
+bool WritableStorage::isWritableBranchArgument(BlockArgument arg) {
+  Block *block = arg.getOwner();
+  if (block->hasNoPredecessors())
+    return false;
+  for (auto it = block->pred_begin(), e = block->pred_end(); it != e; ++it) {
+    auto branch = dyn_cast<BranchOpInterface>((*it)->getTerminator());
+    if (!branch)
+      return false;
+    SuccessorOperands operands =
+        branch.getSuccessorOperands(it.getSuccessorIndex());
+    unsigned index = arg.getArgNumber();
+    if (index < operands.getProducedOperandCount())
+      return false;
+    MutableOperandRange forwarded = operands.getMutableForwardedOperands();
+    OpOperand &passed = forwarded[index - operands.getProducedOperandCount()];
+    // Passed twice to one block, the two arguments would share storage.
+    if (llvm::count(forwarded.getAsOperandRange(), passed.get()) != 1 ||
+        !isLastUse(passed) || !isWritable(passed.get()))
+      return false;
+  }
+  return true;
 }
 
 } // namespace ferry::stream

@@ -92,6 +92,14 @@ DenseElementsAttr getSplatConstant(Operation *op) {
                                                                   : nullptr;
 }
 
+// Whether `func` writes a result into one of its arguments.
+bool hasTiedResults(func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (func.getResultAttr(i, kInputTiedAttr))
+      return true;
+  return false;
+}
+
 // Reports why `op` cannot be imported, or succeeds if it can.
 LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   if (getElementwiseKernel(op) && hasTensorTypes(op))
@@ -119,8 +127,14 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
                              << "', which is not a func.func of this module";
     // A defined callee is imported on its own (checkFunction reports its
     // signature); a scalar one is called as it is.
-    if (!callee.isDeclaration())
+    if (!callee.isDeclaration()) {
+      if (hasTiedResults(callee))
+        return op->emitError()
+               << "calls '" << call.getCallee()
+               << "', which writes a result into its argument "
+                  "(iree.abi.tied); only the host may call such a function";
       return success();
+    }
     for (Type type : call->getOperandTypes())
       if (failed(checkRuntimeTensor(op, type)))
         return failure();
@@ -184,17 +198,9 @@ LogicalResult checkBoundaryTypes(func::FuncOp func) {
   return success(ok);
 }
 
-// An external declaration: its `iree.abi.tied` result attributes become the
-// function's tied operands (checked: in range, same type, one result per
-// operand); the ABI model must be one the runtime implements.
-LogicalResult importExternal(func::FuncOp func) {
-  if (failed(checkBoundaryTypes(func)))
-    return failure();
-  if (auto model = func->getAttrOfType<StringAttr>(kInputModelAttr);
-      model && model.getValue() != kCoarseFencesModel)
-    return func.emitError() << "'" << func.getSymName() << "' uses ABI model '"
-                            << model.getValue() << "'; only '"
-                            << kCoarseFencesModel << "' is supported";
+// The operand each result of `func` is written into (`iree.abi.tied`), or -1,
+// checked: in range, same type, one result per operand. Reports why not.
+FailureOr<SmallVector<int64_t>> readTies(func::FuncOp func) {
   SmallVector<int64_t> ties(func.getNumResults(), -1);
   llvm::SmallDenseSet<int64_t> tiedOperands;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
@@ -217,12 +223,34 @@ LogicalResult importExternal(func::FuncOp func) {
              << "operand " << operand << " of '" << func.getSymName()
              << "' is tied to more than one result";
     ties[i] = operand;
+  }
+  return ties;
+}
+
+// Moves `iree.abi.tied` into the function's `stream.tied_operands`.
+void applyTies(func::FuncOp func, ArrayRef<int64_t> ties) {
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
     func.removeResultAttr(i,
                           StringAttr::get(func.getContext(), kInputTiedAttr));
-  }
-  if (!tiedOperands.empty())
+  if (llvm::any_of(ties, [](int64_t tie) { return tie >= 0; }))
     func->setAttr(kTiedOperandsAttr,
                   DenseI64ArrayAttr::get(func.getContext(), ties));
+}
+
+// An external declaration: its `iree.abi.tied` result attributes become the
+// function's tied operands; the ABI model must be one the runtime implements.
+LogicalResult importExternal(func::FuncOp func) {
+  if (failed(checkBoundaryTypes(func)))
+    return failure();
+  if (auto model = func->getAttrOfType<StringAttr>(kInputModelAttr);
+      model && model.getValue() != kCoarseFencesModel)
+    return func.emitError() << "'" << func.getSymName() << "' uses ABI model '"
+                            << model.getValue() << "'; only '"
+                            << kCoarseFencesModel << "' is supported";
+  FailureOr<SmallVector<int64_t>> ties = readTies(func);
+  if (failed(ties))
+    return failure();
+  applyTies(func, *ties);
   return success();
 }
 
@@ -238,6 +266,7 @@ LogicalResult checkFunction(func::FuncOp func, SymbolTable &symbols) {
                                "functions without tensors may branch";
   }
   bool ok = succeeded(checkBoundaryTypes(func));
+  ok &= succeeded(readTies(func));
   // Ops nested in an unsupported op are not reported again.
   for (Operation &op : func.getBody().front())
     if (failed(checkSupported(&op, symbols)))
@@ -266,6 +295,8 @@ public:
         calledInternally(calledInternally), builder(func.getContext()) {}
 
   void run() {
+    ties = *readTies(func); // checked before any function was imported
+    applyTies(func, ties);
     Block &block = func.getBody().front();
     importArguments(block);
     for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -330,6 +361,7 @@ private:
           importView(loc, view, cast<RankedTensorType>(arg.getType()),
                      "input " + std::to_string(i), storages[arg]);
       setAffinity(import, boundaryAffinity(func.getArgAttrDict(i)));
+      argumentStorages.push_back(storages[arg]);
     }
   }
 
@@ -394,7 +426,8 @@ private:
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     const TensorStorage &lhs = storages[op->getOperand(0)];
     const TensorStorage &rhs = storages[op->getOperand(1)];
-    checkSameDims(op, type, lhs.dynamicDims, rhs.dynamicDims);
+    checkSameDims(op->getLoc(), type, lhs.dynamicDims, rhs.dynamicDims,
+                  "operands of '" + op->getName().getStringRef().str() + "'");
     TensorStorage result;
     result.dynamicDims = lhs.dynamicDims;
     result.size = lhs.size;
@@ -410,13 +443,13 @@ private:
     deadOps.push_back(op);
   }
 
-  // Elementwise operands must agree on their dynamic dimensions. Where those
-  // come from different values the program checks at run time: the kernel
-  // sees only element counts, so a 2x3 and a 3x2 operand would otherwise
-  // combine silently.
-  void checkSameDims(Operation *op, RankedTensorType type, ValueRange lhs,
-                     ValueRange rhs) {
-    Location loc = op->getLoc();
+  // Elementwise operands must agree on their dynamic dimensions, and so must
+  // a result and the argument it is written into. Where those come from
+  // different values the program checks at run time: the kernel sees only
+  // element counts, so a 2x3 and a 3x2 operand would otherwise combine
+  // silently. `what` names the two tensors in the message.
+  void checkSameDims(Location loc, RankedTensorType type, ValueRange lhs,
+                     ValueRange rhs, const std::string &what) {
     std::string where;
     if (auto file = dyn_cast<FileLineColLoc>(loc))
       where = (" at " + file.getFilename().getValue() + ":" +
@@ -432,10 +465,9 @@ private:
         continue;
       Value same =
           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, b);
-      cf::AssertOp::create(builder, loc, same,
-                           ("operands of '" + op->getName().getStringRef() +
-                            "'" + where + " differ in dimension " + Twine(d))
-                               .str());
+      cf::AssertOp::create(
+          builder, loc, same,
+          (what + where + " differ in dimension " + Twine(d)).str());
     }
   }
 
@@ -570,11 +602,59 @@ private:
   }
 
   // Results leave as external resources wrapped in fresh buffer views.
+  // Result `index` goes into the storage of argument `ties[index]`, which the
+  // host lent for it (`iree.abi.tied`): a whole update, which allocation
+  // scheduling turns into whatever made the value writing there directly.
+  // Their dims must agree. The argument itself needs no copy.
+  TensorStorage writeIntoArgument(Location loc, unsigned index,
+                                  TensorStorage storage) {
+    const TensorStorage &argument = argumentStorages[ties[index]];
+    if (storage.resource == argument.resource)
+      return storage;
+    checkSameDims(loc, cast<RankedTensorType>(func.getResultTypes()[index]),
+                  storage.dynamicDims, argument.dynamicDims,
+                  "result " + std::to_string(index) + " and argument " +
+                      std::to_string(ties[index]) + " (iree.abi.tied) of '" +
+                      func.getSymName().str() + "'");
+    Value zero = indexConstant(loc, 0);
+    auto update = AsyncUpdateOp::create(
+        builder, loc, argument.resource.getType(), storage.resource,
+        storage.size, argument.resource, argument.size, zero);
+    setAffinity(update, getAffinity(argument.resource.getDefiningOp()));
+    TensorStorage written = argument;
+    written.resource = update.getResult();
+    return written;
+  }
+
+  // Whether `resource` is an argument the host lent for a result to be
+  // written into.
+  bool isTiedArgument(Value resource) {
+    return llvm::any_of(ties, [&](int64_t tie) {
+      return tie >= 0 && argumentStorages[tie].resource == resource;
+    });
+  }
+
   void importReturn(func::ReturnOp op) {
     SmallVector<Value> views;
     llvm::SmallPtrSet<Value, 4> returned;
-    for (Value operand : op.getOperands()) {
-      TensorStorage storage = storages[operand];
+    SmallVector<TensorStorage> results;
+    for (Value operand : op.getOperands())
+      results.push_back(storages[operand]);
+    // The lent arguments are overwritten last; an untied result that returns
+    // one as it is gets a copy of the value it had.
+    for (auto [index, storage] : llvm::enumerate(results)) {
+      if (ties[index] >= 0 || !isTiedArgument(storage.resource))
+        continue;
+      storage.resource = AsyncTransferOp::create(
+          builder, op.getLoc(), resourceType(Lifetime::External),
+          storage.resource, storage.size, storage.size);
+      setAffinity(storage.resource.getDefiningOp(),
+                  boundaryAffinity(func.getResultAttrDict(index)));
+    }
+    for (auto [index, operand] : llvm::enumerate(op.getOperands())) {
+      TensorStorage storage = results[index];
+      if (ties[index] >= 0)
+        storage = writeIntoArgument(op.getLoc(), index, storage);
       // A caller in the module takes ownership of each result, so each must
       // be storage this function owns and returns once: an argument (the
       // caller's, imported without `consume`) or a repeated result is
@@ -606,6 +686,10 @@ private:
   bool calledInternally;
   OpBuilder builder;
   unsigned originalArgCount = 0;
+  // The argument each result is written into (`iree.abi.tied`), or -1.
+  SmallVector<int64_t> ties;
+  // Where each argument lives once imported.
+  SmallVector<TensorStorage> argumentStorages;
   llvm::DenseMap<Value, TensorStorage> storages;
   SmallVector<Operation *> deadOps;
 };

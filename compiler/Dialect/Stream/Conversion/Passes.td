@@ -13,6 +13,17 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     or dynamic shapes) become `stream.async.dispatch` of a built-in kernel,
     and `tensor.dim` reads the dimension the import recorded.
 
+    A result a function (with a body) ties to an argument with
+    `iree.abi.tied` is written into the buffer the host lent for it: the tie
+    becomes the function's `stream.tied_operands`, that argument's import may
+    be written in place, and the result is copied whole into it (a
+    `stream.async.update`, which allocation scheduling turns into the op
+    that made the value writing there directly) and returned; the host sees
+    its buffer updated. Dynamic dims of the two must agree (checked at run
+    time). An untied result returning the lent argument gets a copy of its
+    original value. Only the host may call such a function: a call from the
+    module is an error.
+
     Every stream op made for an input op (dispatches, `tensor.empty`
     allocas, splats, `linalg.fill`, calls) carries the input op's
     `stream.affinity`, or its function's when it has none; imports and

@@ -207,7 +207,9 @@ def Stream_AsyncTransferOp : Stream_Op<"async.transfer", [
   let summary = "a copy of a resource into another lifetime or device";
   let description = [{
     Like a clone, but the copy exists to move the value (e.g. from
-    transient to external storage), so copy elision keeps it.
+    transient to external storage, or to another device), so copy elision
+    keeps it; one that keeps both lifetime and device is a plain copy, which
+    copy elision treats like a clone.
 
     ```mlir
     %e = stream.async.transfer %r : !stream.resource<transient>{%s}

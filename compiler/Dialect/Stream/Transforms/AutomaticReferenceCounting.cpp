@@ -66,19 +66,41 @@ public:
 private:
   // Resources `op` makes the program responsible for freeing.
   void collectOwned(Operation *op, SmallVectorImpl<Ownership> &owned) {
+    auto add = [&](Value resource, Value size, Disposal disposal) {
+      if (!isDisposed(resource))
+        owned.push_back({resource, size, disposal, /*lastUser=*/nullptr, {}});
+    };
     if (auto alloca = dyn_cast<ResourceAllocaOp>(op)) {
       if (!alloca.getIndeterminate())
-        owned.push_back({alloca.getResult(), alloca.getStorageSize()});
+        add(alloca.getResult(), alloca.getStorageSize(), Disposal::Free);
     } else if (auto importOp = dyn_cast<TensorImportOp>(op)) {
       if (importOp.getConsume())
-        owned.push_back({importOp.getResult(), importOp.getResultSize(),
-                         Disposal::ReleaseFirst});
+        add(importOp.getResult(), importOp.getResultSize(),
+            Disposal::ReleaseFirst);
     } else if (auto call = dyn_cast<CmdCallOp>(op)) {
       for (auto [i, result, size] :
            llvm::enumerate(call.getResults(), call.getResultSizes()))
         if (!call.getTiedOperand(i))
-          owned.push_back({result, size});
+          add(result, size, Disposal::Free);
     }
+  }
+
+  // Whether the program already gives up its ownership of `resource`
+  // (a dealloca or a release is written, by this pass on an earlier run or
+  // by hand): adding another would free or release it twice.
+  static bool isDisposed(Value resource) {
+    for (OpOperand &use : resource.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<ResourceDeallocaOp, ResourceReleaseOp>(user))
+        return true;
+      if (auto await = dyn_cast<TimepointAwaitOp>(user)) {
+        unsigned index = use.getOperandNumber() -
+                         await.getResourceOperands().getBeginOperandIndex();
+        if (isDisposed(await.getResults()[index]))
+          return true;
+      }
+    }
+    return false;
   }
 
   // An external callee may keep what it is given unless it promises to
@@ -104,7 +126,8 @@ private:
           return false;
       } else if (!isa<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp,
                       CmdExecuteOp, TensorExportOp, ResourceRetainOp,
-                      ResourceReleaseOp, ResourceIsTerminalOp>(user)) {
+                      ResourceReleaseOp, ResourceIsTerminalOp,
+                      ResourceDeallocaOp>(user)) {
         return false;
       }
     }
@@ -128,6 +151,9 @@ private:
       exported |= isa<TensorExportOp>(user);
       if (auto call = dyn_cast<CmdCallOp>(user))
         mayBeKept |= mayKeepArguments(call);
+      // A retain makes another owner, who will release that share: the
+      // program may give up only its own.
+      mayBeKept |= isa<ResourceRetainOp>(user);
     });
     if (!followed)
       ownership.disposal = Disposal::Indeterminate;
@@ -247,11 +273,14 @@ private:
     case Disposal::ReleaseFirst:
       break;
     }
-    // An unused resource is freed once it exists.
+    // A resource no device work uses (unused, or used only by host ops such
+    // as retain) is freed once it exists.
     Operation *def = ownership.resource.getDefiningOp();
-    SmallVector<Value> completions = ownership.lastUser
-                                         ? pendingUses(ownership)
-                                         : SmallVector<Value>{existsAt(def)};
+    SmallVector<Value> completions;
+    if (ownership.lastUser)
+      completions = pendingUses(ownership);
+    if (ownership.uses.empty())
+      completions = {existsAt(def)};
     builder.setInsertionPointAfter(ownership.lastUser ? ownership.lastUser
                                                       : def);
     Value after = joinTimepoints(builder, loc, completions);

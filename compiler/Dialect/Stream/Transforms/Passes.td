@@ -28,18 +28,40 @@ def MaterializeCopyOnWritePass
 }
 
 def ElideAsyncCopiesPass : Pass<"stream-elide-async-copies", "mlir::ModuleOp"> {
-  let summary = "Removes clones whose source is never used afterwards";
+  let summary = "Removes copies nobody could tell from their source, and "
+                "copies overwritten before they are read";
   let description = [{
-    A `stream.async.clone` is removed (its users take the source) when the
-    clone is the source's last use and the source is storage the program
-    may write: something it allocated, split, cloned or computed, possibly
-    through in-place writes. Host imports and constants are kept.
+    A copy is a `stream.async.clone`, or a `stream.async.transfer` that keeps
+    the lifetime and the device of its source (one to another lifetime or
+    device moves the value and stays). Its users take the source instead
+    when either
 
-    Across calls: an argument of a private function counts as writable when
-    every call passes a writable value as its last use at the call. Other
-    block arguments (of `scf` regions) are not, and a use inside a loop
-    around the clone counts as later, so regions are handled conservatively
-    and correctly. Runs to a fixed point, as one elision can enable another.
+    - the copy is the source's last use and the source is storage the
+      program may write: something it allocated, split, cloned or computed,
+      possibly through in-place writes (host imports and constants are
+      not); whoever writes the copy may write the source; or
+    - nothing writes the source or the copy (a read-only fork, such as
+      several clones of one import or a constant that are only read): their
+      readers can share one storage.
+
+    So a copy stays whenever one side is written while the other may still
+    be read. Reads count when nothing writes in place and the value stays in
+    the function: a value returned, yielded, passed along a branch or to a
+    function of the module, or exported (other than as a view lent to
+    calls) may be written elsewhere. An export holds its value until the
+    function returns, wherever it sits.
+
+    A `stream.async.update` whose every byte is written again before
+    anything reads it (its result's only use is the target of a fill, or of
+    an update whose range contains its own) is removed too.
+
+    Block arguments count as writable when every predecessor passes a
+    writable value as its last use: every call of a private function, every
+    branch to a block (a value passed twice to one block is not). Arguments
+    of `scf` regions are not, and a use inside a loop around the copy (a
+    loop op, or a cycle of branches that does not define the value anew)
+    counts as later, so regions are handled conservatively and correctly.
+    Runs to a fixed point, as one elision can enable another.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
@@ -77,6 +99,13 @@ def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"
     undecided lifetime (`*`) become `transient`. Exports await the timepoint
     of the resource they hand out. Deallocation is left to
     stream-automatic-reference-counting.
+
+    A value a `stream.async.update` copies whole into a resource is made in
+    that resource instead, when nothing uses the resource from the value's
+    making on: the dispatch, alloca, splat or copy that made it writes there
+    (a dispatch may read it too; elementwise, it writes what it read), the
+    in-place writes after it follow, and the update copies nothing. A result
+    written into an argument the host lent for it so needs no allocation.
 
     Each cmd op, and each alloca made for an async op's result, keeps that
     async op's `stream.affinity`, so the work and the memory stay on the
@@ -135,11 +164,18 @@ def AutomaticReferenceCountingPass
       became an owner: it releases its ownership
       (`stream.resource.release`) and the dealloca is guarded by the result;
       a consumed import is released the same way, as the host may still own
-      it too;
+      it too, and so is a resource the program retains (the retain made
+      another owner, who releases that share);
+    - a resource no device work uses (only host ops such as retain or
+      is_terminal) is freed once its allocation is done, never unordered;
     - if it is used where this analysis cannot follow (directly inside a
       region other than an execution region's captures, by an unknown op),
       an allocation is marked `indeterminate`: its memory
       goes with its last reference.
+
+    A resource that already has a dealloca or a release (written by hand,
+    or by an earlier run of this pass) is left alone, so running the pass
+    again changes nothing.
 
     Deallocations of resources with no `stream.affinity` carry `origin`,
     routing them to the device and queue that allocated them. Before a

@@ -5,11 +5,19 @@
 // Assumes single-block functions. Ops that write into an operand in place
 // (tied results) continue that operand's storage: they wait for every earlier
 // reader of it, and later uses of the result use the storage itself.
+//
+// A value copied whole into a resource by an update, and made after the last
+// other use of that resource, is made in the resource itself: the op that made
+// it (a dispatch, alloca, splat or copy) writes there, and the update copies
+// nothing. So a result the host lent an argument's buffer for needs no
+// allocation of its own.
 
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_SCHEDULEALLOCATIONPASS
@@ -32,6 +40,9 @@ public:
     if (failed(hasWork) || !*hasWork)
       return hasWork;
     Block &block = func.getBody().front();
+    for (auto update : block.getOps<AsyncUpdateOp>())
+      if (Operation *producer = findEmplacedProducer(update))
+        emplaced[producer] = update;
     for (Operation &op : llvm::make_early_inc_range(block)) {
       builder.setInsertionPoint(&op);
       if (failed(schedule(&op)))
@@ -41,6 +52,70 @@ public:
   }
 
 private:
+  static bool sameIndex(Value a, Value b) {
+    std::optional<int64_t> ca = getConstantIntValue(a);
+    std::optional<int64_t> cb = getConstantIntValue(b);
+    return a == b || (ca && cb && *ca == *cb);
+  }
+
+  // The op that made the value `update` copies, when that op can write into
+  // the update's target instead: the update covers the whole target, the
+  // value reaches it only through in-place writes nothing else sees, and
+  // nothing uses the target from that op on but the update (the op itself
+  // may read it: it then writes what it read).
+  static Operation *findEmplacedProducer(AsyncUpdateOp update) {
+    std::optional<int64_t> offset =
+        getConstantIntValue(update.getTargetOffset());
+    if (!offset || *offset != 0 ||
+        !sameIndex(update.getUpdateSize(), update.getTargetSize()))
+      return nullptr;
+    Block *block = update->getBlock();
+    Value value = update.getUpdate();
+    Operation *producer = nullptr;
+    while (true) {
+      producer = value.getDefiningOp();
+      if (!value.hasOneUse() || !producer || producer->getBlock() != block)
+        return nullptr;
+      auto tiedOp = dyn_cast<TiedOpInterface>(producer);
+      OpOperand *tied =
+          tiedOp ? tiedOp.getTiedOperand(cast<OpResult>(value)) : nullptr;
+      if (!tied)
+        break;
+      value = tied->get();
+    }
+    Value size =
+        TypeSwitch<Operation *, Value>(producer)
+            .Case<AsyncDispatchOp>([](auto op) { return op.getResultSize(); })
+            .Case<AsyncAllocaOp, AsyncSplatOp>(
+                [](auto op) { return op.getStorageSize(); })
+            .Case<AsyncCloneOp, AsyncTransferOp>(
+                [](auto op) { return op.getResultSize(); })
+            .Default([](Operation *) { return Value(); });
+    if (!size || !sameIndex(size, update.getTargetSize()))
+      return nullptr;
+    Value target = update.getTarget();
+    if (Operation *def = target.getDefiningOp();
+        def ? def->getBlock() != block || !def->isBeforeInBlock(producer)
+            : target.getParentBlock() != block)
+      return nullptr;
+    for (Operation *user : target.getUsers())
+      if (user != update && user != producer &&
+          (user->getBlock() != block || !user->isBeforeInBlock(producer)))
+        return nullptr;
+    return producer;
+  }
+
+  // Where `op` makes its result: the target of the update it is emplaced
+  // into (after waiting for what writing there waits for), else null.
+  Value emplacedTarget(Operation *op, SmallVectorImpl<Value> &waits) {
+    auto it = emplaced.find(op);
+    if (it == emplaced.end())
+      return {};
+    Value target = it->second.getTarget();
+    appendWriteHazards(target, waits);
+    return target;
+  }
+
   LogicalResult schedule(Operation *op) {
     if (auto dispatch = dyn_cast<AsyncDispatchOp>(op))
       return scheduleDispatch(dispatch);
@@ -118,6 +193,8 @@ private:
     if (OpOperand *tied = op.getTiedOperand(0u)) {
       output = tied->get();
       appendWriteHazards(output, waits);
+    } else if (Value target = emplacedTarget(op, waits)) {
+      output = target;
     } else {
       auto [resource, allocated] =
           allocate(op, op.getResult().getType(), op.getResultSize());
@@ -140,6 +217,11 @@ private:
   }
 
   LogicalResult scheduleAlloca(AsyncAllocaOp op) {
+    // Undefined contents: the target's storage as it is will do. Whoever
+    // writes it waits for the target's readers then.
+    SmallVector<Value> unused;
+    if (Value target = emplacedTarget(op, unused))
+      return finish(op, {{op.getResult(), target}});
     auto [resource, allocated] =
         allocate(op, op.getResult().getType(), op.getStorageSize());
     recordWrite(resource, allocated);
@@ -148,10 +230,17 @@ private:
 
   LogicalResult scheduleSplat(AsyncSplatOp op) {
     Location loc = op.getLoc();
-    auto [resource, allocated] =
-        allocate(op, op.getResult().getType(), op.getStorageSize());
-    auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
-                                  resource, op.getStorageSize(), allocated);
+    SmallVector<Value> waits;
+    Value resource = emplacedTarget(op, waits);
+    if (!resource) {
+      auto [allocation, allocated] =
+          allocate(op, op.getResult().getType(), op.getStorageSize());
+      resource = allocation;
+      waits.push_back(allocated);
+    }
+    auto fill =
+        CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
+                          resource, op.getStorageSize(), join(loc, waits));
     setAffinity(fill, getAffinity(op));
     recordWrite(resource, fill.getResultTimepoint());
     return finish(op, {{op.getResult(), resource}});
@@ -162,11 +251,18 @@ private:
     Location loc = op->getLoc();
     Value source = op->getOperand(0), sourceSize = op->getOperand(1);
     Value resultSize = op->getOperand(2);
-    auto [resource, allocated] =
-        allocate(op, op->getResult(0).getType(), resultSize);
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     SmallVector<Value> waits = readyTimepoints(source);
-    waits.push_back(allocated);
+    Value resource = emplacedTarget(op, waits);
+    // A copy of the target into itself: it holds the value already.
+    if (resource && resource == source)
+      return finish(op, {{op->getResult(0), resource}});
+    if (!resource) {
+      auto [allocation, allocated] =
+          allocate(op, op->getResult(0).getType(), resultSize);
+      resource = allocation;
+      waits.push_back(allocated);
+    }
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     auto copy = CmdCopyOp::create(builder, loc, timepointType(), source,
                                   sourceSize, zero, resource, resultSize, zero,
                                   resultSize, join(loc, waits));
@@ -192,6 +288,9 @@ private:
   LogicalResult scheduleUpdate(AsyncUpdateOp op) {
     Location loc = op.getLoc();
     Value target = op.getTarget(), update = op.getUpdate();
+    // The value was made in the target already.
+    if (update == target)
+      return finish(op, {{op.getResult(), target}});
     SmallVector<Value> waits = readyTimepoints(update);
     appendWriteHazards(target, waits);
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
@@ -257,6 +356,9 @@ private:
 
   func::FuncOp func;
   OpBuilder builder;
+  // Ops that make their result in the target of an update (see
+  // findEmplacedProducer), and that update.
+  llvm::DenseMap<Operation *, AsyncUpdateOp> emplaced;
   // When each resource's current contents are ready; absent means now.
   llvm::DenseMap<Value, Value> readyAt;
   // Reads of each resource since its last write, which a write must await.

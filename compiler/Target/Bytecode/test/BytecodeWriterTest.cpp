@@ -4,6 +4,7 @@
 // which check the file against the format independently.
 #include "compiler/Target/Bytecode/BytecodeWriter.h"
 
+#include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Pipelines/Registration.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -13,13 +14,17 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
+#include "runtime/drivers/local/local_device.h"
+#include "runtime/hal/buffer_bits.h"
 #include "runtime/vm/bytecode_format.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/module.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -299,6 +304,54 @@ TEST_F(BytecodeWriterTest, RejectsTooManyRegisters) {
   EXPECT_NE(diagnostics.find("needs more than 65535 i64 registers"),
             std::string::npos)
       << diagnostics;
+}
+
+// A result the host lends an argument's buffer for (iree.abi.tied), compiled
+// by the whole pipeline: after the call the host's own buffer holds the
+// result, and the returned view is a view of that same buffer.
+TEST_F(BytecodeWriterTest, TiedResultIsWrittenIntoTheCallersBuffer) {
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(R"mlir(
+    func.func @accumulate(%x: tensor<4xi32>, %acc: tensor<4xi32>)
+        -> (tensor<4xi32> {iree.abi.tied = 1 : index}) {
+      %0 = arith.addi %acc, %x : tensor<4xi32>
+      %1 = arith.muli %0, %x : tensor<4xi32>
+      return %1 : tensor<4xi32>
+    }
+  )mlir");
+  ASSERT_TRUE(module);
+  mlir::PassManager pm(&context);
+  buildCompilePipeline(pm, CompileOptions{});
+  ASSERT_TRUE(mlir::succeeded(pm.run(*module))) << diagnostics;
+  std::vector<uint8_t> file = write(*module);
+  ASSERT_TRUE(written) << diagnostics;
+  Result<vm::Module> loaded = vm::Module::load(file);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().toString();
+
+  std::shared_ptr<hal::Device> device =
+      drivers::local::LocalDevice::create("__device_0");
+  Result<vm::Context> vmContext = vm::Context::create(
+      std::make_shared<const vm::Module>(std::move(*loaded)), {device});
+  ASSERT_TRUE(vmContext.ok()) << vmContext.status().toString();
+  auto view = [&](std::vector<int32_t> values) {
+    auto buffer = *device->allocator().allocate(
+        0, hal::kTransfer | hal::kDispatchStorage, values.size() * 4);
+    std::memcpy(buffer->data(), values.data(), values.size() * 4);
+    return *hal::BufferView::create(buffer, {int64_t(values.size())},
+                                    hal::ElementType::kI32);
+  };
+  std::shared_ptr<hal::BufferView> x = view({1, 2, 3, 4});
+  std::shared_ptr<hal::BufferView> acc = view({10, 20, 30, 40});
+  uint64_t allocationsBefore = device->allocator().statistics().allocations;
+
+  Result<std::vector<vm::Value>> results =
+      vmContext->invoke("accumulate", {vm::Value(x), vm::Value(acc)});
+  ASSERT_TRUE(results.ok()) << results.status().toString();
+  auto result = (*results)[0].refAs<hal::BufferView>();
+  EXPECT_EQ(result->buffer(), acc->buffer());
+  std::vector<int32_t> accAfter(4);
+  std::memcpy(accAfter.data(), acc->buffer()->data(), 16);
+  EXPECT_EQ(accAfter, (std::vector<int32_t>{11, 44, 99, 176}));
+  EXPECT_EQ(device->allocator().statistics().allocations, allocationsBefore);
 }
 
 } // namespace

@@ -26,3 +26,24 @@ func.func @main(%a: tensor<?xi32>) -> tensor<?xi32> {
   %0 = call @f(%a) : (tensor<?xi32>) -> tensor<?xi32>
   return %0 : tensor<?xi32>
 }
+
+// -----
+
+// Ties on a function with a body are checked like those of a declaration.
+// expected-error @+1 {{result 0 of 'g' is tied to operand 1, but it takes 1 operands}}
+func.func @g(%a: tensor<4xi32>) -> (tensor<4xi32> {iree.abi.tied = 1 : index}) {
+  return %a : tensor<4xi32>
+}
+
+// -----
+
+// Only the host may call a function that writes a result into an argument:
+// a caller in the module would lend a buffer it still owns.
+func.func @h(%a: tensor<4xi32>) -> (tensor<4xi32> {iree.abi.tied = 0 : index}) {
+  return %a : tensor<4xi32>
+}
+func.func @caller(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{calls 'h', which writes a result into its argument (iree.abi.tied); only the host may call such a function}}
+  %0 = call @h(%a) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

@@ -179,3 +179,54 @@ func.func @region_writes(%n: index, %s: index) {
   %d = stream.cmd.dispatch kernel("mul") type(i32) count(%n) await(%e) (%t, %t, %u) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
   return
 }
+
+// -----
+
+// A retain makes another owner, who releases that share later: the program
+// releases only its own and frees only if it was the last owner, never
+// unconditionally. No device work used the resource, so the free waits for
+// the allocation itself.
+// CHECK-LABEL: func.func @retained
+// CHECK: %[[T:.+]], %[[TA:.+]] = stream.resource.alloca
+// CHECK-NEXT: stream.resource.retain %[[T]]
+// CHECK-NEXT: %[[LAST:.+]] = stream.resource.release %[[T]]
+// CHECK-NEXT: stream.resource.dealloca origin if(%[[LAST]]) await(%[[TA]]) %[[T]]
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: return
+func.func @retained(%s: index) {
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  stream.resource.retain %t : !stream.resource<transient>{%s}
+  return
+}
+
+// -----
+
+// A retain after device work: the release follows the retain, and the free
+// (if any) waits for the work that used the resource.
+// CHECK-LABEL: func.func @retained_after_use
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[D:.+]] = stream.cmd.dispatch kernel("add")
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: stream.resource.retain %[[T]]
+// CHECK-NEXT: %[[LAST:.+]] = stream.resource.release %[[T]]
+// CHECK-NEXT: stream.resource.dealloca origin if(%[[LAST]]) await(%[[D]]) %[[T]]
+func.func @retained_after_use(%n: index, %s: index) {
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  stream.resource.retain %t : !stream.resource<transient>{%s}
+  return
+}
+
+// -----
+
+// Used only by a host op (is_terminal): the free is still ordered after the
+// allocation it frees.
+// CHECK-LABEL: func.func @host_use_only
+// CHECK: %[[T:.+]], %[[TA:.+]] = stream.resource.alloca
+// CHECK-NEXT: stream.resource.is_terminal %[[T]]
+// CHECK-NEXT: stream.resource.dealloca origin await(%[[TA]]) %[[T]]
+func.func @host_use_only(%s: index) -> i1 {
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %only = stream.resource.is_terminal %t : !stream.resource<transient>{%s}
+  return %only : i1
+}
