@@ -185,8 +185,8 @@ LogicalResult checkBoundaryTypes(func::FuncOp func) {
 }
 
 // An external declaration: its `iree.abi.tied` result attributes become the
-// function's tied operands (checked: in range, same type, one result per
-// operand); the ABI model must be one the runtime implements.
+// function's tied operands (checked: an integer, in range, same type, one
+// result per operand); the ABI model must be one the runtime implements.
 LogicalResult importExternal(func::FuncOp func) {
   if (failed(checkBoundaryTypes(func)))
     return failure();
@@ -198,9 +198,16 @@ LogicalResult importExternal(func::FuncOp func) {
   SmallVector<int64_t> ties(func.getNumResults(), -1);
   llvm::SmallDenseSet<int64_t> tiedOperands;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
-    auto tie = func.getResultAttrOfType<IntegerAttr>(i, kInputTiedAttr);
-    if (!tie)
+    Attribute tieAttr = func.getResultAttr(i, kInputTiedAttr);
+    if (!tieAttr)
       continue;
+    auto tie = dyn_cast<IntegerAttr>(tieAttr);
+    if (!tie)
+      return func.emitError()
+             << "result " << i << " of '" << func.getSymName() << "' has "
+             << kInputTiedAttr << " = " << tieAttr
+             << "; it must be an integer, the index of the operand the result "
+                "is tied to";
     int64_t operand = tie.getInt();
     if (operand < 0 || operand >= func.getNumArguments())
       return func.emitError()
