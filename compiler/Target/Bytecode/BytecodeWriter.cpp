@@ -149,8 +149,15 @@ LogicalResult encodeSignatureKinds(func::FuncOp func, StringRef whose,
 // declaration order.
 class ImportTable : public SymbolIndex {
 public:
-  // Adds `func` with its signature; errors name a type no register holds.
+  // Adds `func` with its signature; errors name a type no register holds
+  // and a name the runtime could not bind.
   LogicalResult add(func::FuncOp func, StringTable &strings) {
+    if (!vm::bytecode::isImportName(func.getSymName()))
+      return func.emitError()
+             << "external function '" << func.getSymName()
+             << "' needs a name of the form 'module.function' (e.g. "
+                "@Double.function, which the runtime binds to function "
+                "'function' of native module 'Double')";
     SymbolIndex::add(func.getSymNameAttr());
     entries.appendU32(strings.intern(func.getSymName()));
     if (failed(encodeSignatureKinds(func, "external function", entries)))
