@@ -837,19 +837,36 @@ Status Frame::executeCallImport() {
   if (programSignal)
     programSignal->addPendingSignal();
 
+  // Results the import cannot use fail the call, and its fence with it.
+  auto reject = [&](const Status &status) {
+    if (programSignal)
+      programSignal->fail(status);
+    return status;
+  };
   int64_t resultCount = operand();
   if (results->size() != size_t(resultCount))
-    return failWith("external function '", import.name, "' returned ",
-                    results->size(), " values, its import declares ",
-                    resultCount);
+    return reject(failWith("external function '", import.name, "' returned ",
+                           results->size(), " values, its import declares ",
+                           resultCount));
   for (int64_t i = 0; i < resultCount; ++i) {
     RegisterKind kind = RegisterKind(operand());
     int64_t reg = operand();
     Value &value = (*results)[size_t(i)];
     if (value.isI64() != (kind == RegisterKind::kI64))
-      return failWith("external function '", import.name, "' result ", i,
-                      " is ", value.isI64() ? "an i64" : "a ref",
-                      ", its import declares ", registerKindName(kind));
+      return reject(failWith("external function '", import.name, "' result ", i,
+                             " is ", value.isI64() ? "an i64" : "a ref",
+                             ", its import declares ", registerKindName(kind)));
+    // The program uses each result as a tensor: the operand it is tied to,
+    // written in place, or a new one (checked against its type).
+    if (kind == RegisterKind::kRef && import.usesCoarseFences() &&
+        !value.refAs<hal::BufferView>())
+      return reject(failWith(
+          "external function '", import.name, "' returned ",
+          isNullObject(value.ref()) ? std::string("null")
+                                    : strCat("a ", refTypeName(value.ref())),
+          " as result ", i,
+          "; a coarse-fences function returns a buffer view for every "
+          "result (for a tied result, a view of the operand it writes)"));
     if (kind == RegisterKind::kI64)
       i64s_[size_t(reg)] = value.i64();
     else

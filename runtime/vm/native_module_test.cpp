@@ -181,7 +181,14 @@ TEST_F(NativeModuleTest, ErrorsAndBadResultsNameTheFunction) {
 // The coarse-fences ABI with a callee that finishes on its own thread.
 class CoarseFencesTest : public NativeModuleTest {
 protected:
-  enum class Behaviour { kDouble, kFailLater, kFailNow, kForgetFence };
+  enum class Behaviour {
+    kDouble,
+    kFailLater,
+    kFailNow,
+    kForgetFence,
+    kNullResult,  // signals at once, returns a null ref
+    kFenceResult, // signals at once, returns its signal fence
+  };
 
   ~CoarseFencesTest() override {
     for (std::thread &t : threads)
@@ -207,6 +214,13 @@ protected:
                 auto signal = args[3].refAs<hal::Fence>();
                 if (behaviour == Behaviour::kFailNow)
                   return resourceExhausted("out of doubling capacity");
+                if (behaviour == Behaviour::kNullResult ||
+                    behaviour == Behaviour::kFenceResult) {
+                  signal->signal();
+                  return std::vector<Value>{behaviour == Behaviour::kNullResult
+                                                ? Value(Ref())
+                                                : Value(signal)};
+                }
                 threads.emplace_back([=] {
                   std::this_thread::sleep_for(delay);
                   Status waited = wait ? wait->wait() : okStatus();
@@ -316,6 +330,28 @@ TEST_F(CoarseFencesTest, SynchronousFailureFailsTheSignalFenceToo) {
             "function 'main' at code offset 99 (call.import): external "
             "function 'Double.function': out of doubling capacity");
   EXPECT_EQ(device->allocator().statistics().liveBytes, 0u);
+}
+
+TEST_F(CoarseFencesTest, ResultThatIsNoBufferViewNamesTheFunction) {
+  for (auto [behaviour, returned] :
+       {std::pair(Behaviour::kNullResult, "null"),
+        std::pair(Behaviour::kFenceResult, "a fence")}) {
+    Result<Context> context =
+        create(callerModule(),
+               {doubleModule(behaviour, std::chrono::milliseconds(0))});
+    ASSERT_TRUE(context.ok());
+    Result<std::vector<Value>> results =
+        context->invoke("main", {Value(input({1}))});
+    ASSERT_FALSE(results.ok()) << returned;
+    EXPECT_EQ(results.status().message(),
+              strCat("function 'main' at code offset 99 (call.import): "
+                     "external function 'Double.function' returned ",
+                     returned,
+                     " as result 0; a coarse-fences function returns a "
+                     "buffer view for every result (for a tied result, a "
+                     "view of the operand it writes)"));
+    EXPECT_EQ(device->allocator().statistics().liveBytes, 0u);
+  }
 }
 
 } // namespace
