@@ -70,7 +70,8 @@ llvm::cl::list<std::string> pluginPaths(
     "module",
     llvm::cl::desc("A plugin (shared library) that will provide external "
                    "functions at run time, as given to ferry-run --module. "
-                   "Its declarations are checked against the program's, and "
+                   "Every external function of the program must be in one "
+                   "of the plugins given and agree with its declaration; "
                    "functions that declare FERRY_PLUGIN_TIED_MAY_ALIAS get "
                    "their outputs written over dying inputs (fewer "
                    "allocations). Repeatable"),
