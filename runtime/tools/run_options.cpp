@@ -57,8 +57,14 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
         return invalidArgument("--device=", value,
                                ": expected NAME=DRIVER (e.g. "
                                "--device=device_a=local-sync)");
-      options.devices.push_back(
-          {value.substr(0, split), value.substr(split + 1)});
+      std::string device = value.substr(0, split);
+      for (const DeviceBinding &earlier : options.devices)
+        if (earlier.device == device)
+          return invalidArgument("--device=", value, ": device '", device,
+                                 "' is already bound to '", earlier.driver,
+                                 "' by an earlier --device; bind each "
+                                 "device once");
+      options.devices.push_back({device, value.substr(split + 1)});
     }
   }
   if (!options.help && options.modulePath.empty())
@@ -106,8 +112,9 @@ Flags:
                          with the invocation and each external function
                          call (plus an async span until a coarse-fences
                          call signals its fence)
-  --device=NAME=DRIVER   run the module's device NAME on DRIVER (repeatable;
-                         default: every device on local-sync). Drivers:
+  --device=NAME=DRIVER   run the module's device NAME on DRIVER (repeatable,
+                         once per device; default: every device on
+                         local-sync). Drivers:
                            local-sync      the CPU, operations run inline
                            local-task      the CPU, an in-order queue thread
                                            per device plus helper threads

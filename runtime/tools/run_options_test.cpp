@@ -48,6 +48,14 @@ TEST(RunOptionsTest, Errors) {
             std::string::npos);
   EXPECT_NE(error({"m.fvm", "--device=local-sync"}).find("NAME=DRIVER"),
             std::string::npos);
+  // One driver per device: a second binding would silently win.
+  EXPECT_EQ(error({"m.fvm", "--device=a=local-sync", "--device=b=local-task",
+                   "--device=a=local-task"}),
+            "--device=a=local-task: device 'a' is already bound to "
+            "'local-sync' by an earlier --device; bind each device once");
+  EXPECT_EQ(error({"m.fvm", "--device=a=local-sync", "--device=a=local-sync"}),
+            "--device=a=local-sync: device 'a' is already bound to "
+            "'local-sync' by an earlier --device; bind each device once");
 }
 
 } // namespace
