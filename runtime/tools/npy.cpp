@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "runtime/hal/buffer.h"
 
@@ -217,12 +218,19 @@ Status writeFileBytes(const std::string &path, std::span<const uint8_t> bytes) {
   std::FILE *file = std::fopen(path.c_str(), "wb");
   if (!file)
     return invalidArgument("cannot write '", path, "': ", std::strerror(errno));
-  size_t written = std::fwrite(bytes.data(), 1, bytes.size(), file);
-  int error = errno;
-  bool closed = std::fclose(file) == 0;
-  if (written != bytes.size() || !closed)
-    return invalidArgument("cannot write '", path, "': ", std::strerror(error));
-  return okStatus();
+  // The stream buffers: a full disk may show at fwrite, fflush or fclose.
+  // Report the errno of the first call that failed, read right after it.
+  std::optional<int> error;
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size())
+    error = errno;
+  if (!error && std::fflush(file) != 0)
+    error = errno;
+  if (std::fclose(file) != 0 && !error)
+    error = errno;
+  if (!error)
+    return okStatus();
+  return invalidArgument("cannot write '", path,
+                         "': ", *error ? std::strerror(*error) : "short write");
 }
 
 Result<HostTensor> readNpyFile(const std::string &path) {
