@@ -214,23 +214,46 @@ Result<std::vector<uint8_t>> readFileBytes(const std::string &path) {
   return bytes;
 }
 
+namespace {
+
+// Writes and flushes `bytes`; on failure, the errno of the first call that
+// failed, read right after it (0 if it set none). The stream buffers, so a
+// full disk may show at fwrite or only at fflush.
+std::optional<int> writeAndFlush(std::FILE *file,
+                                 std::span<const uint8_t> bytes) {
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size())
+    return errno;
+  if (std::fflush(file) != 0)
+    return errno;
+  return std::nullopt;
+}
+
+std::string_view describeErrno(int error) {
+  return error ? std::strerror(error) : "short write";
+}
+
+} // namespace
+
 Status writeFileBytes(const std::string &path, std::span<const uint8_t> bytes) {
   std::FILE *file = std::fopen(path.c_str(), "wb");
   if (!file)
     return invalidArgument("cannot write '", path, "': ", std::strerror(errno));
-  // The stream buffers: a full disk may show at fwrite, fflush or fclose.
-  // Report the errno of the first call that failed, read right after it.
-  std::optional<int> error;
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size())
-    error = errno;
-  if (!error && std::fflush(file) != 0)
-    error = errno;
+  std::optional<int> error = writeAndFlush(file, bytes);
   if (std::fclose(file) != 0 && !error)
     error = errno;
   if (!error)
     return okStatus();
-  return invalidArgument("cannot write '", path,
-                         "': ", *error ? std::strerror(*error) : "short write");
+  return invalidArgument("cannot write '", path, "': ", describeErrno(*error));
+}
+
+Status writeStdout(std::string_view text) {
+  std::optional<int> error = writeAndFlush(
+      stdout,
+      std::span(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+  if (!error)
+    return okStatus();
+  return invalidArgument("cannot write to standard output: ",
+                         describeErrno(*error));
 }
 
 Result<HostTensor> readNpyFile(const std::string &path) {

@@ -29,6 +29,9 @@ std::vector<uint8_t> encodeNpy(std::span<const int64_t> shape,
 // Whole-file helpers; messages name the path and the system error.
 Result<std::vector<uint8_t>> readFileBytes(const std::string &path);
 Status writeFileBytes(const std::string &path, std::span<const uint8_t> bytes);
+// Writes `text` to stdout and flushes it; fails with the system error if it
+// was not all written (e.g. `> /dev/full`).
+Status writeStdout(std::string_view text);
 
 Result<HostTensor> readNpyFile(const std::string &path);
 Status writeNpyFile(const std::string &path, std::span<const int64_t> shape,
