@@ -2,6 +2,7 @@
 #include "runtime/vm/integer_ops.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <optional>
 
@@ -29,10 +30,11 @@ std::string_view refTypeName(const Ref &ref) {
   return std::visit(Visitor{}, ref);
 }
 
-Result<Context> Context::create(
-    std::shared_ptr<const Module> module,
-    std::vector<std::shared_ptr<hal::Device>> devices,
-    std::vector<std::shared_ptr<const NativeModule>> nativeModules) {
+Result<Context>
+Context::create(std::shared_ptr<const Module> module,
+                std::vector<std::shared_ptr<hal::Device>> devices,
+                std::vector<std::shared_ptr<const NativeModule>> nativeModules,
+                ContextOptions options) {
   if (!module)
     return invalidArgument("context needs a module, got null");
   const std::vector<std::string> &names = module->deviceNames();
@@ -50,8 +52,14 @@ Result<Context> Context::create(
         return invalidArgument("two native modules are named '",
                                nativeModules[i]->name(), "'");
   }
+  if (options.fenceTimeout.count() < 0)
+    return invalidArgument("fence timeout ", options.fenceTimeout.count(),
+                           " ns is negative");
   Context context(std::move(module), std::move(devices));
   context.nativeModules_ = std::move(nativeModules);
+  context.options_ = options;
+  if (options.fenceTimeout.count() > 0)
+    context.fenceDeadlines_ = std::make_shared<hal::FenceDeadlines>();
   FERRY_RETURN_IF_ERROR(context.resolveImports());
   FERRY_RETURN_IF_ERROR(context.initialize());
   return context;
@@ -109,6 +117,21 @@ Status Context::resolveImports() {
     imports_.push_back(found);
   }
   return okStatus();
+}
+
+void Context::watchExternalFence(const std::shared_ptr<hal::Fence> &signal,
+                                 std::string_view importName) const {
+  if (!fenceDeadlines_)
+    return;
+  // "0.5 s": the shortest decimal that reads back as the timeout.
+  double seconds = std::chrono::duration<double>(options_.fenceTimeout).count();
+  char text[32];
+  std::to_chars_result written =
+      std::to_chars(text, text + sizeof(text), seconds);
+  fenceDeadlines_->watch(signal, options_.fenceTimeout,
+                         strCat("external function '", importName,
+                                "' did not signal its fence within ",
+                                std::string_view(text, written.ptr), " s"));
 }
 
 namespace {
@@ -833,9 +856,12 @@ Status Frame::executeCallImport() {
       programSignal->fail(status);
     return fail(status);
   }
-  // Returning successfully promises to resolve the signal fence.
-  if (programSignal)
+  // Returning successfully promises to resolve the signal fence; with a
+  // fence timeout, within it.
+  if (programSignal) {
     programSignal->addPendingSignal();
+    context_.watchExternalFence(programSignal, import.name);
+  }
 
   // Results the import cannot use fail the call, and its fence with it.
   auto reject = [&](const Status &status) {

@@ -14,6 +14,8 @@
 //               Double.function (tied result 0 is operand 1): each signals
 //               its fence at once but returns NULL / its signal fence as
 //               the tied result
+//   NEVER_SIGNALS Double/Triple.function that return at once and never
+//               resolve their signal fence (held until the plugin unloads)
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -27,13 +29,17 @@ namespace {
 std::atomic<const ferry_runtime_api_t *> runtimeApi{nullptr};
 const ferry_runtime_api_t &api() { return *runtimeApi.load(); }
 
-// Threads started by calls; joined when the plugin is destroyed.
+// Threads started by calls; joined when the plugin is destroyed. Fences a
+// call kept; released then.
 struct State {
   std::mutex mutex;
   std::vector<std::thread> threads;
+  std::vector<ferry_ref_t *> keptFences;
   ~State() {
     for (std::thread &t : threads)
       t.join();
+    for (ferry_ref_t *fence : keptFences)
+      api().ref_release(fence);
   }
 };
 
@@ -86,6 +92,15 @@ ferry_error_t *call(void *state, void *functionState, const ferry_value_t *args,
   (void)state;
   api().fence_signal(args[3].ref);
   results[0].ref = factor == 0 ? nullptr : api().ref_retain(args[3].ref);
+  return nullptr;
+#elif defined(FERRY_TEST_PLUGIN_NEVER_SIGNALS)
+  (void)factor;
+  auto *s = static_cast<State *>(state);
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    s->keptFences.push_back(api().ref_retain(args[3].ref));
+  }
+  results[0].ref = api().ref_retain(args[1].ref);
   return nullptr;
 #elif defined(FERRY_TEST_PLUGIN_FAILING)
   if (factor == 3)
