@@ -86,7 +86,8 @@ llvm::cl::list<std::string> pluginPaths(
     "module",
     llvm::cl::desc("A plugin (shared library) that will provide external "
                    "functions at run time, as given to ferry-run --module. "
-                   "Its declarations are checked against the program's, and "
+                   "Every external function of the program must be in one "
+                   "of the plugins given and agree with its declaration; "
                    "functions that declare FERRY_PLUGIN_TIED_MAY_ALIAS get "
                    "their outputs written over dying inputs (fewer "
                    "allocations). Repeatable"),
@@ -230,9 +231,35 @@ mlir::LogicalResult writeFileAtomically(llvm::StringRef path,
   return success();
 }
 
+// Writes into `path` itself: for a device or pipe (-o /dev/null), which
+// renaming a temporary file over it would replace.
+mlir::LogicalResult writeFileInPlace(llvm::StringRef path,
+                                     llvm::StringRef contents) {
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error);
+  if (!error) {
+    os << contents;
+    os.close();
+    error = os.error();
+    os.clear_error();
+  }
+  if (error) {
+    printError() << "cannot write '" << path << "': " << error.message()
+                 << "\n";
+    return failure();
+  }
+  return success();
+}
+
 mlir::LogicalResult writeOutput(llvm::StringRef contents) {
-  if (!writesToStdout())
+  if (!writesToStdout()) {
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(outputFilename, status) &&
+        llvm::sys::fs::exists(status) &&
+        !llvm::sys::fs::is_regular_file(status))
+      return writeFileInPlace(outputFilename, contents);
     return writeFileAtomically(outputFilename, contents);
+  }
   llvm::outs() << contents;
   llvm::outs().flush();
   return success();

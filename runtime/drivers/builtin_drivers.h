@@ -6,12 +6,13 @@
 #define FERRY_RUNTIME_DRIVERS_BUILTIN_DRIVERS_H_
 
 #include "runtime/base/status.h"
+#include "runtime/drivers/builtin_backends.h"
 #include "runtime/hal/driver_registry.h"
 
 namespace ferry::drivers {
 
 // The name every module device runs on unless told otherwise.
-inline constexpr std::string_view kDefaultDriverName = "local-sync";
+inline constexpr std::string_view kDefaultDriverName = kLocalSyncDriverName;
 
 Status registerBuiltinDrivers(hal::DriverRegistry &registry);
 

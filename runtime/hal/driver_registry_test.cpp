@@ -1,5 +1,6 @@
 #include "runtime/hal/driver_registry.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include "runtime/base/testing/status_assertions.h"
@@ -23,6 +24,20 @@ TEST(DriverRegistryTest, CreatesBuiltinDevicesByName) {
     ASSERT_TRUE(other.ok()) << other.status().toString();
     EXPECT_EQ((*other)->driverName(), driver);
   }
+}
+
+// The table the compiler checks device targets against lists exactly the
+// drivers this build registers.
+TEST(DriverRegistryTest, BuiltinBackendsListTheRegisteredDrivers) {
+  DriverRegistry registry;
+  ASSERT_TRUE(drivers::registerBuiltinDrivers(registry).ok());
+  std::vector<std::string> listed;
+  for (const drivers::Backend &backend : drivers::kBuiltinBackends)
+    listed.insert(listed.end(), backend.drivers.begin(), backend.drivers.end());
+  std::sort(listed.begin(), listed.end());
+  EXPECT_EQ(listed, registry.driverNames());
+  EXPECT_NE(drivers::findBuiltinBackend("local"), nullptr);
+  EXPECT_EQ(drivers::findBuiltinBackend("cuda"), nullptr);
 }
 
 TEST(DriverRegistryTest, UnknownDriverListsKnownOnes) {

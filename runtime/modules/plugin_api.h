@@ -42,7 +42,9 @@
  * or api->fence_fail (the runtime reports the message naming the function).
  * Returning NULL from call promises that the signal fence will be resolved;
  * returning an error means it will not (the runtime fails it). A tied result
- * may be the tied operand's view (ref_retain) and is written in place.
+ * may be the tied operand's view (ref_retain) and is written in place. Every
+ * ref result must be a buffer view: the runtime fails a call that returns
+ * NULL or another kind of ref, naming the function.
  *
  * Threads. call may run on several threads at once. Every api function is
  * thread-safe. destroy(state) runs once when the runtime unloads the plugin,

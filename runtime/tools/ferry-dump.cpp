@@ -34,20 +34,22 @@ int fail(std::string message) {
   return 1;
 }
 
+// Prints `text`; fails if it could not be written (e.g. a full disk).
+int print(std::string_view text) {
+  ferry::Status written = ferry::tools::writeStdout(text);
+  return written.ok() ? 0 : fail(written.message());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   std::string_view path;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (arg == "--instruction-set") {
-      std::cout << ferry::vm::describeInstructionSet();
-      return 0;
-    }
+    if (arg == "--help" || arg == "-h")
+      return print(kUsage);
+    if (arg == "--instruction-set")
+      return print(ferry::vm::describeInstructionSet());
     if (arg.starts_with("-") && arg != "-")
       return fail(
           ferry::strCat("unknown option '", arg, "' (see ferry-dump --help)"));
@@ -65,6 +67,5 @@ int main(int argc, char **argv) {
   ferry::Result<ferry::vm::Module> module = ferry::vm::Module::load(*bytes);
   if (!module.ok())
     return fail(ferry::strCat("'", path, "': ", module.status().message()));
-  std::cout << ferry::vm::disassemble(*module);
-  return 0;
+  return print(ferry::vm::disassemble(*module));
 }

@@ -2,10 +2,12 @@
 // See runUsage() (runtime/tools/run_options.cpp) or `ferry-run --help`.
 #include <algorithm>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "runtime/tools/npy.h"
 #include "runtime/tools/run_module.h"
 #include "runtime/tools/run_options.h"
 
@@ -24,12 +26,19 @@ int main(int argc, char **argv) {
     printError(options.status());
     return 1;
   }
+  ferry::Status status;
   if (options->help) {
-    std::cout << ferry::tools::runUsage();
-    return 0;
+    status = ferry::tools::writeStdout(ferry::tools::runUsage());
+  } else {
+    // Printed once the run is over (results print before a later error,
+    // e.g. an --output file that cannot be written), so a failed write to
+    // stdout is reported like any other.
+    std::ostringstream out;
+    status = ferry::tools::runModule(*options, out);
+    ferry::Status written = ferry::tools::writeStdout(out.str());
+    if (status.ok())
+      status = written;
   }
-  ferry::Status status = ferry::tools::runModule(*options, std::cout);
-  std::cout.flush();
   if (!status.ok()) {
     printError(status);
     return 1;

@@ -141,6 +141,10 @@ TEST_F(FerryRunPluginTest, PluginErrorsAreOneLine) {
            plugin("test_plugin_late"),
        "two native modules are named 'Double'"},
       {caller + " --module=", "--module needs the path of a plugin"},
+      {caller + input + " " + plugin("test_plugin_never_signals") +
+           " --timeout=0.1",
+       "external function 'Double.function' did not signal its fence "
+       "within 0.1 s"},
   };
   for (const Case &c : cases) {
     Outcome o = run(c.args);

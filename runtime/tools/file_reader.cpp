@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <sys/stat.h>
 
 #include "runtime/vm/bytecode_format.h"
@@ -117,16 +118,47 @@ Result<std::vector<uint8_t>> readModuleFile(const std::string &path) {
   return bytes;
 }
 
+namespace {
+
+// Writes and flushes `bytes`; on failure, the errno of the first call that
+// failed, read right after it (0 if it set none). The stream buffers, so a
+// full disk may show at fwrite or only at fflush.
+std::optional<int> writeAndFlush(std::FILE *file,
+                                 std::span<const uint8_t> bytes) {
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size())
+    return errno;
+  if (std::fflush(file) != 0)
+    return errno;
+  return std::nullopt;
+}
+
+std::string_view describeErrno(int error) {
+  return error ? std::strerror(error) : "short write";
+}
+
+} // namespace
+
 Status writeFileBytes(const std::string &path, std::span<const uint8_t> bytes) {
   std::FILE *file = std::fopen(path.c_str(), "wb");
   if (!file)
     return invalidArgument("cannot write '", path, "': ", std::strerror(errno));
-  size_t written = std::fwrite(bytes.data(), 1, bytes.size(), file);
-  int error = errno;
-  bool closed = std::fclose(file) == 0;
-  if (written != bytes.size() || !closed)
-    return invalidArgument("cannot write '", path, "': ", std::strerror(error));
-  return okStatus();
+  std::optional<int> error = writeAndFlush(file, bytes);
+  if (std::fclose(file) != 0 && !error)
+    error = errno;
+  if (!error)
+    return okStatus();
+  return invalidArgument("cannot write '", path, "': ", describeErrno(*error));
 }
+
+Status writeStdout(std::string_view text) {
+  std::optional<int> error = writeAndFlush(
+      stdout,
+      std::span(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+  if (!error)
+    return okStatus();
+  return invalidArgument("cannot write to standard output: ",
+                         describeErrno(*error));
+}
+
 
 } // namespace ferry::tools

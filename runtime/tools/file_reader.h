@@ -83,8 +83,11 @@ Status fileLongerThanDeclared(const BoundedFileReader &reader,
 Result<std::vector<uint8_t>> readModuleFile(const std::string &path);
 
 // Writes `bytes` as the whole of `path`; messages name the path and the
-// system error.
+// errno of the call that failed (fwrite, fflush or fclose).
 Status writeFileBytes(const std::string &path, std::span<const uint8_t> bytes);
+// Writes `text` to stdout and flushes it; fails with the system error if it
+// was not all written (e.g. `> /dev/full`).
+Status writeStdout(std::string_view text);
 
 } // namespace ferry::tools
 

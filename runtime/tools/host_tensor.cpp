@@ -19,9 +19,14 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+// from_chars reads an optional '-' but no '+'; one '+' is allowed here, and
+// only before a digit (so "+-1" and "++1" are not numbers).
 template <typename T> bool parseNumber(std::string_view text, T &out) {
-  if (!text.empty() && text.front() == '+')
+  if (!text.empty() && text.front() == '+') {
     text.remove_prefix(1);
+    if (!text.empty() && (text.front() == '-' || text.front() == '+'))
+      return false;
+  }
   if (text.empty())
     return false;
   const char *end = text.data() + text.size();

@@ -7,6 +7,8 @@
 //   output  SHAPExTYPE=[...]       "4xi32=[11 22 33 44]",
 //                                  "2x3xi32=[1 2 3][4 5 6]", "i32=5",
 //                                  "0xi32=[]"
+// A value is a decimal number with at most one sign ('-' or '+'); integers
+// must fit their type and floats may also be inf or nan.
 // Floats print in the shortest form that reads back to the same value
 // (std::to_chars), so 1.5 prints "1.5" and 2.0 prints "2".
 //

@@ -57,6 +57,14 @@ TEST(HostTensorTest, NamesTheProblem) {
   EXPECT_EQ(parseError("4xi32"),
             "expected SHAPExTYPE=VALUES, e.g. 4xi32=1,2,3,4");
   EXPECT_EQ(parseError("2xi32=1,"), "'' is not a valid i32");
+  // One sign only.
+  EXPECT_EQ(parseError("2xi32=1,+-1"), "'+-1' is not a valid i32");
+  EXPECT_EQ(parseError("2xi64=1,+-1"), "'+-1' is not a valid i64");
+  EXPECT_EQ(parseError("2xf32=1,+-1.5"), "'+-1.5' is not a valid f32");
+  EXPECT_EQ(parseError("2xf64=+-inf,1"), "'+-inf' is not a valid f64");
+  EXPECT_EQ(parseError("2xi8=++1,1"), "'++1' is not a valid i8");
+  EXPECT_EQ(parseError("2xi16=-+1,1"), "'-+1' is not a valid i16");
+  EXPECT_EQ(parseError("2xi32=+,1"), "'+' is not a valid i32");
   EXPECT_NE(parseError("99999999999x99999999999xi64=").find("too large"),
             std::string::npos);
   std::string deep;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 #include "runtime/hal/buffer.h"
 #include "runtime/tools/file_reader.h"

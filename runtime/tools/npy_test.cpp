@@ -88,5 +88,22 @@ TEST(NpyTest, MissingFileNamesPathAndReason) {
             "cannot open '/nonexistent/x.npy': No such file or directory");
 }
 
+// A full device fails at the flush or close of the buffered stream, not at
+// fwrite: the message carries that call's errno.
+TEST(NpyTest, WriteErrorNamesPathAndReason) {
+  std::vector<uint8_t> small(16, 1), large(1 << 20, 1);
+  for (const std::vector<uint8_t> *bytes : {&small, &large}) {
+    Status status = writeFileBytes("/dev/full", *bytes);
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.message(),
+              "cannot write '/dev/full': No space left on device");
+  }
+  std::vector<int64_t> shape = {4};
+  Status npy = writeNpyFile("/dev/full", shape, ElementType::kI32, small);
+  EXPECT_EQ(npy.message(), "cannot write '/dev/full': No space left on device");
+  EXPECT_EQ(writeFileBytes("/nonexistent/x.npy", small).message(),
+            "cannot write '/nonexistent/x.npy': No such file or directory");
+}
+
 } // namespace
 } // namespace ferry::tools

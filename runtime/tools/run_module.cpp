@@ -222,8 +222,8 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
       return loaded.status().withContext(strCat("--module=", path));
     run.modules.insert(run.modules.end(), loaded->begin(), loaded->end());
   }
-  Result<vm::Context> context =
-      vm::Context::create(module, run.devices, run.modules);
+  Result<vm::Context> context = vm::Context::create(
+      module, run.devices, run.modules, {.fenceTimeout = options.timeout});
   if (!context.ok()) {
     if (context.status().code() == StatusCode::kNotFound &&
         !module->imports().empty())

@@ -1,6 +1,29 @@
 #include "runtime/tools/run_options.h"
 
+#include <charconv>
+#include <cmath>
+
 namespace ferry::tools {
+namespace {
+
+// --timeout=SECONDS: a positive decimal number of seconds ("30", "0.5").
+Result<std::chrono::nanoseconds> parseTimeout(std::string_view value) {
+  double seconds = 0;
+  const char *end = value.data() + value.size();
+  std::from_chars_result parsed = std::from_chars(value.data(), end, seconds);
+  // Below 2^63 ns (292 years), so the count fits.
+  constexpr double kMaxSeconds = 9e9;
+  if (value.empty() || parsed.ec != std::errc() || parsed.ptr != end ||
+      !std::isfinite(seconds) || seconds <= 0 || seconds > kMaxSeconds)
+    return invalidArgument("--timeout=", value,
+                           ": expected a positive number of seconds (e.g. "
+                           "--timeout=30 or --timeout=0.5)");
+  auto timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(seconds));
+  return std::max(timeout, std::chrono::nanoseconds(1));
+}
+
+} // namespace
 
 Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
   RunOptions options;
@@ -21,7 +44,8 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
     std::string_view flag = arg.substr(0, equals);
     bool known = flag == "--function" || flag == "--input" ||
                  flag == "--output" || flag == "--stats" ||
-                 flag == "--device" || flag == "--module" || flag == "--trace";
+                 flag == "--device" || flag == "--module" ||
+                 flag == "--trace" || flag == "--timeout";
     if (!known)
       return invalidArgument("unknown flag '", flag,
                              "' (see ferry-run --help)");
@@ -51,14 +75,22 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
       if (value.empty())
         return invalidArgument("--trace needs a path");
       options.tracePath = value;
+    } else if (flag == "--timeout") {
+      FERRY_ASSIGN_OR_RETURN(options.timeout, parseTimeout(value));
     } else { // --device
       size_t split = value.find('=');
       if (split == std::string::npos || split == 0 || split + 1 == value.size())
         return invalidArgument("--device=", value,
                                ": expected NAME=DRIVER (e.g. "
                                "--device=device_a=local-sync)");
-      options.devices.push_back(
-          {value.substr(0, split), value.substr(split + 1)});
+      std::string device = value.substr(0, split);
+      for (const DeviceBinding &earlier : options.devices)
+        if (earlier.device == device)
+          return invalidArgument("--device=", value, ": device '", device,
+                                 "' is already bound to '", earlier.driver,
+                                 "' by an earlier --device; bind each "
+                                 "device once");
+      options.devices.push_back({device, value.substr(split + 1)});
     }
   }
   if (!options.help && options.modulePath.empty())
@@ -106,8 +138,9 @@ Flags:
                          with the invocation and each external function
                          call (plus an async span until a coarse-fences
                          call signals its fence)
-  --device=NAME=DRIVER   run the module's device NAME on DRIVER (repeatable;
-                         default: every device on local-sync). Drivers:
+  --device=NAME=DRIVER   run the module's device NAME on DRIVER (repeatable,
+                         once per device; default: every device on
+                         local-sync). Drivers:
                            local-sync      the CPU, operations run inline
                            local-task      the CPU, an in-order queue thread
                                            per device plus helper threads
@@ -121,6 +154,12 @@ Flags:
                          seed example's Double.function and Triple.function
                          (samples/custom_module; plugin ABI in
                          runtime/modules/plugin_api.h)
+  --timeout=SECONDS      fail the run, naming the function, when an external
+                         function has not signalled its fence SECONDS after
+                         its call returned (e.g. --timeout=30, 0.5), rather
+                         than wait for it forever; default: no limit. A
+                         function that blocks inside its call is not
+                         interrupted
   --help                 show this text
 
 Results print as SHAPExTYPE=[...]:

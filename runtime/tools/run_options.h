@@ -8,6 +8,7 @@
 #ifndef FERRY_RUNTIME_TOOLS_RUN_OPTIONS_H_
 #define FERRY_RUNTIME_TOOLS_RUN_OPTIONS_H_
 
+#include <chrono>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,6 +33,9 @@ struct RunOptions {
   std::string tracePath;                // empty: no trace
   std::vector<DeviceBinding> devices;
   std::vector<std::string> pluginPaths; // --module=PATH.so, in order
+  // --timeout: how long an external function may take to signal its fence
+  // (vm::ContextOptions::fenceTimeout). Zero: no limit.
+  std::chrono::nanoseconds timeout{0};
 };
 
 // `args` excludes the program name. Messages name the offending flag.

@@ -25,6 +25,27 @@ TEST(RunOptionsTest, ParsesEveryFlag) {
   EXPECT_EQ(options->devices[0].driver, "local-sync");
 }
 
+TEST(RunOptionsTest, Timeout) {
+  EXPECT_EQ(parse({"m.fvm"})->timeout, std::chrono::nanoseconds(0));
+  EXPECT_EQ(parse({"m.fvm", "--timeout=30"})->timeout,
+            std::chrono::seconds(30));
+  EXPECT_EQ(parse({"m.fvm", "--timeout=0.25"})->timeout,
+            std::chrono::milliseconds(250));
+  EXPECT_EQ(parse({"m.fvm", "--timeout=1e-12"})->timeout,
+            std::chrono::nanoseconds(1));
+  for (std::string_view bad :
+       {"--timeout=", "--timeout=0", "--timeout=-1", "--timeout=abc",
+        "--timeout=1s", "--timeout=inf", "--timeout=nan", "--timeout=1e300"}) {
+    Result<RunOptions> options = parse({"m.fvm", bad});
+    ASSERT_FALSE(options.ok()) << bad;
+    EXPECT_EQ(options.status().message(),
+              std::string(bad) +
+                  ": expected a positive number of seconds (e.g. "
+                  "--timeout=30 or --timeout=0.5)");
+  }
+  EXPECT_NE(runUsage().find("--timeout=SECONDS"), std::string::npos);
+}
+
 TEST(RunOptionsTest, DefaultsAndHelp) {
   EXPECT_EQ(parse({"m.fvm"})->function, "main");
   EXPECT_TRUE(parse({"--help"})->help);
@@ -48,6 +69,14 @@ TEST(RunOptionsTest, Errors) {
             std::string::npos);
   EXPECT_NE(error({"m.fvm", "--device=local-sync"}).find("NAME=DRIVER"),
             std::string::npos);
+  // One driver per device: a second binding would silently win.
+  EXPECT_EQ(error({"m.fvm", "--device=a=local-sync", "--device=b=local-task",
+                   "--device=a=local-task"}),
+            "--device=a=local-task: device 'a' is already bound to "
+            "'local-sync' by an earlier --device; bind each device once");
+  EXPECT_EQ(error({"m.fvm", "--device=a=local-sync", "--device=a=local-sync"}),
+            "--device=a=local-sync: device 'a' is already bound to "
+            "'local-sync' by an earlier --device; bind each device once");
 }
 
 } // namespace

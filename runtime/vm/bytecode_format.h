@@ -81,6 +81,14 @@ inline constexpr std::string_view kInitializerFunctionName = "__init";
 // Globals are i64 slots indexed from 0, zero until the initializer stores.
 inline constexpr uint32_t kMaxGlobals = 0x10000;
 
+// An import's name is "module.function": the native module that provides it
+// and its function there, split at the first '.', both parts non-empty. The
+// loader refuses any other name and the compiler's writer never emits one.
+inline constexpr bool isImportName(std::string_view name) {
+  size_t dot = name.find('.');
+  return dot != std::string_view::npos && dot != 0 && dot + 1 < name.size();
+}
+
 // How an import expects to be called.
 enum ImportFlags : uint32_t {
   kImportFlagsNone = 0,

@@ -2,6 +2,7 @@
 #include "runtime/vm/integer_ops.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <optional>
 
@@ -30,10 +31,11 @@ std::string_view refTypeName(const Ref &ref) {
   return std::visit(Visitor{}, ref);
 }
 
-Result<Context> Context::create(
-    std::shared_ptr<const Module> module,
-    std::vector<std::shared_ptr<hal::Device>> devices,
-    std::vector<std::shared_ptr<const NativeModule>> nativeModules) {
+Result<Context>
+Context::create(std::shared_ptr<const Module> module,
+                std::vector<std::shared_ptr<hal::Device>> devices,
+                std::vector<std::shared_ptr<const NativeModule>> nativeModules,
+                ContextOptions options) {
   if (!module)
     return invalidArgument("context needs a module, got null");
   const std::vector<std::string> &names = module->deviceNames();
@@ -51,8 +53,14 @@ Result<Context> Context::create(
         return invalidArgument("two native modules are named '",
                                nativeModules[i]->name(), "'");
   }
+  if (options.fenceTimeout.count() < 0)
+    return invalidArgument("fence timeout ", options.fenceTimeout.count(),
+                           " ns is negative");
   Context context(std::move(module), std::move(devices));
   context.nativeModules_ = std::move(nativeModules);
+  context.options_ = options;
+  if (options.fenceTimeout.count() > 0)
+    context.fenceDeadlines_ = std::make_shared<hal::FenceDeadlines>();
   FERRY_RETURN_IF_ERROR(context.resolveImports());
   FERRY_RETURN_IF_ERROR(context.initialize());
   return context;
@@ -110,6 +118,21 @@ Status Context::resolveImports() {
     imports_.push_back(found);
   }
   return okStatus();
+}
+
+void Context::watchExternalFence(const std::shared_ptr<hal::Fence> &signal,
+                                 std::string_view importName) const {
+  if (!fenceDeadlines_)
+    return;
+  // "0.5 s": the shortest decimal that reads back as the timeout.
+  double seconds = std::chrono::duration<double>(options_.fenceTimeout).count();
+  char text[32];
+  std::to_chars_result written =
+      std::to_chars(text, text + sizeof(text), seconds);
+  fenceDeadlines_->watch(signal, options_.fenceTimeout,
+                         strCat("external function '", importName,
+                                "' did not signal its fence within ",
+                                std::string_view(text, written.ptr), " s"));
 }
 
 namespace {
@@ -840,6 +863,9 @@ Status Frame::executeCallImport() {
     calleeSignal->addPendingSignal();
     std::shared_ptr<hal::Fence> completion = calleeSignal;
     if (!staging.empty()) {
+      // The copies back may wait for the callee inline (a synchronous
+      // device): a fence timeout must be able to end that wait too.
+      context_.watchExternalFence(calleeSignal, import.name);
       Result<std::shared_ptr<hal::Fence>> done =
           staging.finish(*results, calleeSignal);
       if (!done.ok()) {
@@ -850,8 +876,11 @@ Status Frame::executeCallImport() {
       }
       completion = *done;
     }
-    if (programSignal)
+    // With a fence timeout, the program's fence must resolve within it.
+    if (programSignal) {
       programSignal->addPendingSignal();
+      context_.watchExternalFence(programSignal, import.name);
+    }
     completion->whenResolved([programSignal, name = import.name, observer,
                               start](const Status &status) {
       if (observer)
@@ -867,19 +896,36 @@ Status Frame::executeCallImport() {
     });
   }
 
+  // Results the import cannot use fail the call, and its fence with it.
+  auto reject = [&](const Status &status) {
+    if (programSignal)
+      programSignal->fail(status);
+    return status;
+  };
   int64_t resultCount = operand();
   if (results->size() != size_t(resultCount))
-    return failWith("external function '", import.name, "' returned ",
-                    results->size(), " values, its import declares ",
-                    resultCount);
+    return reject(failWith("external function '", import.name, "' returned ",
+                           results->size(), " values, its import declares ",
+                           resultCount));
   for (int64_t i = 0; i < resultCount; ++i) {
     RegisterKind kind = RegisterKind(operand());
     int64_t reg = operand();
     Value &value = (*results)[size_t(i)];
     if (value.isI64() != (kind == RegisterKind::kI64))
-      return failWith("external function '", import.name, "' result ", i,
-                      " is ", value.isI64() ? "an i64" : "a ref",
-                      ", its import declares ", registerKindName(kind));
+      return reject(failWith("external function '", import.name, "' result ", i,
+                             " is ", value.isI64() ? "an i64" : "a ref",
+                             ", its import declares ", registerKindName(kind)));
+    // The program uses each result as a tensor: the operand it is tied to,
+    // written in place, or a new one (checked against its type).
+    if (kind == RegisterKind::kRef && import.usesCoarseFences() &&
+        !value.refAs<hal::BufferView>())
+      return reject(failWith(
+          "external function '", import.name, "' returned ",
+          isNullObject(value.ref()) ? std::string("null")
+                                    : strCat("a ", refTypeName(value.ref())),
+          " as result ", i,
+          "; a coarse-fences function returns a buffer view for every "
+          "result (for a tied result, a view of the operand it writes)"));
     if (kind == RegisterKind::kI64)
       i64s_[size_t(reg)] = value.i64();
     else

@@ -23,6 +23,15 @@
 // them, and `call.import` calls the resolved function, checking what it
 // returns against the import's result kinds.
 //
+// External functions that never finish: with ContextOptions::fenceTimeout
+// set, each coarse-fences call's signal fence must resolve within that time
+// of the call returning; otherwise the context fails it with
+// DEADLINE_EXCEEDED naming the function ("external function 'F' did not
+// signal its fence within 0.5 s"), and every wait on it (hal.fence.await,
+// queue operations ordered after it, later external calls) ends with that
+// error instead of hanging. A function that blocks inside its call is not
+// interrupted.
+//
 // Module initialization: create() runs the module initializer (a function
 // named bytecode::kInitializerFunctionName, if the module has one) once,
 // before returning; it is the only code that may store to the module's
@@ -30,10 +39,13 @@
 //
 // Ownership/threads: the Context shares the Module and Devices by
 // shared_ptr. invoke() keeps no state between calls (globals are read-only
-// after create()) and may run concurrently from several threads.
+// after create()) and may run concurrently from several threads. With a
+// fence timeout, destroying the last copy of a Context waits until every
+// external fence it watches has resolved or been failed at its deadline.
 #ifndef FERRY_RUNTIME_VM_CONTEXT_H_
 #define FERRY_RUNTIME_VM_CONTEXT_H_
 
+#include <chrono>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -41,12 +53,19 @@
 
 #include "runtime/base/status.h"
 #include "runtime/hal/device.h"
+#include "runtime/hal/fence_deadlines.h"
 #include "runtime/vm/context_observer.h"
 #include "runtime/vm/module.h"
 #include "runtime/vm/native_module.h"
 #include "runtime/vm/value.h"
 
 namespace ferry::vm {
+
+struct ContextOptions {
+  // How long an external function may leave its signal fence pending after
+  // its call returns before the fence is failed (see above). Zero: forever.
+  std::chrono::nanoseconds fenceTimeout{0};
+};
 
 class Context {
 public:
@@ -67,7 +86,8 @@ public:
   static Result<Context>
   create(std::shared_ptr<const Module> module,
          std::vector<std::shared_ptr<hal::Device>> devices,
-         std::vector<std::shared_ptr<const NativeModule>> nativeModules = {});
+         std::vector<std::shared_ptr<const NativeModule>> nativeModules = {},
+         ContextOptions options = {});
 
   const Module &module() const { return *module_; }
   std::span<const std::shared_ptr<hal::Device>> devices() const {
@@ -79,6 +99,13 @@ public:
   }
   // The module's globals, as the initializer left them.
   std::span<const int64_t> globals() const { return globals_; }
+  const ContextOptions &options() const { return options_; }
+
+  // Gives `signal`, the program's signal fence of a call to the external
+  // function `importName` that returned, options().fenceTimeout to resolve
+  // (nothing without a timeout). The interpreter calls it.
+  void watchExternalFence(const std::shared_ptr<hal::Fence> &signal,
+                          std::string_view importName) const;
 
   // Attaches `observer` (null detaches) to the import calls of later
   // invocations (context_observer.h: threads, lifetime). Not owned; do not
@@ -108,6 +135,9 @@ private:
   std::vector<const NativeFunction *> imports_;
   std::vector<int64_t> globals_;
   ContextObserver *observer_ = nullptr;
+  ContextOptions options_;
+  // Set when options_.fenceTimeout is; shared by copies of the context.
+  std::shared_ptr<hal::FenceDeadlines> fenceDeadlines_;
 };
 
 } // namespace ferry::vm

@@ -631,7 +631,7 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
                                   " but the module has ",
                                   module.strings_.size(), " strings"));
     import.name = module.strings_[name];
-    if (import.moduleName().empty() || import.functionName().empty())
+    if (!bytecode::isImportName(import.name))
       return invalidModule(strCat("import ", i, " is named '", import.name,
                                   "', not 'module.function'"));
     if (!importNames.insert(import.name).second)

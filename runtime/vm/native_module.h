@@ -22,7 +22,9 @@
 //     fence exactly once: signal() on success, fail(status) on failure. The
 //     results (buffer views) are returned synchronously; a result tied to an
 //     operand may be that operand's view or another view of its buffer, and
-//     its contents are defined once the signal fence is. The interpreter
+//     its contents are defined once the signal fence is. A ref result that
+//     is not a buffer view (null, a fence) fails the call, and the program's
+//     signal fence, naming the function. The interpreter
 //     hands the function its own signal fence and forwards its resolution to
 //     the program's, adding the function's name to a failure; a synchronous
 //     error return fails the program's signal fence too.

@@ -65,8 +65,9 @@ protected:
       drivers::local::LocalDevice::create("device_a");
 
   Result<Context> create(const BytecodeWriter &w,
-                         std::vector<std::shared_ptr<const NativeModule>> m) {
-    return Context::create(load(w), {device}, std::move(m));
+                         std::vector<std::shared_ptr<const NativeModule>> m,
+                         ContextOptions options = {}) {
+    return Context::create(load(w), {device}, std::move(m), options);
   }
 };
 
@@ -181,7 +182,14 @@ TEST_F(NativeModuleTest, ErrorsAndBadResultsNameTheFunction) {
 // The coarse-fences ABI with a callee that finishes on its own thread.
 class CoarseFencesTest : public NativeModuleTest {
 protected:
-  enum class Behaviour { kDouble, kFailLater, kFailNow, kForgetFence };
+  enum class Behaviour {
+    kDouble,
+    kFailLater,
+    kFailNow,
+    kForgetFence,
+    kNullResult,  // signals at once, returns a null ref
+    kFenceResult, // signals at once, returns its signal fence
+  };
 
   ~CoarseFencesTest() override {
     for (std::thread &t : threads)
@@ -207,6 +215,15 @@ protected:
                 auto signal = args[3].refAs<hal::Fence>();
                 if (behaviour == Behaviour::kFailNow)
                   return resourceExhausted("out of doubling capacity");
+                if (behaviour == Behaviour::kForgetFence)
+                  return std::vector<Value>{Value(out)}; // never signals
+                if (behaviour == Behaviour::kNullResult ||
+                    behaviour == Behaviour::kFenceResult) {
+                  signal->signal();
+                  return std::vector<Value>{behaviour == Behaviour::kNullResult
+                                                ? Value(Ref())
+                                                : Value(signal)};
+                }
                 threads.emplace_back([=] {
                   std::this_thread::sleep_for(delay);
                   Status waited = wait ? wait->wait() : okStatus();
@@ -316,6 +333,71 @@ TEST_F(CoarseFencesTest, SynchronousFailureFailsTheSignalFenceToo) {
             "function 'main' at code offset 99 (call.import): external "
             "function 'Double.function': out of doubling capacity");
   EXPECT_EQ(device->allocator().statistics().liveBytes, 0u);
+}
+
+// With a fence timeout, a callee that never signals fails the wait on its
+// fence, naming it, instead of hanging the invocation.
+TEST_F(CoarseFencesTest, FenceTimeoutNamesTheFunctionThatNeverSignals) {
+  for (bool localTask : {false, true}) {
+    device = drivers::local::LocalDevice::create("device_a",
+                                                 {.asynchronous = localTask});
+    Result<Context> context = create(
+        callerModule(),
+        {doubleModule(Behaviour::kForgetFence, std::chrono::milliseconds(0))},
+        {.fenceTimeout = std::chrono::milliseconds(50)});
+    ASSERT_TRUE(context.ok()) << context.status().toString();
+    auto start = std::chrono::steady_clock::now();
+    Result<std::vector<Value>> results =
+        context->invoke("main", {Value(input({1}))});
+    ASSERT_FALSE(results.ok());
+    EXPECT_EQ(results.status().code(), StatusCode::kDeadlineExceeded);
+    EXPECT_EQ(results.status().message(),
+              "external function 'Double.function' did not signal its fence "
+              "within 0.05 s");
+    EXPECT_GE(std::chrono::steady_clock::now() - start,
+              std::chrono::milliseconds(50));
+  }
+}
+
+// A callee that signals in time is unaffected by the timeout.
+TEST_F(CoarseFencesTest, FenceTimeoutLetsTimelyCalleesFinish) {
+  Result<Context> context =
+      create(callerModule(),
+             {doubleModule(Behaviour::kDouble, std::chrono::milliseconds(20))},
+             {.fenceTimeout = std::chrono::seconds(30)});
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  Result<std::vector<Value>> results =
+      context->invoke("main", {Value(input({1, -2, 3}))});
+  ASSERT_TRUE(results.ok()) << results.status().toString();
+  auto out = (*results)[0].refAs<hal::BufferView>();
+  const auto *data = reinterpret_cast<const int32_t *>(out->buffer()->data());
+  EXPECT_EQ(std::vector<int32_t>(data, data + 3),
+            (std::vector<int32_t>{2, -4, 6}));
+  EXPECT_FALSE(
+      create(callerModule(), {}, {.fenceTimeout = std::chrono::nanoseconds(-1)})
+          .ok());
+}
+
+TEST_F(CoarseFencesTest, ResultThatIsNoBufferViewNamesTheFunction) {
+  for (auto [behaviour, returned] :
+       {std::pair(Behaviour::kNullResult, "null"),
+        std::pair(Behaviour::kFenceResult, "a fence")}) {
+    Result<Context> context =
+        create(callerModule(),
+               {doubleModule(behaviour, std::chrono::milliseconds(0))});
+    ASSERT_TRUE(context.ok());
+    Result<std::vector<Value>> results =
+        context->invoke("main", {Value(input({1}))});
+    ASSERT_FALSE(results.ok()) << returned;
+    EXPECT_EQ(results.status().message(),
+              strCat("function 'main' at code offset 99 (call.import): "
+                     "external function 'Double.function' returned ",
+                     returned,
+                     " as result 0; a coarse-fences function returns a "
+                     "buffer view for every result (for a tied result, a "
+                     "view of the operand it writes)"));
+    EXPECT_EQ(device->allocator().statistics().liveBytes, 0u);
+  }
 }
 
 } // namespace

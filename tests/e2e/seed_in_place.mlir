@@ -34,6 +34,11 @@
 // MISSING: ferry-compile: error: --module: cannot load plugin '{{.+}}.missing.so'
 // RUN: not ferry-compile %s --module=%compile_plugins/custom_module.so -o %t.bad.fvm 2>&1 | FileCheck %s --check-prefix=MISMATCH
 // MISMATCH: error: 'Double.function' imports (rrrrr) -> (r) but plugin '{{.+}}custom_module.so' defines (rrrr) -> (r) (i: integer, r: buffer view or fence)
+// A plugin that lacks the program's external functions: each is named, with
+// the plugins searched (ferry-run could not bind the module with them).
+// RUN: not ferry-compile %samples/tied_external_calls.mlir --module=%compile_plugins/test_plugin_bad_results.so -o %t.bad.fvm 2>&1 | FileCheck %s --check-prefix=UNPROVIDED
+// UNPROVIDED: tied_external_calls.mlir:2:3: error: external function 'Double.function' is provided by none of the plugins given ('{{.+}}test_plugin_bad_results.so'); give every plugin the program calls with --module
+// UNPROVIDED: tied_external_calls.mlir:7:3: error: external function 'Triple.function' is provided by none of the plugins given
 // RUN: not test -e %t.bad.fvm
 module {
   func.func private @Double.function(tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> (tensor<?xi32> {iree.abi.tied = 1 : index}) attributes {iree.abi.model = "coarse-fences", nosideeffects}

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include "runtime/drivers/builtin_backends.h"
 #include "runtime/hal/builtin_kernels.h"
 #include "runtime/hal/element_type.h"
 #include "runtime/hal/queue_flags.h"
@@ -96,12 +97,34 @@ private:
 using FunctionTable = SymbolIndex;
 using GlobalTable = SymbolIndex;
 
+// "'local' (drivers local-sync, local-task, local-discrete)" for messages.
+std::string describeBuiltinBackends() {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  llvm::interleaveComma(drivers::kBuiltinBackends, os,
+                        [&](const drivers::Backend &backend) {
+                          os << "'" << backend.name << "' (drivers ";
+                          llvm::interleaveComma(backend.drivers, os);
+                          os << ")";
+                        });
+  return out;
+}
+
 // The hal.device.global ops of the module, in declaration order.
 class DeviceTable : public SymbolIndex {
 public:
-  void add(StringAttr name, StringTable &strings) {
-    SymbolIndex::add(name);
-    nameIndices.push_back(strings.intern(name.getValue()));
+  // Fails on a device whose target names a backend the runtime does not
+  // have: ferry-run would otherwise run it on the local CPU.
+  LogicalResult add(hal::DeviceGlobalOp device, StringTable &strings) {
+    StringRef backend = device.getTarget().getDriver();
+    if (!drivers::findBuiltinBackend(backend))
+      return device.emitError()
+             << "device @" << device.getSymName() << " targets backend '"
+             << backend << "', which Ferry does not have; Ferry's backends: "
+             << describeBuiltinBackends();
+    SymbolIndex::add(device.getSymNameAttr());
+    nameIndices.push_back(strings.intern(device.getSymName()));
+    return success();
   }
 
   void encode(ByteWriter &out) const {
@@ -149,8 +172,15 @@ LogicalResult encodeSignatureKinds(func::FuncOp func, StringRef whose,
 // declaration order.
 class ImportTable : public SymbolIndex {
 public:
-  // Adds `func` with its signature; errors name a type no register holds.
+  // Adds `func` with its signature; errors name a type no register holds
+  // and a name the runtime could not bind.
   LogicalResult add(func::FuncOp func, StringTable &strings) {
+    if (!vm::bytecode::isImportName(func.getSymName()))
+      return func.emitError()
+             << "external function '" << func.getSymName()
+             << "' needs a name of the form 'module.function' (e.g. "
+                "@Double.function, which the runtime binds to function "
+                "'function' of native module 'Double')";
     SymbolIndex::add(func.getSymNameAttr());
     entries.appendU32(strings.intern(func.getSymName()));
     if (failed(encodeSignatureKinds(func, "external function", entries)))
@@ -978,7 +1008,8 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module) {
   StringTable strings;
   DeviceTable devices;
   for (auto device : module.getOps<hal::DeviceGlobalOp>())
-    devices.add(device.getSymNameAttr(), strings);
+    if (failed(devices.add(device, strings)))
+      return failure();
   ImportTable imports;
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isExternal() && failed(imports.add(func, strings)))

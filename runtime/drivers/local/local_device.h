@@ -27,15 +27,17 @@
 #include <memory>
 #include <string_view>
 
+#include "runtime/drivers/builtin_backends.h"
 #include "runtime/drivers/local/task_executor.h"
 #include "runtime/hal/device.h"
 #include "runtime/hal/driver_registry.h"
 
 namespace ferry::drivers::local {
 
-inline constexpr std::string_view kLocalSyncDriverName = "local-sync";
-inline constexpr std::string_view kLocalTaskDriverName = "local-task";
-inline constexpr std::string_view kLocalDiscreteDriverName = "local-discrete";
+// Driver names, shared with the compiler: runtime/drivers/builtin_backends.h.
+using drivers::kLocalDiscreteDriverName;
+using drivers::kLocalSyncDriverName;
+using drivers::kLocalTaskDriverName;
 
 struct LocalDeviceOptions {
   // Run on a TaskExecutor (local-task) rather than inline (local-sync).

@@ -10,6 +10,12 @@
 //   BAD_ABI     claims plugin ABI version 99
 //   REFUSING    its entry point returns an error
 //   BAD_KINDS   declares a function with the kinds string "rxr"
+//   BAD_RESULTS NullResult.function and FenceResult.function, shaped like
+//               Double.function (tied result 0 is operand 1): each signals
+//               its fence at once but returns NULL / its signal fence as
+//               the tied result
+//   NEVER_SIGNALS Double/Triple.function that return at once and never
+//               resolve their signal fence (held until the plugin unloads)
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -23,13 +29,17 @@ namespace {
 std::atomic<const ferry_runtime_api_t *> runtimeApi{nullptr};
 const ferry_runtime_api_t &api() { return *runtimeApi.load(); }
 
-// Threads started by calls; joined when the plugin is destroyed.
+// Threads started by calls; joined when the plugin is destroyed. Fences a
+// call kept; released then.
 struct State {
   std::mutex mutex;
   std::vector<std::thread> threads;
+  std::vector<ferry_ref_t *> keptFences;
   ~State() {
     for (std::thread &t : threads)
       t.join();
+    for (ferry_ref_t *fence : keptFences)
+      api().ref_release(fence);
   }
 };
 
@@ -59,8 +69,9 @@ void scaleLater(const ferry_value_t *args, int32_t factor, bool failInstead) {
 }
 
 // Retains what the thread needs (the argument handles are borrowed).
-ferry_error_t *startThread(void *state, const ferry_value_t *args,
-                           int32_t factor, bool failInstead) {
+[[maybe_unused]] ferry_error_t *startThread(void *state,
+                                            const ferry_value_t *args,
+                                            int32_t factor, bool failInstead) {
   ferry_value_t copy[4];
   for (int i = 0; i < 4; ++i)
     copy[i].ref = api().ref_retain(args[i].ref);
@@ -77,7 +88,21 @@ ferry_error_t *startThread(void *state, const ferry_value_t *args,
 ferry_error_t *call(void *state, void *functionState, const ferry_value_t *args,
                     ferry_value_t *results) {
   auto factor = int32_t(reinterpret_cast<intptr_t>(functionState));
-#if defined(FERRY_TEST_PLUGIN_FAILING)
+#if defined(FERRY_TEST_PLUGIN_BAD_RESULTS)
+  (void)state;
+  api().fence_signal(args[3].ref);
+  results[0].ref = factor == 0 ? nullptr : api().ref_retain(args[3].ref);
+  return nullptr;
+#elif defined(FERRY_TEST_PLUGIN_NEVER_SIGNALS)
+  (void)factor;
+  auto *s = static_cast<State *>(state);
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    s->keptFences.push_back(api().ref_retain(args[3].ref));
+  }
+  results[0].ref = api().ref_retain(args[1].ref);
+  return nullptr;
+#elif defined(FERRY_TEST_PLUGIN_FAILING)
   if (factor == 3)
     return api().error_create("simulated failure before starting");
   results[0].ref = api().ref_retain(args[1].ref);
@@ -88,6 +113,17 @@ ferry_error_t *call(void *state, void *functionState, const ferry_value_t *args,
 #endif
 }
 
+#if defined(FERRY_TEST_PLUGIN_BAD_RESULTS)
+// Function state 0: return NULL; 1: return the signal fence.
+const ferry_plugin_function_t kNullResult[] = {
+    {"function", "rrrr", "r", FERRY_PLUGIN_COARSE_FENCES, call,
+     reinterpret_cast<void *>(intptr_t(0))}};
+const ferry_plugin_function_t kFenceResult[] = {
+    {"function", "rrrr", "r", FERRY_PLUGIN_COARSE_FENCES, call,
+     reinterpret_cast<void *>(intptr_t(1))}};
+const ferry_plugin_module_t kModules[] = {{"NullResult", 1, kNullResult},
+                                          {"FenceResult", 1, kFenceResult}};
+#else
 #if defined(FERRY_TEST_PLUGIN_BAD_KINDS)
 const char *kArgKinds = "rxr";
 #else
@@ -102,6 +138,7 @@ const ferry_plugin_function_t kTriple[] = {
      reinterpret_cast<void *>(intptr_t(3))}};
 const ferry_plugin_module_t kModules[] = {{"Double", 1, kDouble},
                                           {"Triple", 1, kTriple}};
+#endif
 
 } // namespace
 

@@ -8,6 +8,8 @@
 // TYPE: ferry-run: error: {{.*}}input 1{{.*}}4xi32{{.*}}4xf32
 // RUN: not ferry-run %t.fvm --input=4xi32=1,2,x,4 --input=4xi32=1,2,3,4 2>&1 | FileCheck %s --check-prefix=PARSE
 // PARSE: ferry-run: error: {{.*}}'x' is not a valid i32
+// RUN: not ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=4xi32=1,+-2,3,4 2>&1 | FileCheck %s --check-prefix=SIGNS
+// SIGNS: ferry-run: error: --input=4xi32=1,+-2,3,4: '+-2' is not a valid i32{{$}}
 // RUN: not ferry-run %t.fvm --input=4xi32=1,2,3 --input=4xi32=1,2,3,4 2>&1 | FileCheck %s --check-prefix=VALUES
 // VALUES: ferry-run: error: {{.*}}4xi32 needs 4 values, got 3{{$}}
 // RUN: not ferry-run %t.fvm --input=4xq7=1,2,3,4 --input=4xi32=1,2,3,4 2>&1 | FileCheck %s --check-prefix=ELEMENT

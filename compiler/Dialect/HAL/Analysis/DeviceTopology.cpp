@@ -1,5 +1,6 @@
 #include "compiler/Dialect/HAL/Analysis/DeviceTopology.h"
 
+#include "runtime/drivers/builtin_backends.h"
 #include "runtime/hal/buffer_bits.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -57,7 +58,7 @@ struct TargetCapabilities {
 
 TargetCapabilities getTargetCapabilities(DeviceTargetAttr target) {
   TargetCapabilities caps;
-  bool local = target.getDriver() == "local";
+  bool local = target.getDriver() == StringRef(drivers::kLocalBackendName);
   DictionaryAttr properties = target.getProperties();
   auto capability = [&](StringRef name, Capability localDefault) -> Capability {
     if (Attribute value = properties.get(name))

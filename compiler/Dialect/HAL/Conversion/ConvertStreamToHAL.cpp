@@ -11,6 +11,7 @@
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 #include "compiler/Utils/ElementTypes.h"
+#include "runtime/drivers/builtin_backends.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -39,8 +40,9 @@ DeviceGlobalOp getOrCreateDefaultDevice(ModuleOp module) {
   if (!devices.empty())
     return *devices.begin();
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-  auto target = DeviceTargetAttr::get(module.getContext(), "local",
-                                      builder.getDictionaryAttr({}));
+  auto target =
+      DeviceTargetAttr::get(module.getContext(), drivers::kLocalBackendName,
+                            builder.getDictionaryAttr({}));
   return DeviceGlobalOp::create(builder, module.getLoc(), kDefaultDeviceName,
                                 target);
 }

@@ -64,7 +64,11 @@ def HAL_DeviceTargetAttr : AttrDef<HAL_Dialect, "DeviceTarget"> {
 
     A property the target omits takes its driver's default (the `local`
     driver: host-visible, unified, host memory access, both handle types);
-    for other drivers it is known only at run time.
+    for other drivers it is known only at run time. The passes reason about
+    any driver name, but a bytecode module is written only for the backends
+    the runtime has (`runtime/drivers/builtin_backends.h`: `local`); any
+    other is an error naming the device, rather than a module that would
+    run it on the CPU.
 
     ```mlir
     #hal.device.target<"local", {host_visible_memory = false}>

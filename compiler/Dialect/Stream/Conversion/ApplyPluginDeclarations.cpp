@@ -1,8 +1,9 @@
 // Checks a program's external declarations against the plugins that will
-// implement them at run time, so that a mismatch is a compile error naming
-// the function rather than a failure when ferry-run binds the module, and
-// marks the functions a plugin lets write an output over an input
-// (ferry.abi.tied_may_alias, which stream-reuse-operand-storage reads). The
+// implement them at run time, so that a function none of them provides or a
+// mismatch is a compile error naming the function rather than a failure
+// when ferry-run binds the module, and marks the functions a plugin lets
+// write an output over an input (ferry.abi.tied_may_alias, which
+// stream-reuse-operand-storage reads). The
 // plugins are read once, with the runtime's own loader, and unloaded again.
 // Runs on input IR. See Passes.td.
 #include "compiler/Utils/ABI.h"
@@ -46,16 +47,40 @@ std::pair<std::string, std::string> importKinds(func::FuncOp decl,
   return {args, kinds(decl.getResultTypes())};
 }
 
-// Checks `decl` against what `plugin` declares for it, if anything.
-LogicalResult applyDeclaration(const PluginDeclarations &plugin,
-                               func::FuncOp decl) {
+// What `plugin` declares for `decl`, bound as the runtime binds an import
+// (module and function split at the first '.'), or null.
+const PluginDeclarations::Function *
+lookupDeclaration(const PluginDeclarations &plugin, func::FuncOp decl) {
   auto [moduleName, functionName] = decl.getSymName().split('.');
-  const PluginDeclarations::Function *function = nullptr;
   for (const PluginDeclarations::Function &candidate : plugin.functions)
     if (candidate.module == moduleName && candidate.name == functionName)
-      function = &candidate;
-  if (!function)
-    return success();
+      return &candidate;
+  return nullptr;
+}
+
+// Reports `decl`, which none of `plugins` implements: ferry-run would refuse
+// to bind the module with them.
+LogicalResult reportUnprovided(ArrayRef<PluginDeclarations> plugins,
+                               func::FuncOp decl) {
+  InFlightDiagnostic diag = decl.emitError();
+  diag << "external function '" << decl.getSymName()
+       << "' is provided by none of the plugins given (";
+  llvm::interleaveComma(plugins, diag, [&](const PluginDeclarations &plugin) {
+    diag << "'" << plugin.path << "'";
+  });
+  diag << ")";
+  if (!vm::bytecode::isImportName(decl.getSymName()))
+    diag << "; an external function is named 'module.function', after the "
+            "native module and function that provide it";
+  else
+    diag << "; give every plugin the program calls with --module";
+  return diag;
+}
+
+// Checks `decl` against what `plugin` declares for it (`function`).
+LogicalResult applyDeclaration(const PluginDeclarations &plugin,
+                               const PluginDeclarations::Function *function,
+                               func::FuncOp decl) {
   auto model = decl->getAttrOfType<StringAttr>("iree.abi.model");
   bool coarseFences = model && model.getValue() == "coarse-fences";
   if (coarseFences != function->coarseFences)
@@ -95,11 +120,29 @@ struct ApplyPluginDeclarationsPass
     return success();
   }
 
+  // Every external function must be implemented by one of the plugins (with
+  // several, by any) and agree with each that implements it.
   void runOnOperation() override {
-    for (const PluginDeclarations &plugin : declarations)
-      for (func::FuncOp decl : getOperation().getOps<func::FuncOp>())
-        if (decl.isExternal() && failed(applyDeclaration(plugin, decl)))
-          return signalPassFailure();
+    if (declarations.empty())
+      return;
+    bool ok = true;
+    for (func::FuncOp decl : getOperation().getOps<func::FuncOp>()) {
+      if (!decl.isExternal())
+        continue;
+      bool provided = false;
+      for (const PluginDeclarations &plugin : declarations) {
+        const PluginDeclarations::Function *function =
+            lookupDeclaration(plugin, decl);
+        if (!function)
+          continue;
+        provided = true;
+        ok &= succeeded(applyDeclaration(plugin, function, decl));
+      }
+      if (!provided)
+        ok &= succeeded(reportUnprovided(declarations, decl));
+    }
+    if (!ok)
+      signalPassFailure();
   }
 
 private:

@@ -199,14 +199,22 @@ LogicalResult checkBoundaryTypes(func::FuncOp func) {
 }
 
 // The operand each result of `func` is written into (`iree.abi.tied`), or -1,
-// checked: in range, same type, one result per operand. Reports why not.
+// checked: an integer, in range, same type, one result per operand. Reports
+// why not.
 FailureOr<SmallVector<int64_t>> readTies(func::FuncOp func) {
   SmallVector<int64_t> ties(func.getNumResults(), -1);
   llvm::SmallDenseSet<int64_t> tiedOperands;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
-    auto tie = func.getResultAttrOfType<IntegerAttr>(i, kInputTiedAttr);
-    if (!tie)
+    Attribute tieAttr = func.getResultAttr(i, kInputTiedAttr);
+    if (!tieAttr)
       continue;
+    auto tie = dyn_cast<IntegerAttr>(tieAttr);
+    if (!tie)
+      return func.emitError()
+             << "result " << i << " of '" << func.getSymName() << "' has "
+             << kInputTiedAttr << " = " << tieAttr
+             << "; it must be an integer, the index of the operand the result "
+                "is tied to";
     int64_t operand = tie.getInt();
     if (operand < 0 || operand >= func.getNumArguments())
       return func.emitError()

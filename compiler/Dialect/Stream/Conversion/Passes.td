@@ -55,8 +55,11 @@ def ApplyPluginDeclarationsPass
     view), `i` per scalar, and for coarse-fences a wait and a signal fence
     (`rr`) after the arguments. A disagreement is an error on the
     declaration that names it and the plugin, so it shows at compile time
-    rather than when the runtime binds the module. Declarations no plugin
-    implements are left for the runtime to bind.
+    rather than when the runtime binds the module. So is a declaration
+    none of the plugins implements (with several plugins, each function
+    needs one of them), naming every plugin searched: `ferry-run` binds
+    imports only to plugins, so the module could not run with these. With
+    no plugins the pass checks nothing.
 
     A function the plugin declares `FERRY_PLUGIN_TIED_MAY_ALIAS` gets
     `ferry.abi.tied_may_alias`: `stream-reuse-operand-storage` may then pass

@@ -13,6 +13,14 @@
 // RUN: not ferry-compile %s -o %t.no-such-dir/out.fvm 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 // UNWRITABLE: ferry-compile: error: cannot write '{{.*}}no-such-dir/out.fvm': No such file or directory
 
+// An output that is not a regular file (a device, a pipe) is written in
+// place, not replaced by a file renamed over it: -o /dev/null stays the
+// device, and a full device reports its error.
+// RUN: %python %S/read_fifo_output.py %t.fifo FERRYVM ferry-compile %s -o %t.fifo
+// RUN: %python %S/read_fifo_output.py %t.fifo module ferry-compile %s --compile-to=input -o %t.fifo
+// RUN: not ferry-compile %s -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
+// FULL: ferry-compile: error: cannot write '/dev/full': No space left on device
+
 // RUN: not ferry-compile %s --compile-to=nowhere 2>&1 | FileCheck %s --check-prefix=PHASE
 // PHASE: Cannot find option named 'nowhere'
 

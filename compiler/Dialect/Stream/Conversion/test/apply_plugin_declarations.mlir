@@ -4,18 +4,24 @@
 
 // custom_module's Double and Triple declare FERRY_PLUGIN_TIED_MAY_ALIAS and
 // match these declarations: both get marked. test_plugin_late implements
-// them with the same signature but does not declare it. A declaration no
-// plugin implements is left for the runtime to bind.
+// them with the same signature but does not declare it.
 // CHECK-LABEL: func.func private @Double.function
 // CHECK-SAME: ferry.abi.tied_may_alias
 // CHECK-LABEL: func.func private @Triple.function
 // CHECK-SAME: ferry.abi.tied_may_alias
-// CHECK-LABEL: func.func private @Other.function
-// CHECK-NOT: ferry.abi.tied_may_alias
 // LATE-NOT: ferry.abi.tied_may_alias
 func.func private @Double.function(tensor<?xi32>, tensor<?xi32>) -> (tensor<?xi32> {iree.abi.tied = 1 : index}) attributes {iree.abi.model = "coarse-fences"}
 func.func private @Triple.function(tensor<?xi32>, tensor<?xi32>) -> (tensor<?xi32> {iree.abi.tied = 1 : index}) attributes {iree.abi.model = "coarse-fences"}
+
+// -----
+
+// A declaration none of the plugins implements: ferry-run could not bind
+// the module with them. Every such declaration is reported.
+// expected-error-re @+1 {{external function 'Other.function' is provided by none of the plugins given ('{{.+}}.so'); give every plugin the program calls with --module}}
 func.func private @Other.function(tensor<?xi32>) -> tensor<?xi32>
+// expected-error-re @+1 {{external function 'other' is provided by none of the plugins given ('{{.+}}.so'); an external function is named 'module.function', after the native module and function that provide it}}
+func.func private @other(tensor<?xi32>) -> tensor<?xi32>
+func.func private @Double.function(tensor<?xi32>, tensor<?xi32>) -> (tensor<?xi32> {iree.abi.tied = 1 : index}) attributes {iree.abi.model = "coarse-fences"}
 
 // -----
 

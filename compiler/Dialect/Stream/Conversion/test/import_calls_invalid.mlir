@@ -47,3 +47,14 @@ func.func @caller(%a: tensor<4xi32>) -> tensor<4xi32> {
   %0 = call @h(%a) : (tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// A tie must be an operand index, not any other attribute.
+// expected-error @+1 {{result 0 of 'f' has iree.abi.tied = "1"; it must be an integer, the index of the operand the result is tied to}}
+func.func private @f(tensor<4xi32>, tensor<4xi32>) -> (tensor<4xi32> {iree.abi.tied = "1"})
+
+// -----
+
+// expected-error @+1 {{result 0 of 'f' has iree.abi.tied = 1.000000e+00 : f32; it must be an integer, the index of the operand the result is tied to}}
+func.func private @f(tensor<4xi32>, tensor<4xi32>) -> (tensor<4xi32> {iree.abi.tied = 1.0 : f32})
