@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/tools/npy.h"
+#include "runtime/tools/file_reader.h"
 #include "runtime/tools/run_module.h"
 #include "runtime/tools/run_options.h"
 

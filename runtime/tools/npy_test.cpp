@@ -1,4 +1,5 @@
 #include "runtime/tools/npy.h"
+#include "runtime/tools/file_reader.h"
 
 #include <gtest/gtest.h>
 
