@@ -1,0 +1,19 @@
+// The random test's reference evaluator (tests/random/reference.py) computes
+// what the hand-written tests expect of ferry-run, line for line: scalar
+// integer widths, control flow and recursion, calls between functions, tied
+// external calls (the seed example) and placed ops on two devices.
+// RUN: %python %S/../random/reference.py %S/scalar_integer_widths.mlir | FileCheck %S/scalar_integer_widths.mlir --match-full-lines
+// RUN: %python %S/../random/reference.py %S/control_flow_loop.mlir --input=4xi32=1,2,3,4 | FileCheck %S/control_flow_loop.mlir
+// RUN: %python %S/../random/reference.py %S/internal_call.mlir --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 | FileCheck %S/internal_call.mlir
+// RUN: %python %S/../random/reference.py %S/seed_example.mlir --input=3x5xi32=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14 | FileCheck %S/seed_example.mlir --check-prefix=SMALL
+// RUN: %python %S/../random/reference.py %S/multi_device/placed_fills.mlir --input=4xi32=1,2,3,4 | FileCheck %S/multi_device/placed_fills.mlir
+// RUN: %python %S/../random/reference.py %S/local_drivers.mlir --input=2x3xf32=1,2,3,4,5,6 --input=2x3xf32=10,20,30,40,50,60 | FileCheck %S/local_drivers.mlir
+//
+// Reading what a tensor.empty holds is an error of the program, not a value.
+// RUN: not %python %S/../random/reference.py %s 2>&1 | FileCheck %s --check-prefix=UNDEFINED
+// UNDEFINED: reference.py: error: line {{[0-9]+}}: arith.addi: arith.addi reads a tensor.empty's undefined contents
+func.func @main() -> tensor<4xi32> {
+  %e = tensor.empty() : tensor<4xi32>
+  %0 = arith.addi %e, %e : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

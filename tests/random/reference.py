@@ -1,0 +1,594 @@
+"""A reference evaluator of Ferry's input semantics, in NumPy.
+
+It reads a program as text (the subset of upstream MLIR Ferry accepts, one op
+per line, as the generator in generate.py and the hand-written tests in
+tests/e2e write it) and computes a function's results with value semantics:
+every SSA value is a value, nothing aliases, a tied external call returns a
+new value and leaves its operands as they were. Integers wrap at their
+width as `arith` defines (NumPy's fixed-width dtypes do the same for
+tensors); a `tensor.empty` has undefined contents, and reading them is an
+error of the program, not a result.
+
+Supported: `func.func` (definitions, and declarations of the external
+functions in EXTERNAL_FUNCTIONS), `func.call` / `call`, `return`, `cf.br`,
+`cf.cond_br`, `arith.constant` (integers, floats, `true`/`false`, splat
+`dense<...>`), the integer ops of `arith` on scalars (arithmetic, division
+and remainder, bit ops, shifts, min/max, extensions, truncation,
+`index_cast`, `cmpi`, `select`), `arith.{add,sub,mul}{i,f}` on tensors,
+`tensor.empty`, `tensor.dim`, `linalg.fill`. Device placement
+(`stream.affinity`, `hal.device.global`, `stream.topology`) does not change
+values and is ignored.
+
+    python3 reference.py PROGRAM.mlir [--function=main] [--input=@x.npy ...]
+
+prints the results in ferry-run's format.
+"""
+import re
+import sys
+
+import numpy as np
+
+INT_WIDTHS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
+NUMPY_DTYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32,
+                "i64": np.int64, "f32": np.float32, "f64": np.float64}
+MAX_STEPS = 2_000_000
+
+
+class EvaluationError(Exception):
+    """The program is not valid input (a generator bug), or reads what it
+    must not (undefined contents, division by zero)."""
+
+
+def wrap(value, width):
+    """`value` wrapped to `width` bits, as a signed integer (i1 as 0 / 1,
+    the way it is stored here; to_signed gives its signed value)."""
+    value &= (1 << width) - 1
+    if width > 1 and value >= 1 << (width - 1):
+        value -= 1 << width
+    return value
+
+
+def to_unsigned(value, width):
+    return value & ((1 << width) - 1)
+
+
+def to_signed(value, width):
+    # i1 is stored as 0 / 1; its signed value is 0 / -1.
+    value = to_unsigned(value, width)
+    return value - (1 << width) if value >= 1 << (width - 1) else value
+
+
+# --- Types -----------------------------------------------------------------
+
+class TensorType:
+    def __init__(self, shape, element):
+        self.shape = shape  # list of int or None (dynamic)
+        self.element = element
+
+    @staticmethod
+    def parse(text):
+        m = re.fullmatch(r"tensor<(.*)>", text.strip())
+        if not m:
+            return None
+        parts = m.group(1).split("x")
+        shape = [None if p == "?" else int(p) for p in parts[:-1]]
+        return TensorType(shape, parts[-1])
+
+
+def parse_type(text):
+    text = text.strip()
+    return TensorType.parse(text) or text
+
+
+class Tensor:
+    """A tensor value: its array, and whether its contents are defined."""
+
+    def __init__(self, array, defined=True):
+        self.array = array
+        self.defined = defined
+
+
+# --- Parsing ---------------------------------------------------------------
+
+AFFINITY_ATTR = re.compile(r"\s*\{stream\.affinity = #hal\.device\.affinity<@\w+>\}")
+
+
+def split_top(text, sep=","):
+    """Splits at `sep` outside brackets."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+def balanced(text, start):
+    """The index after the bracket that closes the one at text[start]."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "(<[{":
+            depth += 1
+        elif text[i] in ")>]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    raise EvaluationError(f"unbalanced brackets in: {text}")
+
+
+class Block:
+    def __init__(self, label, args):
+        self.label = label
+        self.args = args  # [(name, type)]
+        self.ops = []     # [(results, opname, rest, line number)]
+
+
+class Function:
+    def __init__(self, name, args, results, declaration, ties):
+        self.name = name
+        self.args = args
+        self.results = results
+        self.declaration = declaration
+        self.ties = ties  # result index -> operand index
+        self.blocks = []
+
+
+def parse_signature_args(text):
+    args = []
+    for part in split_top(text):
+        part = AFFINITY_ATTR.sub("", part).strip()
+        if ":" in part and part.startswith("%"):
+            name, type_text = part.split(":", 1)
+            args.append((name.strip(), parse_type(type_text)))
+        else:
+            args.append((None, parse_type(part)))
+    return args
+
+
+def parse_function_header(line):
+    m = re.match(r"func\.func\s+(?:private\s+)?@([\w.]+)", line)
+    name = m.group(1)
+    open_paren = line.index("(", m.end() - 1)
+    close = balanced(line, open_paren)
+    args = parse_signature_args(line[open_paren + 1:close - 1])
+    rest = line[close:].strip()
+    results, ties = [], {}
+    if rest.startswith("->"):
+        rest = rest[2:].strip()
+        if rest.startswith("("):
+            end = balanced(rest, 0)
+            result_text, rest = rest[1:end - 1], rest[end:].strip()
+        else:
+            m2 = re.match(r"([^\s{]+)", rest)
+            result_text, rest = m2.group(1), rest[m2.end():].strip()
+        for i, part in enumerate(split_top(result_text)):
+            tie = re.search(r"iree\.abi\.tied = (\d+)", part)
+            if tie:
+                ties[i] = int(tie.group(1))
+            part = re.sub(r"\s*\{.*\}\s*$", "", part)
+            results.append(parse_type(part))
+    declaration = not rest.endswith("{")
+    return Function(name, args, results, declaration, ties)
+
+
+def logical_lines(text):
+    """(line number, text) of each statement without comments: a statement
+    spanning several lines (open brackets, a function's `attributes`, a
+    trailing `: types`) is joined into one. A line ending in `{` that opens a
+    region (a module's or function's body) ends its statement."""
+    statements, pending, start, depth = [], "", 0, 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("//", 1)[0].strip()
+        if not line:
+            continue
+        if not pending and statements and line.startswith((":", "attributes")):
+            start, pending = statements.pop()
+        elif not pending:
+            start = number
+        pending = f"{pending} {line}" if pending else line
+        opens_region = line.endswith("{") and not line.endswith("attributes {")
+        counted = (line[:-1] if opens_region else line).replace("->", "")
+        if line != "}" or depth > 0:
+            depth += sum(counted.count(c) for c in "(<[{")
+            depth -= sum(counted.count(c) for c in ")>]}")
+        if depth <= 0:
+            statements.append((start, pending))
+            pending, depth = "", 0
+    if pending:
+        statements.append((start, pending))
+    return statements
+
+
+def parse_module(text):
+    functions = {}
+    current = None
+    for number, line in logical_lines(text):
+        if line.startswith("func.func"):
+            current = parse_function_header(line)
+            functions[current.name] = current
+            if current.declaration:
+                current = None
+            else:
+                current.blocks.append(Block(None, current.args))
+            continue
+        if current is None:
+            continue  # module, hal.device.global, topology, closing braces
+        if line == "}":
+            current = None
+            continue
+        m = re.match(r"\^(\w+)(?:\((.*)\))?:$", line)
+        if m:
+            args = parse_signature_args(m.group(2)) if m.group(2) else []
+            current.blocks.append(Block(m.group(1), args))
+            continue
+        line = AFFINITY_ATTR.sub("", line)
+        results = []
+        m = re.match(r"((?:%[\w#:]+\s*,\s*)*%[\w#:]+)\s*=\s*", line)
+        if m:
+            results = [r.strip() for r in m.group(1).split(",")]
+            line = line[m.end():]
+        m = re.match(r"[\w.]+", line)
+        opname, rest = m.group(0), line[m.end():].strip()
+        current.blocks[-1].ops.append((results, opname, rest, number))
+    return functions
+
+
+# --- Evaluation ------------------------------------------------------------
+
+EXTERNAL_FUNCTIONS = {
+    # samples/custom_module: out = factor * in, wrapping i32; result tied
+    # to operand 1.
+    "Double.function": lambda a: (a[0].array * np.int32(2),),
+    "Triple.function": lambda a: (a[0].array * np.int32(3),),
+}
+
+SCALAR_BINARY = {
+    "addi": lambda a, b, w: a + b,
+    "subi": lambda a, b, w: a - b,
+    "muli": lambda a, b, w: a * b,
+    "andi": lambda a, b, w: a & b,
+    "ori": lambda a, b, w: a | b,
+    "xori": lambda a, b, w: a ^ b,
+}
+
+
+def _check_divisor(b, what):
+    if b == 0:
+        raise EvaluationError(f"{what}: division by zero")
+
+
+def _trunc_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def scalar_op(op, a, b, width):
+    """`arith.<op>` on two integers of `width` bits, each given signed."""
+    if op in SCALAR_BINARY:
+        return wrap(SCALAR_BINARY[op](a, b, width), width)
+    sa, sb = to_signed(a, width), to_signed(b, width)
+    ua, ub = to_unsigned(a, width), to_unsigned(b, width)
+    if op in ("divsi", "remsi", "ceildivsi", "floordivsi"):
+        _check_divisor(sb, op)
+        if sa == -(1 << (width - 1)) and sb == -1:
+            raise EvaluationError(f"{op}: signed overflow")
+        if op == "divsi":
+            return wrap(_trunc_div(sa, sb), width)
+        if op == "remsi":
+            return wrap(sa - _trunc_div(sa, sb) * sb, width)
+        if op == "floordivsi":
+            return wrap(sa // sb, width)
+        return wrap(-((-sa) // sb), width)
+    if op in ("divui", "remui", "ceildivui"):
+        _check_divisor(ub, op)
+        if op == "divui":
+            return wrap(ua // ub, width)
+        if op == "remui":
+            return wrap(ua % ub, width)
+        return wrap(-((-ua) // ub), width)
+    if op in ("shli", "shrsi", "shrui"):
+        if ub >= width:
+            raise EvaluationError(f"{op}: shift by {ub} >= width {width}")
+        if op == "shli":
+            return wrap(ua << ub, width)
+        if op == "shrsi":
+            return wrap(sa >> ub, width)
+        return wrap(ua >> ub, width)
+    if op == "minsi":
+        return wrap(min(sa, sb), width)
+    if op == "maxsi":
+        return wrap(max(sa, sb), width)
+    if op == "minui":
+        return wrap(min(ua, ub), width)
+    if op == "maxui":
+        return wrap(max(ua, ub), width)
+    raise EvaluationError(f"unsupported scalar op arith.{op}")
+
+
+def compare(predicate, a, b, width):
+    sa, sb = to_signed(a, width), to_signed(b, width)
+    ua, ub = to_unsigned(a, width), to_unsigned(b, width)
+    return {
+        "eq": ua == ub, "ne": ua != ub,
+        "slt": sa < sb, "sle": sa <= sb, "sgt": sa > sb, "sge": sa >= sb,
+        "ult": ua < ub, "ule": ua <= ub, "ugt": ua > ub, "uge": ua >= ub,
+    }[predicate]
+
+
+def scalar_value(value, type_name):
+    """A Python integer in the canonical form for `type_name` (i1: 0/1)."""
+    width = INT_WIDTHS[type_name]
+    return to_unsigned(value, 1) if width == 1 else wrap(value, width)
+
+
+def tensor_binary(op, a, b):
+    if not (a.defined and b.defined):
+        raise EvaluationError(f"arith.{op} reads a tensor.empty's undefined contents")
+    if a.array.shape != b.array.shape:
+        raise EvaluationError(f"arith.{op}: shapes {a.array.shape} and {b.array.shape} differ")
+    with np.errstate(over="ignore", invalid="ignore"):
+        if op in ("addi", "addf"):
+            return Tensor(a.array + b.array)
+        if op in ("subi", "subf"):
+            return Tensor(a.array - b.array)
+        if op in ("muli", "mulf"):
+            return Tensor(a.array * b.array)
+    raise EvaluationError(f"unsupported tensor op arith.{op}")
+
+
+class Evaluator:
+    def __init__(self, functions):
+        self.functions = functions
+        self.steps = 0
+
+    def call(self, name, args):
+        function = self.functions.get(name)
+        if function is None:
+            raise EvaluationError(f"call to unknown function @{name}")
+        if function.declaration:
+            return self.call_external(function, args)
+        if len(args) != len(function.args):
+            raise EvaluationError(f"@{name} takes {len(function.args)} arguments, got {len(args)}")
+        env = {}
+        block = function.blocks[0]
+        block_args = args
+        while True:
+            for (name_, _), value in zip(block.args, block_args):
+                env[name_] = value
+            block, block_args, returned = self.run_block(function, block, env)
+            if returned is not None:
+                return returned
+
+    def call_external(self, function, args):
+        impl = EXTERNAL_FUNCTIONS.get(function.name)
+        if impl is None:
+            raise EvaluationError(f"no reference for external @{function.name}")
+        for i, operand in function.ties.items():
+            if args[operand].array.shape != args[0].array.shape:
+                raise EvaluationError(f"@{function.name}: output shape differs")
+        if not args[0].defined:
+            raise EvaluationError(f"@{function.name} reads undefined contents")
+        with np.errstate(over="ignore"):
+            return [Tensor(np.asarray(r).astype(args[0].array.dtype)) for r in impl(args)]
+
+    def lookup(self, env, name):
+        name = name.strip()
+        if "#" in name:
+            base, index = name.split("#")
+            return env[base][int(index)]
+        if name not in env:
+            raise EvaluationError(f"use of undefined value {name}")
+        return env[name]
+
+    def define(self, env, results, values):
+        if len(results) == 1 and ":" in results[0]:
+            base, count = results[0].split(":")
+            if int(count) != len(values):
+                raise EvaluationError(f"{results[0]}: {len(values)} results")
+            env[base] = list(values)
+            return
+        if len(results) != len(values):
+            raise EvaluationError(f"{results}: {len(values)} results")
+        for r, v in zip(results, values):
+            env[r] = v
+
+    def branch_target(self, function, text, env):
+        """`^bb(%a, %b : T, U)` -> (block, values)."""
+        m = re.fullmatch(r"\^(\w+)(?:\((.*)\))?", text.strip())
+        label, operands = m.group(1), m.group(2)
+        values = []
+        if operands:
+            names = operands.rsplit(":", 1)[0]
+            values = [self.lookup(env, n) for n in split_top(names)]
+        for block in function.blocks:
+            if block.label == label:
+                return block, values
+        raise EvaluationError(f"branch to unknown block ^{label}")
+
+    def run_block(self, function, block, env):
+        for results, opname, rest, number in block.ops:
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise EvaluationError("too many steps (does the program terminate?)")
+            try:
+                outcome = self.run_op(function, env, results, opname, rest)
+            except EvaluationError as e:
+                raise EvaluationError(f"line {number}: {opname}: {e}") from None
+            if outcome is not None:
+                return outcome
+        raise EvaluationError(f"block ^{block.label} of @{function.name} has no terminator")
+
+    def run_op(self, function, env, results, opname, rest):
+        if opname in ("return", "func.return"):
+            values = []
+            if rest:
+                names = rest.rsplit(":", 1)[0]
+                values = [self.lookup(env, n) for n in split_top(names)]
+            return None, None, values
+        if opname == "cf.br":
+            block, values = self.branch_target(function, rest, env)
+            return block, values, None
+        if opname == "cf.cond_br":
+            cond_name, targets = rest.split(",", 1)
+            first, second = split_top(targets)
+            taken = first if self.lookup(env, cond_name) else second
+            block, values = self.branch_target(function, taken, env)
+            return block, values, None
+        if opname in ("call", "func.call"):
+            m = re.match(r"@([\w.]+)\((.*?)\)\s*:", rest)
+            names = split_top(m.group(2))
+            values = self.call(m.group(1), [self.lookup(env, n) for n in names])
+            self.define(env, results, values)
+            return None
+        dialect, _, op = opname.partition(".")
+        if opname == "arith.constant":
+            self.define(env, results, [self.constant(rest)])
+        elif opname == "arith.cmpi":
+            predicate, a, b_type = rest.split(",", 2)
+            b, type_name = b_type.rsplit(":", 1)
+            width = INT_WIDTHS[type_name.strip()]
+            value = compare(predicate.strip(), self.lookup(env, a),
+                            self.lookup(env, b), width)
+            self.define(env, results, [int(value)])
+        elif opname == "arith.select":
+            operands, _ = rest.rsplit(":", 1)
+            c, a, b = (self.lookup(env, n) for n in split_top(operands))
+            self.define(env, results, [a if c else b])
+        elif opname in ("arith.extsi", "arith.extui", "arith.trunci",
+                        "arith.index_cast", "arith.index_castui"):
+            m = re.fullmatch(r"(%[\w#]+)\s*:\s*(\w+)\s+to\s+(\w+)", rest)
+            value = self.lookup(env, m.group(1))
+            src = INT_WIDTHS[m.group(2)]
+            if op in ("extui", "index_castui"):
+                value = to_unsigned(value, src)
+            else:
+                value = to_signed(value, src)
+            self.define(env, results, [scalar_value(value, m.group(3))])
+        elif dialect == "arith":
+            operands, type_text = rest.rsplit(":", 1)
+            a, b = (self.lookup(env, n) for n in split_top(operands))
+            type_ = parse_type(type_text)
+            if isinstance(type_, TensorType):
+                self.define(env, results, [tensor_binary(op, a, b)])
+            else:
+                width = INT_WIDTHS.get(type_)
+                if width is None:
+                    raise EvaluationError(f"scalar {type_} arithmetic is not supported")
+                value = scalar_op(op, a, b, width)
+                self.define(env, results, [scalar_value(value, type_)])
+        elif opname == "tensor.empty":
+            m = re.fullmatch(r"\((.*)\)\s*:\s*(.*)", rest)
+            dims = [self.lookup(env, n) for n in split_top(m.group(1))]
+            type_ = parse_type(m.group(2))
+            shape, dims = [], list(dims)
+            for d in type_.shape:
+                shape.append(dims.pop(0) if d is None else d)
+            array = np.zeros(shape, dtype=NUMPY_DTYPES[type_.element])
+            self.define(env, results, [Tensor(array, defined=False)])
+        elif opname == "tensor.dim":
+            m = re.fullmatch(r"(%[\w#]+)\s*,\s*(%[\w#]+)\s*:.*", rest)
+            tensor = self.lookup(env, m.group(1))
+            self.define(env, results, [tensor.array.shape[self.lookup(env, m.group(2))]])
+        elif opname == "linalg.fill":
+            m = re.fullmatch(r"ins\((%[\w#]+)\s*:\s*(\w+)\)\s*outs\((%[\w#]+)\s*:.*\)\s*->.*", rest)
+            value = self.lookup(env, m.group(1))
+            out = self.lookup(env, m.group(3))
+            if m.group(2) in INT_WIDTHS:
+                value = to_signed(value, INT_WIDTHS[m.group(2)])
+            array = np.full(out.array.shape, value, dtype=out.array.dtype)
+            self.define(env, results, [Tensor(array)])
+        else:
+            raise EvaluationError(f"unsupported op {opname}")
+        return None
+
+    def constant(self, rest):
+        if rest in ("true", "false"):
+            return int(rest == "true")
+        value_text, type_text = rest.rsplit(":", 1)
+        value_text, type_ = value_text.strip(), parse_type(type_text)
+        if isinstance(type_, TensorType):
+            m = re.fullmatch(r"dense<(.*)>", value_text)
+            if not m or None in type_.shape:
+                raise EvaluationError(f"only static splat tensor constants: {rest}")
+            dtype = NUMPY_DTYPES[type_.element]
+            scalar = float(m.group(1)) if type_.element.startswith("f") else int(m.group(1))
+            return Tensor(np.full(type_.shape, scalar, dtype=dtype))
+        if value_text in ("true", "false"):
+            return int(value_text == "true")
+        if type_ in INT_WIDTHS:
+            return scalar_value(int(value_text), type_)
+        return float(value_text)
+
+
+def evaluate(text, function, inputs):
+    """Results of `function` of the program `text` on `inputs` (NumPy
+    arrays): a list of NumPy arrays."""
+    evaluator = Evaluator(parse_module(text))
+    results = evaluator.call(function, [Tensor(np.asarray(x)) for x in inputs])
+    arrays = []
+    for i, result in enumerate(results):
+        if not isinstance(result, Tensor):
+            raise EvaluationError(f"result {i} is a scalar; only tensors are results")
+        if not result.defined:
+            raise EvaluationError(f"result {i} is a tensor.empty's undefined contents")
+        arrays.append(result.array)
+    return arrays
+
+
+def format_tensor(array):
+    """ferry-run's text format, e.g. `2x3xi32=[1 2 3][4 5 6]`."""
+    element = {v: k for k, v in NUMPY_DTYPES.items()}[array.dtype.type]
+    shape = "x".join(str(d) for d in array.shape)
+
+    def rows(a):
+        if a.ndim == 0:
+            return str(a.item())
+        if a.ndim == 1:
+            return "[" + " ".join(f"{x:g}" if element.startswith("f") else str(x)
+                                  for x in a.tolist()) + "]"
+        return "".join(rows(x) for x in a)
+    return f"{shape + 'x' if shape else ''}{element}={rows(array)}"
+
+
+def parse_input(text):
+    """An input as ferry-run takes it: `2x3xi32=1,2,3,4,5,6` or `@x.npy`."""
+    if text.startswith("@"):
+        return np.load(text[1:])
+    type_text, values = text.split("=", 1)
+    *dims, element = type_text.split("x")
+    dtype = NUMPY_DTYPES[element]
+    cast = float if element.startswith("f") else int
+    return np.array([cast(v) for v in values.split(",")], dtype=dtype).reshape(
+        [int(d) for d in dims])
+
+
+def main(argv):
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("program")
+    parser.add_argument("--function", default="main")
+    parser.add_argument("--input", action="append", default=[],
+                        help="SHAPExTYPE=v0,v1,... or @PATH.npy, as ferry-run takes "
+                             "them (repeatable)")
+    args = parser.parse_args(argv)
+    with open(args.program) as f:
+        text = f.read()
+    inputs = [parse_input(i) for i in args.input]
+    try:
+        results = evaluate(text, args.function, inputs)
+    except EvaluationError as e:
+        sys.exit(f"reference.py: error: {e}")
+    for array in results:
+        print(format_tensor(array))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
