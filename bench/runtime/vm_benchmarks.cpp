@@ -59,9 +59,8 @@ void setNsPer(benchmark::State &state, const char *name, int items) {
 // --- Interpreter -----------------------------------------------------------
 
 constexpr int kArithmeticOps = 10000;
-constexpr Opcode kOpCycle[] = {Opcode::kAddI, Opcode::kMulI,
-                               Opcode::kSubI, Opcode::kOrI,
-                               Opcode::kAndI};
+constexpr Opcode kOpCycle[] = {Opcode::kAddI, Opcode::kMulI, Opcode::kSubI,
+                               Opcode::kOrI, Opcode::kAndI};
 
 // main(a, b) -> a: op i computes r[i%2] = r0 OP r1 (the cycle above), a
 // dependent chain like the baseline's.

@@ -6,13 +6,11 @@
 #include <optional>
 #include <sys/stat.h>
 
+#include "runtime/tools/npy.h"
 #include "runtime/vm/bytecode_format.h"
 #include "runtime/vm/module.h"
 
 namespace ferry::tools {
-
-// NumPy's magic; the format itself is read in npy.cpp.
-static constexpr uint8_t kNpyMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
 FileFormat recognizeFileFormat(std::span<const uint8_t> prefix) {
   auto startsWith = [&](std::span<const uint8_t> magic) {
@@ -159,6 +157,5 @@ Status writeStdout(std::string_view text) {
   return invalidArgument("cannot write to standard output: ",
                          describeErrno(*error));
 }
-
 
 } // namespace ferry::tools

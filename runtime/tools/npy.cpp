@@ -12,8 +12,7 @@ namespace {
 
 using hal::ElementType;
 
-constexpr char kNpyMagic[] = "\x93NUMPY";
-constexpr size_t kNpyMagicBytes = 6;
+constexpr size_t kNpyMagicBytes = sizeof(kNpyMagic);
 constexpr size_t kMaxHeaderBytes = size_t(1) << 20;
 
 // The dtype string NumPy writes for each element type.

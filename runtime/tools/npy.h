@@ -20,6 +20,10 @@
 
 namespace ferry::tools {
 
+// The first bytes of every .npy file (read by file_reader.cpp to recognise
+// the format, and here to parse it).
+inline constexpr uint8_t kNpyMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+
 Result<HostTensor> parseNpy(std::span<const uint8_t> file);
 // Version 1.0 (2.0 if the header would not fit), header padded to 64 bytes.
 std::vector<uint8_t> encodeNpy(std::span<const int64_t> shape,

@@ -1,5 +1,5 @@
-#include "runtime/tools/npy.h"
 #include "runtime/tools/file_reader.h"
+#include "runtime/tools/npy.h"
 
 #include <gtest/gtest.h>
 

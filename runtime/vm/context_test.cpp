@@ -153,7 +153,8 @@ TEST_F(ContextTest, DivisionByZero) {
   Context context = makeContext(scalarModule(Opcode::kDivSI, 7, 0));
   auto results = context.invoke("f", {});
   ASSERT_FALSE(results.ok());
-  EXPECT_NE(results.status().message().find("div.s.i): division by zero (7 / 0 : i64)"),
+  EXPECT_NE(results.status().message().find(
+                "div.s.i): division by zero (7 / 0 : i64)"),
             std::string::npos)
       << results.status().message();
 }

@@ -237,9 +237,7 @@ TEST(ControlFlowTest, CalleeErrorNamesTheCall) {
   auto &main = w.function("main", {K::kI64}, {K::kI64}, 2, 0);
   main.call(1, {{K::kI64, 0}}, {{K::kI64, 1}}).ret({{K::kI64, 1}});
   auto &divide = w.function("divide", {K::kI64}, {K::kI64}, 2, 0);
-  divide.constI64(1, 100)
-      .binary(Opcode::kDivSI, 1, 1, 0)
-      .ret({{K::kI64, 1}});
+  divide.constI64(1, 100).binary(Opcode::kDivSI, 1, 1, 0).ret({{K::kI64, 1}});
   Result<Context> context = makeContext(w.finish());
   ASSERT_TRUE(context.ok()) << context.status().toString();
   Result<int64_t> ok = invokeI64(*context, "main", {Value(int64_t(4))});

@@ -551,13 +551,13 @@ Result<ModuleHeader> readHeader(std::span<const uint8_t> file) {
   if (version == 0)
     return dataLoss("module file is corrupt: format version 0 does not exist");
   if (version < kMinFormatVersion)
-    return unimplemented("module format version ", version,
-                         " is older than this runtime supports (version ",
-                         kMinFormatVersion == kFormatVersion
-                             ? strCat(kFormatVersion)
-                             : strCat(kMinFormatVersion, " to ",
-                                      kFormatVersion),
-                         "); recompile it with a matching ferry-compile");
+    return unimplemented(
+        "module format version ", version,
+        " is older than this runtime supports (version ",
+        kMinFormatVersion == kFormatVersion
+            ? strCat(kFormatVersion)
+            : strCat(kMinFormatVersion, " to ", kFormatVersion),
+        "); recompile it with a matching ferry-compile");
   if (reserved != 0)
     return dataLoss("module file is corrupt: reserved header field is ",
                     reserved, ", not 0");

@@ -6,8 +6,8 @@
 // stream-reuse-operand-storage reads). The
 // plugins are read once, with the runtime's own loader, and unloaded again.
 // Runs on input IR. See Passes.td.
-#include "compiler/Utils/ABI.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
+#include "compiler/Utils/ABI.h"
 #include "runtime/modules/plugin.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
