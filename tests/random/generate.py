@@ -249,6 +249,7 @@ class ScalarFunctionBuilder(Body):
         f = self.function
         params = [(self.gen.fresh("arg"), t) for t in f.params]
         self.params = params
+        self.conditions = set()  # (parameter, constant) of branch_condition
         scope = list(params)
         if f.recursive:
             self.build_recursive(scope)
@@ -335,21 +336,22 @@ class ScalarFunctionBuilder(Body):
 
     def branch_condition(self, scope):
         """The condition of a cf.cond_br. Unless foldable_branches is on, one
-        the canonicalizer cannot fold: a parameter against a constant that
-        is no bound of the predicate, so no branch (and no loop behind it)
-        becomes unreachable at compile time (see FEATURES)."""
+        the canonicalizer cannot fold, so no branch (and no loop behind it)
+        becomes unreachable at compile time (see FEATURES): a parameter
+        (not an i1, which folds to itself or its negation) against a
+        constant that bounds no predicate, a different even constant each
+        time (so that no two conditions become one value, not even with
+        `x <= c` rewritten to `x < c + 1`, which a dominating branch on it
+        would decide)."""
         if "foldable_branches" in self.gen.features:
             return self.compare(scope)
-        param, type_ = self.rng.choice(self.params)
+        param, type_ = self.rng.choice([(n, t) for n, t in self.params if t != "i1"])
+        value = self.rng.choice([c for c in range(2, 101, 2) if (param, c) not in self.conditions])
+        self.conditions.add((param, value))
+        predicate = self.rng.choice(["eq", "ne", "slt", "sle", "sgt", "sge",
+                                     "ult", "ule", "ugt", "uge"])
         name = self.gen.fresh("cmp")
-        if type_ == "i1":
-            predicate = self.rng.choice(["eq", "ne"])
-            value = self.constant(type_)
-        else:
-            predicate = self.rng.choice(["eq", "ne", "slt", "sle", "sgt", "sge",
-                                         "ult", "ule", "ugt", "uge"])
-            value = self.constant(type_, self.rng.randint(1, 100))
-        self.emit(f"{name} = arith.cmpi {predicate}, {param}, {value} : {type_}")
+        self.emit(f"{name} = arith.cmpi {predicate}, {param}, {self.constant(type_, value)} : {type_}")
         return name
 
     def if_else(self, scope, depth):
@@ -817,6 +819,8 @@ class Generator:
             recursive = ("scalar_recursion" in features and rng.random() < 0.25)
             if recursive:
                 params[0] = rng.choice(["i8", "i16", "i32"])
+            if all(t == "i1" for t in params):
+                params[-1] = rng.choice(SCALAR_TYPES[1:])  # to branch on
             results = [rng.choice(SCALAR_TYPES[1:]) for _ in range(rng.randint(1, 2))]
             function = ScalarFunction(f"scalar{k}", params, results, recursive)
             ScalarFunctionBuilder(self, function, list(scalar_functions)).build()

@@ -80,7 +80,7 @@ def defined_names(line):
 def result_types(line):
     """Types of what `line` defines, in order."""
     body = AFFINITY.sub("", line.split("=", 1)[1]).strip()
-    if body.startswith("arith.cmpi"):
+    if body.startswith("arith.cmpi") or body in ("arith.constant true", "arith.constant false"):
         return ["i1"]
     if body.startswith("tensor.dim"):
         return ["index"]
