@@ -70,8 +70,9 @@ inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
 // Version 2 added the import table. Version 3 added control flow and
 // internal calls (br, br.cond, assert, cmp, select.i64, select.ref, call).
 // Version 4 gave every integer op the width it works at (and added the
-// rest of arith's integer ops), so older code no longer decodes.
-inline constexpr uint32_t kFormatVersion = 4;
+// rest of arith's integer ops), so older code no longer decodes. Version 5
+// added hal.buffer.allocation.claim (version 4 files still load).
+inline constexpr uint32_t kFormatVersion = 5;
 inline constexpr size_t kHeaderBytes = 32;
 inline constexpr uint16_t kNoRegister = 0xFFFF;
 // The module initializer: when a module defines a function of this name (no
@@ -401,7 +402,11 @@ FERRY_BYTECODE_OPERAND_KINDS(FERRY_X)
     kRefRegister("buffer"))                                                    \
   X(kBufferIsTerminal, 0x62, "hal.buffer.allocation.is_terminal",              \
     "dst = 1 when the caller is the only owner", kI64Register("dst"),          \
-    kRefRegister("buffer"))
+    kRefRegister("buffer"))                                                    \
+  X(kBufferClaim, 0x63, "hal.buffer.allocation.claim",                         \
+    "dst = buffer when the caller is its only owner, else a copy on device "   \
+    "the caller alone owns (runtime/hal/buffer_claim.h)",                      \
+    kRefRegister("dst"), kRefRegister("device"), kRefRegister("buffer"))
 
 enum class Opcode : uint8_t {
 #define FERRY_X(name, value, mnemonic, note, ...) name = value,

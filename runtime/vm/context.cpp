@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "runtime/hal/buffer_claim.h"
 #include "runtime/hal/buffer_import.h"
 #include "runtime/vm/import_staging.h"
 
@@ -773,6 +774,17 @@ Status Frame::executeHal() {
     if (!imported.ok())
       return fail(imported.status());
     setRef(dst, std::move(*imported));
+    return okStatus();
+  }
+  case Opcode::kBufferClaim: {
+    int64_t dst = operand();
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    FERRY_ASSIGN_OR_RETURN(auto buffer, refOperand<hal::Buffer>("buffer"));
+    Result<std::shared_ptr<hal::Buffer>> claimed =
+        hal::claimBuffer(*device, buffer);
+    if (!claimed.ok())
+      return fail(claimed.status());
+    setRef(dst, std::move(*claimed));
     return okStatus();
   }
   default:

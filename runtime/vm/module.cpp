@@ -543,21 +543,20 @@ Result<ModuleHeader> readHeader(std::span<const uint8_t> file) {
   uint32_t reserved = header.u32();
   uint64_t payloadBytes = header.u64();
   uint64_t checksum = header.u64();
+  std::string readable =
+      kMinFormatVersion == kFormatVersion
+          ? strCat("version ", kFormatVersion)
+          : strCat("versions ", kMinFormatVersion, " to ", kFormatVersion);
   if (version > kFormatVersion)
     return unimplemented("module format version ", version,
-                         " is newer than this runtime supports (version ",
-                         kFormatVersion,
+                         " is newer than this runtime supports (", readable,
                          "); recompile it with a matching ferry-compile");
   if (version == 0)
     return dataLoss("module file is corrupt: format version 0 does not exist");
   if (version < kMinFormatVersion)
-    return unimplemented(
-        "module format version ", version,
-        " is older than this runtime supports (version ",
-        kMinFormatVersion == kFormatVersion
-            ? strCat(kFormatVersion)
-            : strCat(kMinFormatVersion, " to ", kFormatVersion),
-        "); recompile it with a matching ferry-compile");
+    return unimplemented("module format version ", version,
+                         " is older than this runtime supports (", readable,
+                         "); recompile it with a matching ferry-compile");
   if (reserved != 0)
     return dataLoss("module file is corrupt: reserved header field is ",
                     reserved, ", not 0");

@@ -78,7 +78,7 @@ TEST(ModuleTest, NewerVersion) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(7)),
             "module format version 7 is newer than this runtime supports "
-            "(version 4); recompile it with a matching ferry-compile");
+            "(versions 4 to 5); recompile it with a matching ferry-compile");
 }
 
 TEST(ModuleTest, BadRegisterIndex) {
@@ -179,11 +179,13 @@ TEST(ModuleTest, OlderVersionRejected) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(1)),
             "module format version 1 is older than this runtime supports "
-            "(version 4); recompile it with a matching ferry-compile");
+            "(versions 4 to 5); recompile it with a matching ferry-compile");
   // Version 3's integer ops had no width: its code would decode wrongly.
   EXPECT_EQ(loadError(w.finish(3)),
             "module format version 3 is older than this runtime supports "
-            "(version 4); recompile it with a matching ferry-compile");
+            "(versions 4 to 5); recompile it with a matching ferry-compile");
+  // Version 5 only added an opcode: version 4 files still load.
+  EXPECT_EQ(loadError(w.finish(4)), "<loaded>");
 }
 
 TEST(ModuleTest, LoadsTheImportTable) {

@@ -539,6 +539,9 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
       .Case([&](hal::BufferAllocationIsTerminalOp op) {
         return encodeRegisters(op, Opcode::kBufferIsTerminal);
       })
+      .Case([&](hal::BufferAllocationClaimOp op) {
+        return encodeRegisters(op, Opcode::kBufferClaim);
+      })
       .Default([&](Operation *op) {
         return op->emitError()
                << "'" << op->getName()

@@ -273,6 +273,10 @@ public:
     FunctionBuilder &bufferIsTerminal(uint16_t dst, uint16_t buffer) {
       return emit(Opcode::kBufferIsTerminal, {dst, buffer});
     }
+    FunctionBuilder &bufferClaim(uint16_t dst, uint16_t device,
+                                 uint16_t buffer) {
+      return emit(Opcode::kBufferClaim, {dst, device, buffer});
+    }
 
   private:
     FunctionBuilder &raw(uint64_t value, size_t bytes) {

@@ -272,8 +272,15 @@ private:
                                op.getMessageAttr(),
                                shapeOf(loc, type, op.getResultEncodingDims()),
                                TypeAttr::get(type.getElementType()));
-    buffers[op.getResult()] = BufferViewBufferOp::create(
+    Value buffer = BufferViewBufferOp::create(
         builder, loc, BufferType::get(func.getContext()), op.getSource());
+    // An argument the host handed over: the program writes it in place only
+    // if the host kept no share (a function of the module hands over results
+    // nobody else owns, so those need no check).
+    if (op.getConsume() && isa<BlockArgument>(op.getSource()))
+      buffer = BufferAllocationClaimOp::create(builder, loc, buffer.getType(),
+                                               deviceOf(op), buffer);
+    buffers[op.getResult()] = buffer;
     return success();
   }
 

@@ -547,6 +547,32 @@ def HAL_BufferAllocationIsTerminalOp
   let assemblyFormat = "`<` $buffer `:` type($buffer) `>` attr-dict `:` type($result)";
 }
 
+def HAL_BufferAllocationClaimOp : HAL_Op<"buffer.allocation.claim"> {
+  let summary = "the program's own copy of a buffer handed over to it";
+  let description = [{
+    A buffer whose ownership a caller handed over (an argument with
+    `iree.abi.consume`) may be written in place only if nobody else still
+    owns it. `claim` decides at run time: when the program is the
+    allocation's only owner the result is the buffer itself; otherwise the
+    program drops its share and the result is a copy of the buffer's bytes,
+    allocated on `device` with the source's memory type and usage, that the
+    program alone owns. Either way the result is the program's to write and
+    to free. The copy (if any) is complete when the op returns: a claim runs
+    on a buffer the host handed in, whose bytes are ready.
+
+    ```mlir
+    %own = hal.buffer.allocation.claim<%device : !hal.device>
+        buffer(%buffer : !hal.buffer) : !hal.buffer
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, HAL_Buffer:$buffer);
+  let results = (outs HAL_Buffer:$result);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>` `buffer` `(` $buffer `:` type($buffer) `)`
+    attr-dict `:` type($result)
+  }];
+}
+
 def HAL_DeviceQueueDispatchOp : HAL_Op<"device.queue.dispatch", [AttrSizedOperandSegments]> {
   let summary = "runs a built-in kernel over buffers in queue order";
   let description = [{

@@ -158,13 +158,12 @@ bool WritableStorage::computeWritable(Value resource) {
   Operation *def = resource.getDefiningOp();
   if (isa<AsyncAllocaOp, AsyncSplatOp, AsyncCloneOp, AsyncTransferOp>(def))
     return true;
-  // A buffer a function of the module returned: the callee handed over its
-  // only ownership (it returns fresh buffers, never its arguments), so it is
-  // the program's own, like a new result.
+  // A consumed import is the program's own, like a new result: a function
+  // of the module hands over the only ownership of what it returns (fresh
+  // buffers, never its arguments), and an argument the host handed over is
+  // claimed where it enters (a copy when the host kept a share).
   if (auto import = dyn_cast<TensorImportOp>(def))
-    return import.getConsume()
-               ? import.getSource().getDefiningOp<func::CallOp>() != nullptr
-               : isLentForResult(import.getSource());
+    return import.getConsume() || isLentForResult(import.getSource());
   if (auto tiedOp = dyn_cast<TiedOpInterface>(def)) {
     if (OpOperand *tied = tiedOp.getTiedOperand(cast<OpResult>(resource)))
       return isWritable(tied->get());

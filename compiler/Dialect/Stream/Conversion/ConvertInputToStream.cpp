@@ -40,6 +40,7 @@ namespace ferry::stream {
 namespace {
 
 constexpr StringLiteral kInputTiedAttr = "iree.abi.tied";
+constexpr StringLiteral kInputConsumeAttr = "iree.abi.consume";
 constexpr StringLiteral kInputModelAttr = "iree.abi.model";
 constexpr StringLiteral kCoarseFencesModel = "coarse-fences";
 
@@ -92,6 +93,14 @@ DenseElementsAttr getSplatConstant(Operation *op) {
                                                                   : nullptr;
 }
 
+// Whether `func` takes over its caller's ownership of an argument.
+bool hasConsumedArguments(func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (func.getArgAttr(i, kInputConsumeAttr))
+      return true;
+  return false;
+}
+
 // Whether `func` writes a result into one of its arguments.
 bool hasTiedResults(func::FuncOp func) {
   for (unsigned i = 0; i < func.getNumResults(); ++i)
@@ -133,6 +142,11 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
                << "calls '" << call.getCallee()
                << "', which writes a result into its argument "
                   "(iree.abi.tied); only the host may call such a function";
+      if (hasConsumedArguments(callee))
+        return op->emitError()
+               << "calls '" << call.getCallee()
+               << "', which takes over its caller's ownership of an argument "
+                  "(iree.abi.consume); only the host may call such a function";
       return success();
     }
     for (Type type : call->getOperandTypes())
@@ -235,6 +249,32 @@ FailureOr<SmallVector<int64_t>> readTies(func::FuncOp func) {
   return ties;
 }
 
+// Which arguments of `func` the caller hands over (`iree.abi.consume`),
+// checked: a unit attribute on an argument no result is tied to (a tied
+// argument stays the caller's, who reads the result in it). Reports why not.
+FailureOr<SmallVector<bool>> readConsumed(func::FuncOp func,
+                                          ArrayRef<int64_t> ties) {
+  SmallVector<bool> consumed(func.getNumArguments(), false);
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    Attribute attr = func.getArgAttr(i, kInputConsumeAttr);
+    if (!attr)
+      continue;
+    if (!isa<UnitAttr>(attr))
+      return func.emitError()
+             << "argument " << i << " of '" << func.getSymName() << "' has "
+             << kInputConsumeAttr << " = " << attr
+             << "; it must be a unit attribute (no value)";
+    if (llvm::is_contained(ties, int64_t(i)))
+      return func.emitError()
+             << "argument " << i << " of '" << func.getSymName()
+             << "' is both consumed (" << kInputConsumeAttr
+             << ") and tied to a result (" << kInputTiedAttr
+             << "); a tied argument stays the caller's";
+    consumed[i] = true;
+  }
+  return consumed;
+}
+
 // Moves `iree.abi.tied` into the function's `stream.tied_operands`.
 void applyTies(func::FuncOp func, ArrayRef<int64_t> ties) {
   for (unsigned i = 0; i < func.getNumResults(); ++i)
@@ -255,6 +295,11 @@ LogicalResult importExternal(func::FuncOp func) {
     return func.emitError() << "'" << func.getSymName() << "' uses ABI model '"
                             << model.getValue() << "'; only '"
                             << kCoarseFencesModel << "' is supported";
+  if (hasConsumedArguments(func))
+    return func.emitError()
+           << "'" << func.getSymName() << "' is external and has an argument "
+           << "with " << kInputConsumeAttr
+           << "; only functions of the module may consume arguments";
   FailureOr<SmallVector<int64_t>> ties = readTies(func);
   if (failed(ties))
     return failure();
@@ -274,7 +319,8 @@ LogicalResult checkFunction(func::FuncOp func, SymbolTable &symbols) {
                                "functions without tensors may branch";
   }
   bool ok = succeeded(checkBoundaryTypes(func));
-  ok &= succeeded(readTies(func));
+  FailureOr<SmallVector<int64_t>> ties = readTies(func);
+  ok &= succeeded(ties) && succeeded(readConsumed(func, *ties));
   // Ops nested in an unsupported op are not reported again.
   for (Operation &op : func.getBody().front())
     if (failed(checkSupported(&op, symbols)))
@@ -304,6 +350,7 @@ public:
 
   void run() {
     ties = *readTies(func); // checked before any function was imported
+    consumed = *readConsumed(func, ties);
     applyTies(func, ties);
     Block &block = func.getBody().front();
     importArguments(block);
@@ -369,6 +416,12 @@ private:
           importView(loc, view, cast<RankedTensorType>(arg.getType()),
                      "input " + std::to_string(i), storages[arg]);
       setAffinity(import, boundaryAffinity(func.getArgAttrDict(i)));
+      // The host hands this one over: the program frees it and, when the
+      // host kept no share, writes it in place.
+      if (consumed[i]) {
+        import.setConsume(true);
+        func.removeArgAttr(i, kInputConsumeAttr);
+      }
       argumentStorages.push_back(storages[arg]);
     }
   }
@@ -694,6 +747,8 @@ private:
   bool calledInternally;
   OpBuilder builder;
   unsigned originalArgCount = 0;
+  // Whether the caller hands each argument over (`iree.abi.consume`).
+  SmallVector<bool> consumed;
   // The argument each result is written into (`iree.abi.tied`), or -1.
   SmallVector<int64_t> ties;
   // Where each argument lives once imported.

@@ -161,15 +161,15 @@ struct DeviceLiveBytes {
   }
 };
 
-// Whether `dealloca`'s guard is the release of a call result of a function
-// of the module: the callee handed its only ownership over, so the release
-// is the last and the memory is freed.
+// Whether `dealloca`'s guard is the release of a consumed import: a call
+// result of a function of the module (the callee handed its only ownership
+// over) or an argument the host handed over (claimed where it entered, so the
+// program is its only owner), so the release is the last and frees it.
 bool soleOwnerRelease(ResourceDeallocaOp dealloca) {
   auto release = dealloca.getCondition().getDefiningOp<ResourceReleaseOp>();
   auto import =
       release ? release.getOperand().getDefiningOp<TensorImportOp>() : nullptr;
-  return import && import.getConsume() &&
-         import.getSource().getDefiningOp<func::CallOp>();
+  return import && import.getConsume();
 }
 
 // The bytes a call to `callee` adds at its peak to what its caller holds: its

@@ -1,6 +1,7 @@
 // Copies a value before an op writes into it, where anything else may still
 // see the value. See Passes.td for the rules.
 
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -33,8 +34,14 @@ Value getOperandSize(OpOperand &use) {
 }
 
 // Whether something other than `use` may still see the value it writes.
-bool needsCopy(OpOperand &use) {
+bool needsCopy(OpOperand &use, WritableStorage &storage) {
   Value value = use.get();
+  // A fill reads nothing: one of a value that dies here, in storage the
+  // program may write, fills that storage (there is no clone for
+  // stream-elide-async-copies to remove later).
+  if (isa<AsyncFillOp>(use.getOwner()) && isLastUse(use) &&
+      storage.isWritable(value))
+    return false;
   if (isa<BlockArgument>(value))
     return true;
   // Constants are immutable; imports are the host's until consumed.
@@ -74,8 +81,9 @@ struct MaterializeCopyOnWritePass
           writes.push_back(tied);
     });
     OpBuilder builder(&getContext());
+    WritableStorage storage(getOperation());
     for (OpOperand *use : writes) {
-      if (!needsCopy(*use))
+      if (!needsCopy(*use, storage))
         continue;
       builder.setInsertionPoint(use->getOwner());
       Operation *copy = makeCopy(builder, *use);

@@ -16,7 +16,9 @@ def MaterializeCopyOnWritePass
     - a copy of undefined contents (`stream.async.alloca`) is a fresh
       alloca, never a copy of garbage;
     - a copy for a `stream.async.fill`, which sets every element, is a fresh
-      alloca too: nothing reads what the copy would hold;
+      alloca too: nothing reads what the copy would hold; and a fill of a
+      value that dies there, in storage the program may write (see
+      stream-elide-async-copies), gets no copy at all;
     - a copy of a splat is a new splat of the same value;
     - anything else gets a `stream.async.clone`.
 

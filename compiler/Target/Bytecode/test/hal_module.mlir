@@ -2,7 +2,7 @@
 // pipeline leaves it alone and the writer produces a module.
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s --check-prefix=DUMP --match-full-lines
-// DUMP:      module: format version 4, {{[0-9]+}} payload bytes, checksum 0x{{[0-9a-f]+}}
+// DUMP:      module: format version 5, {{[0-9]+}} payload bytes, checksum 0x{{[0-9a-f]+}}
 // DUMP:      functions (1):
 // DUMP-NEXT:   [0] @add(ref, ref) -> (ref) registers=6 i64, 13 ref code=231 bytes
 // The memory type and usage masks are constants (17 and 51, their bits).

@@ -94,3 +94,32 @@ func.func @affinities(%view: !hal.buffer_view) {
   stream.timepoint.await %all
   return
 }
+
+// -----
+
+// An argument the host handed over (a consumed import of a block argument)
+// is claimed on its device where it enters: the program's own from then on.
+// A consumed call result needs no claim: the callee hands over the only
+// ownership.
+// CHECK-LABEL: func.func @consumed
+// CHECK: %[[D:.+]] = hal.device.get @__device_0
+// CHECK: %[[B:.+]] = hal.buffer_view.buffer<%arg0 : !hal.buffer_view>
+// CHECK: %[[OWN:.+]] = hal.buffer.allocation.claim<%[[D]] : !hal.device> buffer(%[[B]] : !hal.buffer) : !hal.buffer
+// CHECK: hal.device.queue.fill<%{{.+}}> {{.*}}target(%[[OWN]] : !hal.buffer)
+// CHECK: call @produce
+// CHECK-NOT: hal.buffer.allocation.claim
+// CHECK: hal.buffer_view.create buffer(%[[OWN]] : !hal.buffer)
+// CHECK: return
+hal.device.global @__device_0 = #hal.device.target<"local", {}>
+func.func private @produce() -> !hal.buffer_view
+func.func @consumed(%view: !hal.buffer_view) -> !hal.buffer_view {
+  %c7 = arith.constant 7 : i32
+  %s = arith.constant 16 : index
+  %a = stream.tensor.import consume %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %f = stream.cmd.fill %c7, %a : i32 -> !stream.resource<external>{%s} => !stream.timepoint
+  stream.timepoint.await %f
+  %r = call @produce() : () -> !hal.buffer_view
+  %b = stream.tensor.import consume %r message("result 0 of 'produce'") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %v = stream.tensor.export %a : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %v : !hal.buffer_view
+}
