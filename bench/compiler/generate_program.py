@@ -17,7 +17,7 @@ args = parser.parse_args()
 
 t = f"tensor<{args.size}xf32>"
 out = []
-out.append(f"func.func private @scale({t}, {t}) -> ({t} {{iree.abi.tied = 1 : index}}) "
+out.append(f"func.func private @Bench.scale({t}, {t}) -> ({t} {{iree.abi.tied = 1 : index}}) "
            f"attributes {{iree.abi.model = \"coarse-fences\"}}")
 out.append(f"func.func @main(%a: {t}, %b: {t}) -> {t} {{")
 prev, older = "%a", "%b"
@@ -25,7 +25,7 @@ for i in range(args.ops):
     name = f"%v{i}"
     if i % 10 == 9:
         out.append(f"  %e{i} = tensor.empty() : {t}")
-        out.append(f"  {name} = call @scale({prev}, %e{i}) : ({t}, {t}) -> {t}")
+        out.append(f"  {name} = call @Bench.scale({prev}, %e{i}) : ({t}, {t}) -> {t}")
     else:
         op = ["arith.addf", "arith.mulf", "arith.subf"][i % 3]
         out.append(f"  {name} = {op} {prev}, {older} : {t}")

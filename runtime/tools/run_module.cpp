@@ -266,8 +266,12 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
   if (recorder)
     recorder->sampleLiveBytes(); // the uploaded inputs
   auto start = TraceRecorder::Clock::now();
+  // The host holds its inputs until the call returns (the program may drop
+  // its references to a lent input at its last use, but the memory is the
+  // host's), then lets them go before reading the results back.
   Result<std::vector<vm::Value>> results =
-      run.context->invoke(options.function, std::move(args));
+      run.context->invoke(options.function, args);
+  args.clear();
   if (recorder)
     recorder->recordVmSpan(strCat("invoke ", options.function), start,
                            TraceRecorder::Clock::now());

@@ -12,11 +12,13 @@
 
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 
+#include "mlir/Analysis/Liveness.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/RegionGraphTraits.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -223,13 +225,18 @@ std::optional<RegisterKind> getRegisterKind(Type type) {
   return std::nullopt;
 }
 
-// One register per SSA value, numbered per kind in definition order. Function
-// arguments are defined first, which gives them registers 0.. within their
-// kind as the format requires.
+// A register per live SSA value, per kind. Function arguments are defined
+// first, which gives them registers 0.. within their kind as the format
+// requires. A value dead from some op on gives its register back, and a later
+// value of the same block takes it: a long straight-line function needs as
+// many registers as it has values live at once, not as it has values.
+// Reuse stays within one block: a value dead at the end of a block may still
+// be live in a sibling block, which another register must serve.
 class RegisterFile {
 public:
-  // Assigns the next register of the value's kind. Errors are reported on
-  // `owner` (the defining op, or the function for arguments).
+  // Assigns a free register of the value's kind (the lowest given back in
+  // this block, else the next new one). Errors are reported on `owner` (the
+  // defining op, or the function for arguments).
   LogicalResult define(Value value, Operation *owner) {
     std::optional<RegisterKind> kind = getRegisterKind(value.getType());
     if (!kind)
@@ -237,6 +244,11 @@ public:
              << "a value of type " << value.getType()
              << " cannot be held in a Ferry bytecode register; only index, "
                 "integers of up to 64 bits and !hal types can";
+    SmallVector<uint16_t> &free = freed[static_cast<unsigned>(*kind)];
+    if (!free.empty()) {
+      registers[value] = free.pop_back_val();
+      return success();
+    }
     uint16_t &count = counts[static_cast<unsigned>(*kind)];
     if (count >= kMaxRegistersPerKind)
       return owner->emitError()
@@ -256,6 +268,24 @@ public:
     return it->second;
   }
 
+  // `value` is not read again in this block, nor after it: its register
+  // may hold a later value of the block. (It keeps the register for the
+  // blocks encoded later: a sibling block may still read it there.)
+  // Releasing twice (an op using a value twice) is harmless.
+  void release(Value value) {
+    if (!releasedInBlock.insert(value).second)
+      return;
+    freed[static_cast<unsigned>(*getRegisterKind(value.getType()))].push_back(
+        lookup(value));
+  }
+
+  // A new block: what the last one gave back stays unused.
+  void startBlock() {
+    for (SmallVector<uint16_t> &free : freed)
+      free.clear();
+    releasedInBlock.clear();
+  }
+
   uint16_t count(RegisterKind kind) const {
     return counts[static_cast<unsigned>(kind)];
   }
@@ -263,6 +293,8 @@ public:
 private:
   llvm::DenseMap<Value, uint16_t> registers;
   uint16_t counts[2] = {0, 0};
+  SmallVector<uint16_t> freed[2];
+  llvm::DenseSet<Value> releasedInBlock;
 };
 
 //===----------------------------------------------------------------------===//
@@ -374,11 +406,36 @@ LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteWriter &out) {
       if (failed(registers.define(arg, block == &entry ? func.getOperation()
                                                        : block->getParentOp())))
         return failure();
+  Liveness liveness(func);
   for (Block *block : order) {
     blockOffsets[block] = code.size();
+    registers.startBlock();
+    const LivenessBlockInfo *live = liveness.getLiveness(block);
+    // The op of this block that uses each value last.
+    llvm::DenseMap<Value, Operation *> lastUser;
     for (Operation &op : *block)
+      for (Value operand : op.getOperands())
+        lastUser[operand] = &op;
+    auto isDeadAfter = [&](Value value, Operation *op) {
+      // A branch target's arguments keep their registers: predecessors
+      // move into them.
+      auto arg = dyn_cast<BlockArgument>(value);
+      if (arg && arg.getOwner() != &entry)
+        return false;
+      return lastUser.lookup(value) == op && !live->isLiveOut(value);
+    };
+    for (Operation &op : *block) {
       if (failed(encodeOp(&op)))
         return failure();
+      // After the instruction, so its results never share a register with
+      // its operands (instructions read operands as they write results).
+      for (Value result : op.getResults())
+        if (result.use_empty())
+          registers.release(result);
+      for (Value operand : op.getOperands())
+        if (isDeadAfter(operand, &op))
+          registers.release(operand);
+    }
   }
   for (auto [at, block] : targetFixups)
     code.patchU32(at, blockOffsets.lookup(block));

@@ -14,10 +14,11 @@
 // CHECK-NEXT:     0063  return values=(i2)
 // CHECK-NEXT:     0069  add.i dst=i6 lhs=i1 rhs=i4 bits=64
 // CHECK-NEXT:     0077  br target=^0034 moves=[i1 <- i6]
-// CHECK-NEXT:   [1] @twice(i64) -> (i64) registers=3 i64, 0 ref code=29 bytes
+// The argument is dead after the call: the sum takes its register.
+// CHECK-NEXT:   [1] @twice(i64) -> (i64) registers=2 i64, 0 ref code=29 bytes
 // CHECK-NEXT:     0000  call function=@count arguments=(i0) results=(i1)
-// CHECK-NEXT:     0015  add.i dst=i2 lhs=i1 rhs=i1 bits=64
-// CHECK-NEXT:     0023  return values=(i2)
+// CHECK-NEXT:     0015  add.i dst=i0 lhs=i1 rhs=i1 bits=64
+// CHECK-NEXT:     0023  return values=(i0)
 // CHECK-NOT:  {{.}}
 
 // The seed example: queue operations print their fences, flags and

@@ -6,6 +6,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <deque>
+#include <tuple>
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_REUSEALLOCATIONSPASS
@@ -17,12 +21,18 @@ using namespace mlir;
 namespace ferry::stream {
 namespace {
 
-bool sameSize(Value a, Value b) {
-  if (a == b)
-    return true;
-  APInt lhs, rhs;
-  return matchPattern(a, m_ConstantInt(&lhs)) &&
-         matchPattern(b, m_ConstantInt(&rhs)) && lhs == rhs;
+// What an alloca must share with a freed allocation to take its memory:
+// resource type, affinity and size (a constant's value, else the size
+// value itself).
+using AllocationKey = std::tuple<Type, Attribute, Value, int64_t>;
+
+AllocationKey keyOf(ResourceAllocaOp alloca) {
+  Value size = alloca.getStorageSize();
+  APInt constant;
+  if (matchPattern(size, m_ConstantInt(&constant)))
+    return {alloca.getResult().getType(), getAffinity(alloca), Value(),
+            constant.getSExtValue()};
+  return {alloca.getResult().getType(), getAffinity(alloca), size, 0};
 }
 
 // A dealloca whose memory can go to someone else: unconditional, of an
@@ -36,51 +46,50 @@ ResourceAllocaOp getRecyclableAllocation(ResourceDeallocaOp dealloca) {
   return alloca;
 }
 
-bool isCompatible(ResourceAllocaOp freed, ResourceAllocaOp wanted) {
-  return !wanted.getAwaitTimepoint() && !wanted.getIndeterminate() &&
-         freed.getResult().getType() == wanted.getResult().getType() &&
-         sameSize(freed.getStorageSize(), wanted.getStorageSize()) &&
-         getAffinity(freed) == getAffinity(wanted);
-}
-
-// `wanted` takes the memory `dealloca` frees.
-void recycle(ResourceDeallocaOp dealloca, ResourceAllocaOp freed,
+// `wanted` takes the memory `dealloca` frees. Returns whether the memory
+// was placed on its origin device (its later deallocas must say so too).
+bool recycle(ResourceDeallocaOp dealloca, ResourceAllocaOp freed,
              ResourceAllocaOp wanted) {
-  Value storage = freed.getResult();
   Value ready = dealloca.getAwaitTimepoint();
   wanted.getResultTimepoint().replaceAllUsesWith(ready);
   dealloca.getResultTimepoint().replaceAllUsesWith(ready);
   bool preferOrigin = dealloca.getPreferOrigin();
   dealloca.erase();
-  wanted.getResult().replaceAllUsesWith(storage);
+  wanted.getResult().replaceAllUsesWith(freed.getResult());
   wanted.erase();
-  // The memory keeps its first placement.
-  if (preferOrigin)
-    for (Operation *user : storage.getUsers())
-      if (auto later = dyn_cast<ResourceDeallocaOp>(user))
-        later.setPreferOrigin(true);
+  return preferOrigin;
 }
 
+// One pass over the block, a hash lookup per alloca: memory recycled
+// again and again in a long chain costs nothing per earlier use.
 void reuseInBlock(Block &block) {
-  // Freed allocations waiting for a taker, in program order.
-  SmallVector<std::pair<ResourceDeallocaOp, ResourceAllocaOp>> pool;
+  // Freed allocations waiting for a taker, oldest first, per key.
+  llvm::DenseMap<AllocationKey,
+                 std::deque<std::pair<ResourceDeallocaOp, ResourceAllocaOp>>>
+      pool;
+  // Memory first placed on its origin device keeps that placement.
+  llvm::SetVector<Value> originPlaced;
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (auto dealloca = dyn_cast<ResourceDeallocaOp>(&op)) {
       if (ResourceAllocaOp freed = getRecyclableAllocation(dealloca))
-        pool.push_back({dealloca, freed});
+        pool[keyOf(freed)].push_back({dealloca, freed});
       continue;
     }
     auto wanted = dyn_cast<ResourceAllocaOp>(&op);
-    if (!wanted)
+    if (!wanted || wanted.getAwaitTimepoint() || wanted.getIndeterminate())
       continue;
-    auto it = llvm::find_if(
-        pool, [&](auto &entry) { return isCompatible(entry.second, wanted); });
-    if (it == pool.end())
+    auto it = pool.find(keyOf(wanted));
+    if (it == pool.end() || it->second.empty())
       continue;
-    auto [dealloca, freed] = *it;
-    pool.erase(it);
-    recycle(dealloca, freed, wanted);
+    auto [dealloca, freed] = it->second.front();
+    it->second.pop_front();
+    if (recycle(dealloca, freed, wanted))
+      originPlaced.insert(freed.getResult());
   }
+  for (Value storage : originPlaced)
+    for (Operation *user : storage.getUsers())
+      if (auto later = dyn_cast<ResourceDeallocaOp>(user))
+        later.setPreferOrigin(true);
 }
 
 struct ReuseAllocationsPass

@@ -4,7 +4,9 @@
 // RUN: ferry-dump %t.fvm | FileCheck %s --check-prefix=DUMP --match-full-lines
 // DUMP:      module: format version 5, {{[0-9]+}} payload bytes, checksum 0x{{[0-9a-f]+}}
 // DUMP:      functions (1):
-// DUMP-NEXT:   [0] @add(ref, ref) -> (ref) registers=6 i64, 13 ref code=231 bytes
+// Registers are reused once their values are dead (r0 and r1, the
+// arguments, hold a buffer and fences later).
+// DUMP-NEXT:   [0] @add(ref, ref) -> (ref) registers=5 i64, 6 ref code=231 bytes
 // The memory type and usage masks are constants (17 and 51, their bits).
 // DUMP-NEXT:     0000  const.i64 dst=i0 value=4
 // DUMP-NEXT:     0011  const.i64 dst=i1 value=17
@@ -14,21 +16,21 @@
 // DUMP-NEXT:     0049  hal.buffer_view.assert view=r0 element_type=i32 dim=[i3] message="input 0"
 // DUMP-NEXT:     0064  hal.buffer_view.assert view=r1 element_type=i32 dim=[i3] message="input 1"
 // DUMP-NEXT:     0079  hal.buffer_view.buffer dst=r3 view=r0
-// DUMP-NEXT:     0084  hal.buffer_view.buffer dst=r4 view=r1
+// DUMP-NEXT:     0084  hal.buffer_view.buffer dst=r0 view=r1
 // DUMP-NEXT:     0089  hal.buffer.length dst=i4 buffer=r3
-// DUMP-NEXT:     0094  hal.fence.create dst=r5 device=r2
-// DUMP-NEXT:     0099  hal.device.queue.alloca dst=r6 device=r2 wait=none signal=r5 memory_type=i1 usage=i2 size=i4 flags=none
-// DUMP-NEXT:     0118  hal.fence.create dst=r7 device=r2
-// DUMP-NEXT:     0123  hal.device.queue.dispatch device=r2 wait=r5 signal=r7 kernel=add element_type=i32 count=i3 binding=[r3, r4, r6]
-// DUMP-NEXT:     0148  mul.i dst=i5 lhs=i3 rhs=i0 bits=64
-// DUMP-NEXT:     0156  hal.fence.create dst=r8 device=r2
-// DUMP-NEXT:     0161  hal.device.queue.alloca dst=r9 device=r2 wait=r7 signal=r8 memory_type=i1 usage=i2 size=i5 flags=none
-// DUMP-NEXT:     0180  hal.fence.create dst=r10 device=r2
-// DUMP-NEXT:     0185  hal.device.queue.dealloca device=r2 wait=r8 signal=r10 buffer=r9 flags=none
-// DUMP-NEXT:     0198  hal.fence.join dst=r11 fence=[r7, r10]
-// DUMP-NEXT:     0207  hal.fence.await fence=[r11]
-// DUMP-NEXT:     0212  hal.buffer_view.create dst=r12 buffer=r6 element_type=i32 dim=[i3]
-// DUMP-NEXT:     0225  return values=(r12)
+// DUMP-NEXT:     0094  hal.fence.create dst=r1 device=r2
+// DUMP-NEXT:     0099  hal.device.queue.alloca dst=r4 device=r2 wait=none signal=r1 memory_type=i1 usage=i2 size=i4 flags=none
+// DUMP-NEXT:     0118  hal.fence.create dst=r5 device=r2
+// DUMP-NEXT:     0123  hal.device.queue.dispatch device=r2 wait=r1 signal=r5 kernel=add element_type=i32 count=i3 binding=[r3, r0, r4]
+// DUMP-NEXT:     0148  mul.i dst=i4 lhs=i3 rhs=i0 bits=64
+// DUMP-NEXT:     0156  hal.fence.create dst=r0 device=r2
+// DUMP-NEXT:     0161  hal.device.queue.alloca dst=r3 device=r2 wait=r5 signal=r0 memory_type=i1 usage=i2 size=i4 flags=none
+// DUMP-NEXT:     0180  hal.fence.create dst=r1 device=r2
+// DUMP-NEXT:     0185  hal.device.queue.dealloca device=r2 wait=r0 signal=r1 buffer=r3 flags=none
+// DUMP-NEXT:     0198  hal.fence.join dst=r3 fence=[r5, r1]
+// DUMP-NEXT:     0207  hal.fence.await fence=[r3]
+// DUMP-NEXT:     0212  hal.buffer_view.create dst=r3 buffer=r4 element_type=i32 dim=[i3]
+// DUMP-NEXT:     0225  return values=(r3)
 
 // Hal-level input passes through the pipeline unchanged.
 // RUN: ferry-compile %s --compile-to=hal | FileCheck %s --check-prefix=HAL

@@ -1,0 +1,11 @@
+// A function with far more values than a bytecode function has registers
+// (65535 per kind): registers are reused once their values are dead, so a
+// long straight-line program needs only as many as it has values live at
+// once. 50,000 ops of the compiler benchmark's program define about 80,000
+// ref values (fences, buffers, views).
+// RUN: %python %S/../../../../bench/compiler/generate_program.py 50000 --size=4 > %t.mlir
+// RUN: ferry-compile %t.mlir -o %t.fvm
+// RUN: ferry-compile %t.mlir --compile-to=hal | grep -c -E "= hal\.(fence|device\.queue\.alloca|buffer_view)" | FileCheck %s --check-prefix=VALUES
+// VALUES: {{^[7-9][0-9][0-9][0-9][0-9]$}}
+// RUN: ferry-dump %t.fvm | FileCheck %s
+// CHECK: [0] @main(ref, ref) -> (ref) registers={{[0-9]}} i64, {{[1-9][0-9]?[0-9]?[0-9]?}} ref
