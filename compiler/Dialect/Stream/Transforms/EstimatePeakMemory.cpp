@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -161,16 +162,66 @@ struct DeviceLiveBytes {
   }
 };
 
-// Whether `dealloca`'s guard is the release of a call result of a function
-// of the module: the callee handed its only ownership over, so the release
-// is the last and the memory is freed.
-bool soleOwnerRelease(ResourceDeallocaOp dealloca) {
-  auto release = dealloca.getCondition().getDefiningOp<ResourceReleaseOp>();
-  auto import =
-      release ? release.getOperand().getDefiningOp<TensorImportOp>() : nullptr;
-  return import && import.getConsume() &&
-         import.getSource().getDefiningOp<func::CallOp>();
-}
+// The owners of each buffer the program owns, as the run time counts them
+// (`hal.buffer.allocation.preserve` / `discard`): the program is the one
+// owner of what it allocates, of a new result of an external call and of a
+// callee's result it imports with `consume` (the callee handed over its only
+// ownership); each `stream.resource.retain` adds one. Nothing else adds an
+// owner at run time: external code may keep a reference to a buffer it was
+// given (the plugin ABI's ref_retain), but a reference is not ownership, and
+// the memory still goes back at the program's dealloca, which waits for the
+// call's signal fence. So a `stream.resource.release` drops the last owner
+// exactly when the releases catch up with the retains, and the
+// `dealloca if` it guards frees then.
+class Ownership {
+public:
+  void own(Value resource) { owners[root(resource)] = 1; }
+
+  void visit(Operation &op) {
+    if (auto retain = dyn_cast<ResourceRetainOp>(op)) {
+      auto it = owners.find(root(retain.getOperand()));
+      if (it != owners.end())
+        ++it->second;
+    } else if (auto release = dyn_cast<ResourceReleaseOp>(op)) {
+      auto it = owners.find(root(release.getOperand()));
+      if (it != owners.end() && --it->second == 0)
+        lastReleases.insert(release.getResult());
+    }
+  }
+
+  // Whether `dealloca` frees when it is issued: unconditional, or guarded by
+  // the release of the last owner. A guard the walk cannot follow (a buffer
+  // the host owns) is assumed not to free: an upper bound.
+  bool frees(ResourceDeallocaOp dealloca) const {
+    return !dealloca.getCondition() ||
+           lastReleases.contains(dealloca.getCondition());
+  }
+
+private:
+  // The value a resource was made as: host awaits and tied call results
+  // yield the same buffer under another name.
+  static Value root(Value resource) {
+    for (;;) {
+      auto result = dyn_cast<OpResult>(resource);
+      if (!result)
+        return resource;
+      Operation *def = result.getOwner();
+      if (auto await = dyn_cast<TimepointAwaitOp>(def)) {
+        resource = await.getResourceOperands()[result.getResultNumber()];
+      } else if (auto call = dyn_cast<CmdCallOp>(def)) {
+        OpOperand *tied = call.getTiedOperand(result.getResultNumber());
+        if (!tied)
+          return resource;
+        resource = tied->get();
+      } else {
+        return resource;
+      }
+    }
+  }
+
+  llvm::DenseMap<Value, int64_t> owners;
+  llvm::DenseSet<Value> lastReleases;
+};
 
 // The bytes a call to `callee` adds at its peak to what its caller holds: its
 // peak minus its inputs (the caller's buffers, already counted), in total
@@ -190,7 +241,9 @@ void addCallPeak(DeviceLiveBytes &bytes, const DeviceLiveBytes &callee) {
 
 LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
                    DeviceLiveBytes &bytes, const CalleeExcess &calleeBytes) {
+  Ownership ownership;
   for (Operation &op : func.getBody().front()) {
+    ownership.visit(op);
     if (auto importOp = dyn_cast<TensorImportOp>(op)) {
       FailureOr<int64_t> size =
           sizeOf(&op, importOp.getResultSize(), evaluator);
@@ -204,6 +257,8 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
       bytes.add(importOp.getResult(),
                 calleeResult ? bytes.placement(&op) : bytes.defaultDevice,
                 *size, /*input=*/!calleeResult);
+      if (calleeResult && importOp.getConsume())
+        ownership.own(importOp.getResult());
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           call, call.getCalleeAttr());
@@ -220,6 +275,7 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
         return failure();
       bytes.add(alloca.getResult(), bytes.placement(&op), *size,
                 /*input=*/false);
+      ownership.own(alloca.getResult());
     } else if (auto call = dyn_cast<CmdCallOp>(op)) {
       for (auto [i, size] : llvm::enumerate(call.getResultSizes())) {
         if (call.getTiedOperand(i))
@@ -229,10 +285,11 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
           return failure();
         bytes.add(call.getResult(i), bytes.placement(&op), *resultBytes,
                   /*input=*/false);
+        ownership.own(call.getResult(i));
       }
     } else if (auto dealloca = dyn_cast<ResourceDeallocaOp>(op)) {
-      if (dealloca.getCondition() && !soleOwnerRelease(dealloca))
-        continue; // may not free: an upper bound
+      if (!ownership.frees(dealloca))
+        continue;
       FailureOr<int64_t> size =
           sizeOf(&op, dealloca.getOperandSize(), evaluator);
       if (failed(size))
