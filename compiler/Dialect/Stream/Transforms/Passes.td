@@ -111,7 +111,9 @@ def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"
     async op's `stream.affinity`, so the work and the memory stay on the
     device the program placed them on.
 
-    Assumes single-block functions in the async phase.
+    Assumes single-block functions in the async phase. An async op inside
+    another op's region (`scf.if`, `scf.for`), or a resource made by an op
+    of another dialect, is an error naming the op: never left unscheduled.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
