@@ -146,3 +146,24 @@ func.func @caller(%v: !hal.buffer_view) {
   %c, %ct = stream.resource.alloca uninitialized : !stream.resource<transient>{%c48} => !stream.timepoint
   return
 }
+
+// -----
+
+// An allocation without an affinity counts where convert-stream-to-hal
+// allocates it: on the first device of its uses (here @b; the default
+// device comes last), not on the first device of the module.
+// CHECK: remark: peak live bytes on @a: 16 (inputs 16, allocated 0)
+// CHECK: remark: peak live bytes on @b: 16 (inputs 0, allocated 16)
+module {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func @unplaced(%view: !hal.buffer_view, %n: index, %k: i32) {
+    %s = arith.constant 16 : index
+    %x = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+    %p, %pa = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %f = stream.cmd.fill %k, %p await(%pa) : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%f) (%x, %p, %p) : (!stream.resource<external>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+    %g = stream.resource.dealloca await(%d) %p : !stream.resource<transient>{%s} => !stream.timepoint
+    return
+  }
+}
