@@ -317,21 +317,29 @@ private:
       }
     };
     addUser(op);
+    SmallVector<Operation *> users;
     for (Operation *user : op.getResult().getUsers()) {
       if (isa<stream::ResourceDeallocaOp>(user))
         continue;
       auto await = dyn_cast<stream::TimepointAwaitOp>(user);
       if (!await) {
-        addUser(user);
+        users.push_back(user);
         continue;
       }
       // The awaited resource is the same buffer: follow it to its users.
       for (auto [operand, result] :
            llvm::zip_equal(await.getResourceOperands(), await.getResults()))
         if (operand == op.getResult())
-          for (Operation *awaitUser : result.getUsers())
-            addUser(awaitUser);
+          llvm::append_range(users, result.getUsers());
     }
+    // In program order, not use-list order (which depends on how the IR was
+    // built or parsed): the first device decides where the buffer goes, and
+    // stream-estimate-peak-memory counts it there by the same rule.
+    llvm::stable_sort(users, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (Operation *user : users)
+      addUser(user);
     if (!affinities.empty() && defaultDeviceUse)
       affinities.insert(DeviceAffinityAttr::get(
           FlatSymbolRefAttr::get(deviceGlobal.getSymNameAttr())));

@@ -199,7 +199,7 @@ struct DeviceLiveBytes {
 
 // The device convert-stream-to-hal allocates `alloca` on: the devices of
 // its uses (following host awaits; a view exported to a call or returned
-// counts the devices that callee or the callers use), in use order, the
+// counts the devices that callee or the callers use), in program order, the
 // alloca's own first and the default device last where some use has no
 // affinity. One device allocates alone. Of several, hal-resolve-topology-
 // queries picks the first that every other reaches, which in the default
@@ -233,20 +233,24 @@ StringRef allocatingDevice(ResourceAllocaOp alloca, func::FuncOp func,
     }
   };
   addUser(alloca);
+  SmallVector<Operation *> users;
   for (Operation *user : alloca.getResult().getUsers()) {
     if (isa<ResourceDeallocaOp>(user))
       continue;
     auto await = dyn_cast<TimepointAwaitOp>(user);
     if (!await) {
-      addUser(user);
+      users.push_back(user);
       continue;
     }
     for (auto [operand, result] :
          llvm::zip_equal(await.getResourceOperands(), await.getResults()))
       if (operand == alloca.getResult())
-        for (Operation *awaitUser : result.getUsers())
-          addUser(awaitUser);
+        llvm::append_range(users, result.getUsers());
   }
+  llvm::stable_sort(
+      users, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *user : users)
+    addUser(user);
   if (!devices.empty() && defaultDeviceUse)
     devices.insert(bytes.defaultDevice);
   return devices.empty() ? bytes.placement(alloca) : devices.front();
