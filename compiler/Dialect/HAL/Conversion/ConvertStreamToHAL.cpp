@@ -334,7 +334,8 @@ private:
     }
     // In program order, not use-list order (which depends on how the IR was
     // built or parsed): the first device decides where the buffer goes, and
-    // stream-estimate-peak-memory counts it there by the same rule.
+    // stream-estimate-peak-memory counts it there by the same rule (its
+    // allocatingDevice and ModuleDeviceUses mirror these: keep them in step).
     llvm::stable_sort(users, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
     });
