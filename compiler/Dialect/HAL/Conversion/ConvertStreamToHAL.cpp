@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -56,7 +57,9 @@ struct ModuleDeviceUses {
   llvm::DenseMap<StringAttr, Affinities> callers;
 
   explicit ModuleDeviceUses(ModuleOp module) {
-    llvm::DenseMap<StringAttr, llvm::SetVector<StringAttr>> calls;
+    // In module order: the order of the device sets below must not depend on
+    // pointer hashes (their first device is where a buffer is allocated).
+    llvm::MapVector<StringAttr, llvm::SetVector<StringAttr>> calls;
     for (auto func : module.getOps<func::FuncOp>()) {
       Affinities &uses = ownAndCallees[func.getSymNameAttr()];
       func.walk([&](Operation *op) {

@@ -141,7 +141,9 @@ struct ModuleDeviceUses {
   llvm::DenseMap<StringAttr, Devices> callers;
 
   explicit ModuleDeviceUses(ModuleOp module) {
-    llvm::DenseMap<StringAttr, llvm::SetVector<StringAttr>> calls;
+    // In module order: the order of the device sets below must not depend on
+    // pointer hashes (their first device is where a buffer is allocated).
+    llvm::MapVector<StringAttr, llvm::SetVector<StringAttr>> calls;
     for (auto func : module.getOps<func::FuncOp>()) {
       Devices &uses = ownAndCallees[func.getSymNameAttr()];
       func.walk([&](Operation *op) {
