@@ -4,6 +4,7 @@
 #include "compiler/Dialect/HAL/Transforms/Passes.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
+#include "compiler/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -11,7 +12,9 @@
 namespace ferry {
 
 static void addCleanup(mlir::OpPassManager &pm) {
-  pm.addPass(mlir::createCanonicalizerPass());
+  // MLIR's canonicalizer, minus its hang on loops a folded branch leaves
+  // unreachable (compiler/Transforms/Passes.td).
+  pm.addPass(createCanonicalizePass());
   pm.addPass(mlir::createCSEPass());
 }
 

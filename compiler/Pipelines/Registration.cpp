@@ -7,6 +7,7 @@
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -31,6 +32,7 @@ void registerAllPasses() {
   stream::registerStreamTransformsPasses();
   hal::registerHALConversionPasses();
   hal::registerHALTransformsPasses();
+  registerFerryTransformsPasses();
   registerPipelines();
 }
 

@@ -45,27 +45,24 @@ FEATURES = {
     "plugin_may_alias": (True, "compile with --module (FERRY_PLUGIN_TIED_MAY_ALIAS)"),
     "module_calls": (True, "calls between tensor functions of the module"),
     "dynamic_shapes": (True, "tensors of dynamic shape (tensor<?x3xi32>)"),
+    # Issue 12, fixed:
+    "write_into_escaping": (True, "a fill or tied call writes into storage that is also "
+                                  "returned or passed to a module function"),
+    "external_side_effects": (True, "external declarations without nosideeffects (release + "
+                                    "dealloca if after the call)"),
+    "write_into_reused_outside_storage": (True, "a fill or tied call writes into storage an "
+                                                "elementwise op took over from an argument or a "
+                                                "module function's result"),
+    "may_alias_external_input": (True, "with plugin_may_alias, an external call whose input's "
+                                       "storage is external (an argument, a module function's "
+                                       "result, passed to one, or written into one)"),
+    "foldable_branches": (True, "branch conditions the canonicalizer may fold, leaving a loop "
+                                "unreachable (hung MLIR 22's canonicalizer)"),
+    "unplaced_functions": (True, "two-device programs with functions without a stream.affinity"),
+    "two_device_module_calls": (True, "module calls in two-device programs"),
     # Known to fail today: off by default. README.md has a reproducer each.
-    # Issue 12:
-    "write_into_escaping": (False, "a fill or tied call writes into storage that is also "
-                                   "returned or passed to a module function"),
     "argument_to_external": (False, "a function argument handed straight to an external function"),
     "runtime_links_module_calls": (False, "module calls in programs whose links are left to run time"),
-    "external_side_effects": (False, "external declarations without nosideeffects (the walk "
-                                     "counts a free after a release as not freeing)"),
-    # Found by this test:
-    "write_into_reused_outside_storage": (False, "a fill or tied call writes into storage an "
-                                                 "elementwise op took over from an argument or a "
-                                                 "module function's result"),
-    "may_alias_external_input": (False, "with plugin_may_alias, an external call whose input's "
-                                        "storage is external (an argument, a module function's "
-                                        "result, passed to one, or written into one)"),
-    "foldable_branches": (False, "branch conditions the canonicalizer may fold, leaving a loop "
-                                 "unreachable (hangs MLIR 22's canonicalizer)"),
-    "unplaced_functions": (False, "two-device programs with functions without a stream.affinity "
-                                  "(the walk counts their allocations on the first device)"),
-    "two_device_module_calls": (False, "module calls in two-device programs (the walk counts a "
-                                       "returned buffer on the caller's device)"),
 }
 
 TENSOR_DTYPES = ["i8", "i16", "i32", "i64", "f32", "f64"]

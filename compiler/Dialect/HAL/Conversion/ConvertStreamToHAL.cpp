@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -56,7 +57,9 @@ struct ModuleDeviceUses {
   llvm::DenseMap<StringAttr, Affinities> callers;
 
   explicit ModuleDeviceUses(ModuleOp module) {
-    llvm::DenseMap<StringAttr, llvm::SetVector<StringAttr>> calls;
+    // In module order: the order of the device sets below must not depend on
+    // pointer hashes (their first device is where a buffer is allocated).
+    llvm::MapVector<StringAttr, llvm::SetVector<StringAttr>> calls;
     for (auto func : module.getOps<func::FuncOp>()) {
       Affinities &uses = ownAndCallees[func.getSymNameAttr()];
       func.walk([&](Operation *op) {
@@ -324,21 +327,30 @@ private:
       }
     };
     addUser(op);
+    SmallVector<Operation *> users;
     for (Operation *user : op.getResult().getUsers()) {
       if (isa<stream::ResourceDeallocaOp>(user))
         continue;
       auto await = dyn_cast<stream::TimepointAwaitOp>(user);
       if (!await) {
-        addUser(user);
+        users.push_back(user);
         continue;
       }
       // The awaited resource is the same buffer: follow it to its users.
       for (auto [operand, result] :
            llvm::zip_equal(await.getResourceOperands(), await.getResults()))
         if (operand == op.getResult())
-          for (Operation *awaitUser : result.getUsers())
-            addUser(awaitUser);
+          llvm::append_range(users, result.getUsers());
     }
+    // In program order, not use-list order (which depends on how the IR was
+    // built or parsed): the first device decides where the buffer goes, and
+    // stream-estimate-peak-memory counts it there by the same rule (its
+    // allocatingDevice and ModuleDeviceUses mirror these: keep them in step).
+    llvm::stable_sort(users, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (Operation *user : users)
+      addUser(user);
     if (!affinities.empty() && defaultDeviceUse)
       affinities.insert(DeviceAffinityAttr::get(
           FlatSymbolRefAttr::get(deviceGlobal.getSymNameAttr())));

@@ -288,7 +288,12 @@ private:
     if (ownership.disposal == Disposal::ReleaseFirst)
       condition = ResourceReleaseOp::create(builder, loc, builder.getI1Type(),
                                             ownership.resource, ownership.size);
-    bool preferOrigin = !getAffinity(def);
+    // Freed on the queue of the device that allocated it, in order with
+    // that device's later allocations (as the liveness walk counts): an
+    // allocation of this function is freed there anyway; one without an
+    // affinity, or a callee's result (allocated where the callee chose),
+    // is routed to its origin device at run time.
+    bool preferOrigin = !getAffinity(def) || isa<TensorImportOp>(def);
     auto dealloca = ResourceDeallocaOp::create(
         builder, loc, TimepointType::get(func.getContext()), after,
         ownership.resource, ownership.size, condition, preferOrigin);

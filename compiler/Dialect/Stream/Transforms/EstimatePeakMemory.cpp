@@ -8,7 +8,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -129,15 +131,51 @@ FailureOr<int64_t> sizeOf(Operation *op, Value size, SizeEvaluator &evaluator) {
                           << "(give input-shapes for dynamic inputs)";
 }
 
-// Live bytes of a function as a whole and on each device. A buffer's memory
-// is on the device of its `stream.affinity`, else on the module's first
-// device: where convert-stream-to-hal runs unplaced work and where ferry-run
-// places the inputs.
+// The devices each function uses, itself or through the functions it calls
+// (`ownAndCallees`), and the devices its callers use (`callers`), as
+// convert-stream-to-hal counts them: a buffer exported to a call, or
+// returned, may be used on any of them.
+struct ModuleDeviceUses {
+  using Devices = llvm::SetVector<StringRef>;
+  llvm::DenseMap<StringAttr, Devices> ownAndCallees;
+  llvm::DenseMap<StringAttr, Devices> callers;
+
+  explicit ModuleDeviceUses(ModuleOp module) {
+    // In module order: the order of the device sets below must not depend on
+    // pointer hashes (their first device is where a buffer is allocated).
+    llvm::MapVector<StringAttr, llvm::SetVector<StringAttr>> calls;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      Devices &uses = ownAndCallees[func.getSymNameAttr()];
+      func.walk([&](Operation *op) {
+        if (AffinityAttr affinity = getAffinity(op))
+          uses.insert(affinity.getDeviceSymbol().getValue());
+        if (auto call = dyn_cast<func::CallOp>(op))
+          calls[func.getSymNameAttr()].insert(call.getCalleeAttr().getAttr());
+      });
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto &[caller, callees] : calls)
+        for (StringAttr callee : callees)
+          for (StringRef device : llvm::to_vector(ownAndCallees[callee]))
+            changed |= ownAndCallees[caller].insert(device);
+    }
+    for (auto &[caller, callees] : calls)
+      for (StringAttr callee : callees)
+        for (StringRef device : ownAndCallees[caller])
+          callers[callee].insert(device);
+  }
+};
+
+// Live bytes of a function as a whole and on each device, and the device
+// each of its buffers is on.
 struct DeviceLiveBytes {
   LiveBytes total;
   llvm::MapVector<StringRef, LiveBytes> devices;
   StringRef defaultDevice;
   llvm::DenseMap<Value, StringRef> deviceOf;
+  // The device of each buffer the function returns (callers import it).
+  SmallVector<StringRef> resultDevices;
 
   StringRef placement(Operation *op) {
     if (AffinityAttr affinity = getAffinity(op))
@@ -161,16 +199,126 @@ struct DeviceLiveBytes {
   }
 };
 
-// Whether `dealloca`'s guard is the release of a consumed import: a call
-// result of a function of the module (the callee handed its only ownership
-// over) or an argument the host handed over (claimed where it entered, so the
-// program is its only owner), so the release is the last and frees it.
-bool soleOwnerRelease(ResourceDeallocaOp dealloca) {
-  auto release = dealloca.getCondition().getDefiningOp<ResourceReleaseOp>();
-  auto import =
-      release ? release.getOperand().getDefiningOp<TensorImportOp>() : nullptr;
-  return import && import.getConsume();
+// The device convert-stream-to-hal allocates `alloca` on: the devices of
+// its uses (following host awaits; a view exported to a call or returned
+// counts the devices that callee or the callers use), in program order, the
+// alloca's own first and the default device last where some use has no
+// affinity. One device allocates alone. Of several, hal-resolve-topology-
+// queries picks the first that every other reaches, which in the default
+// topology (local devices reach each other's memory) is the first; where
+// --lead-allocation-device or the run time picks another, this differs.
+StringRef allocatingDevice(ResourceAllocaOp alloca, func::FuncOp func,
+                           const ModuleDeviceUses &uses,
+                           DeviceLiveBytes &bytes) {
+  llvm::SetVector<StringRef> devices;
+  bool defaultDeviceUse = false;
+  auto addAll =
+      [&](const llvm::DenseMap<StringAttr, ModuleDeviceUses::Devices> &map,
+          StringAttr name) {
+        auto it = map.find(name);
+        if (it != map.end())
+          devices.insert(it->second.begin(), it->second.end());
+      };
+  auto addUser = [&](Operation *user) {
+    if (AffinityAttr affinity = getAffinity(user))
+      devices.insert(affinity.getDeviceSymbol().getValue());
+    else
+      defaultDeviceUse = true;
+    auto exportOp = dyn_cast<TensorExportOp>(user);
+    if (!exportOp)
+      return;
+    for (Operation *viewUser : exportOp.getResult().getUsers()) {
+      if (auto call = dyn_cast<func::CallOp>(viewUser))
+        addAll(uses.ownAndCallees, call.getCalleeAttr().getAttr());
+      else if (isa<func::ReturnOp>(viewUser))
+        addAll(uses.callers, func.getSymNameAttr());
+    }
+  };
+  addUser(alloca);
+  SmallVector<Operation *> users;
+  for (Operation *user : alloca.getResult().getUsers()) {
+    if (isa<ResourceDeallocaOp>(user))
+      continue;
+    auto await = dyn_cast<TimepointAwaitOp>(user);
+    if (!await) {
+      users.push_back(user);
+      continue;
+    }
+    for (auto [operand, result] :
+         llvm::zip_equal(await.getResourceOperands(), await.getResults()))
+      if (operand == alloca.getResult())
+        llvm::append_range(users, result.getUsers());
+  }
+  llvm::stable_sort(
+      users, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *user : users)
+    addUser(user);
+  if (!devices.empty() && defaultDeviceUse)
+    devices.insert(bytes.defaultDevice);
+  return devices.empty() ? bytes.placement(alloca) : devices.front();
 }
+
+// The owners of each buffer the program owns, as the run time counts them
+// (`hal.buffer.allocation.preserve` / `discard`): the program is the one
+// owner of what it allocates, of a new result of an external call and of
+// what it imports with `consume` (a callee's result, whose only ownership
+// the callee handed over, or an argument the host handed over and the
+// program claimed); each `stream.resource.retain` adds one. Nothing else adds an
+// owner at run time: external code may keep a reference to a buffer it was
+// given (the plugin ABI's ref_retain), but a reference is not ownership, and
+// the memory still goes back at the program's dealloca, which waits for the
+// call's signal fence. So a `stream.resource.release` drops the last owner
+// exactly when the releases catch up with the retains, and the
+// `dealloca if` it guards frees then.
+class Ownership {
+public:
+  void own(Value resource) { owners[root(resource)] = 1; }
+
+  void visit(Operation &op) {
+    if (auto retain = dyn_cast<ResourceRetainOp>(op)) {
+      auto it = owners.find(root(retain.getOperand()));
+      if (it != owners.end())
+        ++it->second;
+    } else if (auto release = dyn_cast<ResourceReleaseOp>(op)) {
+      auto it = owners.find(root(release.getOperand()));
+      if (it != owners.end() && --it->second == 0)
+        lastReleases.insert(release.getResult());
+    }
+  }
+
+  // Whether `dealloca` frees when it is issued: unconditional, or guarded by
+  // the release of the last owner. A guard the walk cannot follow (a buffer
+  // the host owns) is assumed not to free: an upper bound.
+  bool frees(ResourceDeallocaOp dealloca) const {
+    return !dealloca.getCondition() ||
+           lastReleases.contains(dealloca.getCondition());
+  }
+
+  // The value a resource was made as: host awaits and tied call results
+  // yield the same buffer under another name.
+  static Value root(Value resource) {
+    for (;;) {
+      auto result = dyn_cast<OpResult>(resource);
+      if (!result)
+        return resource;
+      Operation *def = result.getOwner();
+      if (auto await = dyn_cast<TimepointAwaitOp>(def)) {
+        resource = await.getResourceOperands()[result.getResultNumber()];
+      } else if (auto call = dyn_cast<CmdCallOp>(def)) {
+        OpOperand *tied = call.getTiedOperand(result.getResultNumber());
+        if (!tied)
+          return resource;
+        resource = tied->get();
+      } else {
+        return resource;
+      }
+    }
+  }
+
+private:
+  llvm::DenseMap<Value, int64_t> owners;
+  llvm::DenseSet<Value> lastReleases;
+};
 
 // The bytes a call to `callee` adds at its peak to what its caller holds: its
 // peak minus its inputs (the caller's buffers, already counted), in total
@@ -189,21 +337,36 @@ void addCallPeak(DeviceLiveBytes &bytes, const DeviceLiveBytes &callee) {
 }
 
 LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
-                   DeviceLiveBytes &bytes, const CalleeExcess &calleeBytes) {
+                   DeviceLiveBytes &bytes, const CalleeExcess &calleeBytes,
+                   const ModuleDeviceUses &uses) {
+  Ownership ownership;
   for (Operation &op : func.getBody().front()) {
+    ownership.visit(op);
     if (auto importOp = dyn_cast<TensorImportOp>(op)) {
       FailureOr<int64_t> size =
           sizeOf(&op, importOp.getResultSize(), evaluator);
       if (failed(size))
         return failure();
       // A result of a call to a function of the module: memory that callee
-      // allocated, now the caller's. Otherwise the host placed the input,
-      // not the program: on the first device.
-      bool calleeResult =
-          importOp.getSource().getDefiningOp<func::CallOp>() != nullptr;
-      bytes.add(importOp.getResult(),
-                calleeResult ? bytes.placement(&op) : bytes.defaultDevice,
-                *size, /*input=*/!calleeResult);
+      // allocated, on the device it allocated it on, now the caller's.
+      // Otherwise the host placed the input, not the program: on the first
+      // device.
+      auto call = importOp.getSource().getDefiningOp<func::CallOp>();
+      bool calleeResult = call != nullptr;
+      StringRef device = bytes.defaultDevice;
+      if (calleeResult) {
+        const DeviceLiveBytes *inCallee = calleeBytes(call);
+        unsigned index = cast<OpResult>(importOp.getSource()).getResultNumber();
+        device = inCallee && index < inCallee->resultDevices.size()
+                     ? inCallee->resultDevices[index]
+                     : bytes.placement(&op);
+      }
+      bytes.add(importOp.getResult(), device, *size,
+                /*input=*/!calleeResult);
+      // Consumed: a callee's result, or an argument the host handed over
+      // (claimed where it entered, so the program is its only owner).
+      if (importOp.getConsume())
+        ownership.own(importOp.getResult());
     } else if (auto call = dyn_cast<func::CallOp>(op)) {
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           call, call.getCalleeAttr());
@@ -218,8 +381,9 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
       FailureOr<int64_t> size = sizeOf(&op, alloca.getStorageSize(), evaluator);
       if (failed(size))
         return failure();
-      bytes.add(alloca.getResult(), bytes.placement(&op), *size,
-                /*input=*/false);
+      bytes.add(alloca.getResult(), allocatingDevice(alloca, func, uses, bytes),
+                *size, /*input=*/false);
+      ownership.own(alloca.getResult());
     } else if (auto call = dyn_cast<CmdCallOp>(op)) {
       for (auto [i, size] : llvm::enumerate(call.getResultSizes())) {
         if (call.getTiedOperand(i))
@@ -229,15 +393,27 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
           return failure();
         bytes.add(call.getResult(i), bytes.placement(&op), *resultBytes,
                   /*input=*/false);
+        ownership.own(call.getResult(i));
       }
     } else if (auto dealloca = dyn_cast<ResourceDeallocaOp>(op)) {
-      if (dealloca.getCondition() && !soleOwnerRelease(dealloca))
-        continue; // may not free: an upper bound
+      if (!ownership.frees(dealloca))
+        continue;
       FailureOr<int64_t> size =
           sizeOf(&op, dealloca.getOperandSize(), evaluator);
       if (failed(size))
         return failure();
       bytes.remove(dealloca.getOperand(), &op, *size);
+    } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (Value view : ret.getOperands()) {
+        auto exportOp = view.getDefiningOp<TensorExportOp>();
+        StringRef device = bytes.defaultDevice;
+        if (exportOp) {
+          auto it = bytes.deviceOf.find(Ownership::root(exportOp.getSource()));
+          if (it != bytes.deviceOf.end())
+            device = it->second;
+        }
+        bytes.resultDevices.push_back(device);
+      }
     }
   }
   return success();
@@ -270,8 +446,8 @@ struct FunctionWalk {
 // recursion: unknown.
 class ModuleWalker {
 public:
-  explicit ModuleWalker(ArrayRef<StringRef> deviceNames)
-      : deviceNames(deviceNames) {}
+  ModuleWalker(ArrayRef<StringRef> deviceNames, const ModuleDeviceUses &uses)
+      : deviceNames(deviceNames), uses(uses) {}
 
   const FunctionWalk *walkFunction(func::FuncOp func, const Shapes &shapes) {
     std::string key;
@@ -303,10 +479,12 @@ public:
     if (!containsStreamOps(func) ||
         (func.getBody().hasOneBlock() &&
          succeeded(stream::walk(
-             func, *walk.evaluator, bytes, [this, &walk](func::CallOp call) {
+             func, *walk.evaluator, bytes,
+             [this, &walk](func::CallOp call) {
                const FunctionWalk *callee = calleeWalk(call, walk);
                return callee && callee->bytes ? &*callee->bytes : nullptr;
-             }))))
+             },
+             uses))))
       walk.bytes = std::move(bytes);
     walking.erase(func);
     return &walk;
@@ -368,6 +546,7 @@ private:
   }
 
   ArrayRef<StringRef> deviceNames;
+  const ModuleDeviceUses &uses;
   std::map<std::pair<Operation *, std::string>, FunctionWalk> walks;
   llvm::SmallPtrSet<Operation *, 4> walking;
 };
@@ -390,7 +569,8 @@ struct EstimatePeakMemoryPass
     SmallVector<StringRef> deviceNames;
     for (auto device : getOperation().getOps<DeviceDeclarationOpInterface>())
       deviceNames.push_back(SymbolTable::getSymbolName(device).getValue());
-    ModuleWalker walker(deviceNames);
+    ModuleDeviceUses uses(getOperation());
+    ModuleWalker walker(deviceNames, uses);
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isDeclaration() || !func.getBody().hasOneBlock())
         continue;

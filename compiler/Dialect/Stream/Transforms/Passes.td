@@ -113,7 +113,9 @@ def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"
     async op's `stream.affinity`, so the work and the memory stay on the
     device the program placed them on.
 
-    Assumes single-block functions in the async phase.
+    Assumes single-block functions in the async phase. An async op inside
+    another op's region (`scf.if`, `scf.for`), or a resource made by an op
+    of another dialect, is an error naming the op: never left unscheduled.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
@@ -220,8 +222,13 @@ def EstimatePeakMemoryPass
     - A `stream.resource.alloca`, and a new result of an external call, adds
       its size when issued; the peak is taken after every addition.
     - An unconditional `stream.resource.dealloca` subtracts its size when
-      issued. A conditional one (after a release) is assumed not to free:
-      the walk gives an upper bound when ownership is shared.
+      issued. A conditional one frees when its guard is the release of the
+      last owner: the walk counts owners as the run time does (one for what
+      the program allocates, for a new external result and for a callee's
+      result imported with `consume`; one more per `stream.resource.retain`;
+      external code may keep a reference but never an owner). A release of
+      a buffer the host may still own is assumed not to free (an upper
+      bound).
     - Exported results stay live: the host releases them after the call.
     - A `func.call` to a function of the module counts, while it runs, the
       callee's own peak beyond its inputs (which are the caller's buffers)
@@ -230,8 +237,8 @@ def EstimatePeakMemoryPass
       callees), the dims of a returned buffer are those of the tensor the
       callee exports, and a recursive call makes the peak unknown. The buffer a callee returns is
       the caller's allocation from its `stream.tensor.import consume` on,
-      and the release-guarded free of it does free (the callee handed over
-      its only ownership). Functions without stream ops (scalar code, which
+      on the device the callee allocated it on, and the release-guarded
+      free of it does free (the callee handed over its only ownership). Functions without stream ops (scalar code, which
       may branch) hold nothing.
 
     On a device that runs queue operations in issue order (local-sync) this
@@ -242,9 +249,14 @@ def EstimatePeakMemoryPass
     When the module declares several devices, one more remark per device
     (in declaration order) gives that device's own walk, as each device's
     allocator has its own peak: `peak live bytes on @a: N (inputs I,
-    allocated A)`. An allocation counts on the device of its
-    `stream.affinity`, or on the module's first device without one; inputs
-    count on the first device, where `ferry-run` places them. Memory the
+    allocated A)`. An allocation counts on the device convert-stream-to-hal
+    allocates it on: the first device among its own affinity and its uses'
+    (a view passed to a call or returned counts that callee's or the
+    callers' devices; the module's first device comes last, for uses
+    without an affinity), which is the one the default topology picks
+    (local devices reach each other's memory; `--lead-allocation-device`
+    or links left to run time may pick another). Inputs count on the first
+    device, where `ferry-run` places them. Memory the
     runtime adds (an import into a device that cannot reach the buffer,
     staging copies `ferry-run` makes for a host that cannot map it) is
     outside the program and not counted.

@@ -49,12 +49,14 @@ int64_t findReusableOperand(AsyncDispatchOp dispatch,
 }
 
 // Gives `result` (written into `operand`'s storage from now on) and the
-// operand one type: a decided lifetime wins.
+// operand one type: a decided lifetime wins. Either side's whole storage
+// chain follows, in-place writers into the result included (a fill of it
+// must keep its target's type).
 void unifyStorageTypes(Value operand, Value result) {
   if (hasLifetime(operand, Lifetime::Unknown))
     retypeStorageChain(operand, result.getType());
   else
-    result.setType(operand.getType());
+    retypeStorageChain(result, operand.getType());
 }
 
 // A call result tied to a fresh `stream.async.alloca` used by nothing else

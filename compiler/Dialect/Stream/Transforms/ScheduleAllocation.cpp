@@ -39,6 +39,8 @@ public:
         hasStraightLineStreamCode(func, "allocation scheduling");
     if (failed(hasWork) || !*hasWork)
       return hasWork;
+    if (failed(checkNothingNested()))
+      return failure();
     Block &block = func.getBody().front();
     for (auto update : block.getOps<AsyncUpdateOp>())
       if (Operation *producer = findEmplacedProducer(update))
@@ -52,6 +54,40 @@ public:
   }
 
 private:
+  static bool isAsyncOp(Operation *op) {
+    return isa<AsyncDispatchOp, AsyncAllocaOp, AsyncSplatOp, AsyncCloneOp,
+               AsyncTransferOp, AsyncFillOp, AsyncUpdateOp, AsyncCallOp,
+               AsyncConstantOp>(op);
+  }
+
+  // Only the function's own block is scheduled: an async op inside another
+  // op's region (scf.if, scf.for) or a resource that an op of another
+  // dialect makes (an scf.if choosing one) would be left behind with no
+  // memory behind it. Refuse them, naming the op.
+  LogicalResult checkNothingNested() {
+    Block &block = func.getBody().front();
+    WalkResult result = func.walk([&](Operation *op) {
+      if (op == func)
+        return WalkResult::advance();
+      if (isAsyncOp(op) && op->getBlock() != &block) {
+        op->emitError() << "'" << op->getName() << "' inside '"
+                        << op->getParentOp()->getName()
+                        << "': allocation scheduling handles async ops of "
+                           "the function's own block only";
+        return WalkResult::interrupt();
+      }
+      if (op->getBlock() == &block && !isa<StreamDialect>(op->getDialect()) &&
+          llvm::any_of(op->getResultTypes(), llvm::IsaPred<ResourceType>)) {
+        op->emitError() << "'" << op->getName()
+                        << "' makes a resource: allocation scheduling "
+                           "handles resources stream ops make only";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   static bool sameIndex(Value a, Value b) {
     std::optional<int64_t> ca = getConstantIntValue(a);
     std::optional<int64_t> cb = getConstantIntValue(b);

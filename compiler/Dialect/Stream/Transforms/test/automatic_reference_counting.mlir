@@ -85,6 +85,27 @@ func.func @boundaries(%v0: !hal.buffer_view, %v1: !hal.buffer_view, %n: index) -
 
 // -----
 
+// A callee's result the caller imports on its own device is freed on the
+// device the callee allocated it on (`origin`), not on the import's: a free
+// queued behind another device's work would land after this device's next
+// allocation, above the liveness walk's peak.
+// CHECK-LABEL: func.func @callee_result_elsewhere
+// CHECK: %[[R:.+]] = stream.tensor.import consume
+// CHECK: stream.resource.dealloca origin if(%{{.+}}) %[[R]]
+module {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func private @make() -> !hal.buffer_view
+  func.func @callee_result_elsewhere() {
+    %s = stream.tensor.sizeof tensor<4xi32> : index
+    %v = call @make() : () -> !hal.buffer_view
+    %r = stream.tensor.import consume %v message("result 0 of 'make'") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s} {stream.affinity = #hal.device.affinity<@b>}
+    return
+  }
+}
+
+// -----
+
 // CHECK-LABEL: func.func @concurrent_readers
 // Two reads that do not wait for each other: the memory goes when both are
 // done, not just the one issued last.

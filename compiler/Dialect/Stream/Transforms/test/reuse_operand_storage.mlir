@@ -54,3 +54,23 @@ func.func @callee_result(%view: !hal.buffer_view, %n: index) -> !hal.buffer_view
   %out = stream.tensor.export %sum : tensor<4xf32> in !stream.resource<external>{%s} -> !hal.buffer_view
   return %out : !hal.buffer_view
 }
+
+// -----
+
+// A dispatch written into a callee's result (external, the program's own)
+// gives that type to its result and to the in-place writers after it: the
+// fill keeps its target's type (the verifier rejected it before).
+// CHECK-LABEL: func.func @fill_after_reuse
+// CHECK: %[[A:.+]] = stream.tensor.import consume
+// CHECK: %[[D:.+]] = stream.async.dispatch kernel("sub") {{.+}} -> %[[A]][0]{%{{.+}}}
+// CHECK: stream.async.fill %{{.+}}, %[[D]] : i32 -> !stream.resource<external>{%{{.+}}}
+func.func private @make() -> !hal.buffer_view
+func.func @fill_after_reuse(%n: index, %k: i32) {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %v = call @make() : () -> !hal.buffer_view
+  %a = stream.tensor.import consume %v message("result 0 of 'make'") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %d = stream.async.dispatch kernel("sub") type(i32) count(%n) (%a, %a) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}) -> !stream.resource<*>{%s}
+  %f = stream.async.fill %k, %d : i32 -> !stream.resource<*>{%s}
+  %e = stream.async.dispatch kernel("add") type(i32) count(%n) (%f, %f) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+  return
+}

@@ -74,3 +74,25 @@ func.func @kept(%view: !hal.buffer_view, %n: index, %s: index, %s2: index) -> (!
   %o3 = stream.tensor.export %c : tensor<4xi32> in !stream.resource<external>{%s2} -> !hal.buffer_view
   return %o0, %o1, %o2, %o3 : !hal.buffer_view, !hal.buffer_view, !hal.buffer_view, !hal.buffer_view
 }
+
+// -----
+
+// A call that takes an external input's storage gives that type to its
+// result and to the in-place dispatch written into the result after it
+// (the verifier rejected the dispatch's `*` result tied to an external
+// operand before).
+// CHECK-LABEL: func.func @dispatch_after_reuse
+// CHECK: %[[A:.+]] = stream.tensor.import consume
+// CHECK: %[[T:.+]] = stream.async.call @Double(%[[A]], %[[A]]) : {{.+}} -> (%[[A]][1]{%{{.+}}})
+// CHECK: stream.async.dispatch kernel("sub") {{.+}} (%[[T]], %[[T]]) : (!stream.resource<external>{%{{.+}}}, !stream.resource<external>{%{{.+}}}) -> %[[T]][0]{%{{.+}}}
+func.func private @make() -> !hal.buffer_view
+func.func private @Double(tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> attributes {ferry.abi.tied_may_alias, nosideeffects, stream.tied_operands = array<i64: 1>}
+func.func @dispatch_after_reuse(%n: index) {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %v = call @make() : () -> !hal.buffer_view
+  %a = stream.tensor.import consume %v message("result 0 of 'make'") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %e = stream.async.alloca : !stream.resource<*>{%s}
+  %t = stream.async.call @Double(%a, %e) : (!stream.resource<external>{%s}, !stream.resource<*>{%s}) -> (%e{%s})
+  %u = stream.async.dispatch kernel("sub") type(i32) count(%n) (%t, %t) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+  return
+}

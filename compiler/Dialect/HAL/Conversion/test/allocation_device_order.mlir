@@ -1,0 +1,31 @@
+// RUN: ferry-opt %s --convert-stream-to-hal | FileCheck %s
+
+// The devices an allocation is resolved for come in program order of its
+// uses (the first is where the default topology allocates it, and where
+// stream-estimate-peak-memory counts it), not in use-list order, which
+// depends on how the IR was built or parsed: the fill has no affinity
+// (the default device, last), the region runs on @b, and the returned
+// view may be used on the caller's @a.
+// CHECK-LABEL: func.func private @produce
+// CHECK: hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@b>, #hal.device.affinity<@a>]>) lifetime(external)
+module {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func private @produce() -> !hal.buffer_view {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0.000000e+00 : f64
+    %r, %ra = stream.resource.alloca uninitialized : !stream.resource<external>{%c8} => !stream.timepoint
+    %f = stream.cmd.fill %zero, %r await(%ra) : f64 -> !stream.resource<external>{%c8} => !stream.timepoint
+    %e = stream.cmd.execute on(#hal.device.affinity<@b>) await(%f) with(%r as %arg0: !stream.resource<external>{%c8}) {
+      %0 = stream.cmd.dispatch kernel("add") type(f64) count(%c1) (%arg0, %arg0, %arg0) : (!stream.resource<external>{%c8}, !stream.resource<external>{%c8}, !stream.resource<external>{%c8}) => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+    } => !stream.timepoint
+    %ready = stream.timepoint.await %e => %r : (!stream.resource<external>{%c8})
+    %view = stream.tensor.export %ready : tensor<1xf64> in !stream.resource<external>{%c8} -> !hal.buffer_view
+    return %view : !hal.buffer_view
+  }
+  func.func @main() attributes {stream.affinity = #hal.device.affinity<@a>} {
+    %v = call @produce() {stream.affinity = #hal.device.affinity<@a>} : () -> !hal.buffer_view
+    return
+  }
+}
