@@ -445,8 +445,10 @@ Status Device::queueCopy(const std::shared_ptr<Fence> &wait,
       return source->requireLive(context());
     if (!target->data())
       return target->requireLive(context());
-    std::shared_ptr<Buffer> both[] = {source, target};
-    FERRY_RETURN_IF_ERROR(transferMirrorsIn(both));
+    if (source->transferSource())
+      FERRY_RETURN_IF_ERROR(transferMirror(*source, /*in=*/true));
+    if (target->transferSource() && &target->root() != &source->root())
+      FERRY_RETURN_IF_ERROR(transferMirror(*target, /*in=*/true));
     executeCopy(source->data() + sourceOffset, target->data() + targetOffset,
                 length);
     copies_.fetch_add(1, std::memory_order_relaxed);
