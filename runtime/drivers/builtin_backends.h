@@ -23,8 +23,10 @@ inline constexpr std::string_view kLocalBackendName = "local";
 inline constexpr std::string_view kLocalSyncDriverName = "local-sync";
 inline constexpr std::string_view kLocalTaskDriverName = "local-task";
 inline constexpr std::string_view kLocalDiscreteDriverName = "local-discrete";
+inline constexpr std::string_view kLocalIsolatedDriverName = "local-isolated";
 inline constexpr std::string_view kLocalDriverNames[] = {
-    kLocalSyncDriverName, kLocalTaskDriverName, kLocalDiscreteDriverName};
+    kLocalSyncDriverName, kLocalTaskDriverName, kLocalDiscreteDriverName,
+    kLocalIsolatedDriverName};
 
 struct Backend {
   std::string_view name;                     // as device targets name it

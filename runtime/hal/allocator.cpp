@@ -99,6 +99,8 @@ Allocator::Allocator(std::string name, AllocatorOptions options)
 Allocator::~Allocator() { trim(); }
 
 uint32_t Allocator::importableTypes() const {
+  if (!options_.externalHandles)
+    return 0;
   return options_.hostVisible ? uint32_t(ExternalBufferType::kHostAllocation) |
                                     uint32_t(ExternalBufferType::kOpaqueFd)
                               : uint32_t(ExternalBufferType::kOpaqueFd);

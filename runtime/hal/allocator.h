@@ -101,6 +101,10 @@ struct AllocatorOptions {
   // host-visible plus a host-visible staging heap; imports and exports only
   // through opaque fds), so GPU paths are testable without a GPU.
   bool hostVisible = true;
+  // false: imports and exports no handle type at all, like a GPU without
+  // external-memory support: another device reaches its memory only through
+  // transfers (buffer_import.h).
+  bool externalHandles = true;
 };
 
 class Allocator : public std::enable_shared_from_this<Allocator> {

@@ -178,6 +178,19 @@ public:
   // Fails if released ("... was already deallocated") or still pending.
   Status requireLive(std::string_view operation) const;
 
+  // --- Transfer mirrors (buffer_import.h). ---
+  // The other device's buffer this one stands in for, when a device that
+  // cannot reach that buffer's memory uses it through a copy; null
+  // otherwise. Every queue operation using the mirror copies the source in
+  // first and, if it writes the mirror, back out after. Set once, by
+  // importBufferToDevice, before the mirror is shared.
+  const std::shared_ptr<Buffer> &transferSource() const {
+    return root_->transferSource_;
+  }
+  void setTransferSource(std::shared_ptr<Buffer> source) {
+    root_->transferSource_ = std::move(source);
+  }
+
   // --- Dealloca bookkeeping (Device use). ---
   // Marks that a dealloca was issued; false if one already was.
   bool markDeallocaIssued() {
@@ -223,6 +236,7 @@ private:
   uint32_t memoryType_ = 0;
   uint32_t usage_ = 0;
   std::atomic<int64_t> ownerCount_{1};
+  std::shared_ptr<Buffer> transferSource_;
 };
 
 // Null-tolerant ownership helpers for callers holding possibly-null handles

@@ -5,6 +5,26 @@
 #include "runtime/hal/buffer_bits.h"
 
 namespace ferry::hal {
+namespace {
+
+// A buffer on `device` standing in for `buffer`, which no handle type can
+// bring there: the queue operations copy it in and write it back.
+Result<std::shared_ptr<Buffer>>
+makeTransferMirror(Device &device, const std::shared_ptr<Buffer> &buffer,
+                   std::string_view operation) {
+  Allocator &target = device.allocator();
+  uint32_t usage = kTransfer | (buffer->usage() & kDispatchStorage);
+  Result<std::shared_ptr<Buffer>> mirror =
+      target.allocate(target.defaultMemoryType(), usage, buffer->byteLength());
+  if (!mirror.ok())
+    return mirror.status().withContext(
+        strCat(buffer->describe(), ": ", operation,
+               ": allocating the buffer it is transferred into"));
+  (*mirror)->setTransferSource(buffer);
+  return mirror;
+}
+
+} // namespace
 
 Result<std::shared_ptr<Buffer>>
 importBufferToDevice(Device &device, const std::shared_ptr<Buffer> &buffer,
@@ -18,31 +38,35 @@ importBufferToDevice(Device &device, const std::shared_ptr<Buffer> &buffer,
 
   // Name the owner by its device when the group knows it.
   std::string ownerName = owner.name();
+  bool inGroup = false;
   if (std::shared_ptr<const Topology> topology = device.topology()) {
     std::optional<size_t> self = topology->indexOf(device.name());
     std::optional<size_t> other = topology->indexOfAllocator(&owner);
     if (self && other) {
       if (topology->link(*self, *other).transparentAccess)
         return buffer; // shared memory: nothing to import
+      inGroup = true;
       ownerName = strCat("device '", topology->node(*other).name, "'");
     }
   }
   std::string operation =
       strCat("import from ", ownerName, " into device '", device.name(), "'");
 
-  FERRY_RETURN_IF_ERROR(buffer->requireUsage(kSharingExport, operation));
+  // No handle type both sides know: the device uses a copy instead (a
+  // transfer, staged through host memory by the queue operations).
   constexpr auto kFd = ExternalBufferType::kOpaqueFd;
-  if (!(owner.exportableTypes() & uint32_t(kFd)))
-    return failedPrecondition(
-        buffer->describe(), ": ", operation, ": ", ownerName,
-        " cannot export opaque fds (exports: ",
-        formatExternalBufferTypes(owner.exportableTypes()), ")");
   Allocator &target = device.allocator();
-  if (!(target.importableTypes() & uint32_t(kFd)))
-    return failedPrecondition(
-        buffer->describe(), ": ", operation, ": device '", device.name(),
-        "' cannot import opaque fds (imports: ",
-        formatExternalBufferTypes(target.importableTypes()), ")");
+  if (!(owner.exportableTypes() & target.importableTypes() & uint32_t(kFd))) {
+    if (!inGroup)
+      return failedPrecondition(
+          buffer->describe(), ": ", operation,
+          ": no handle type connects them (exports: ",
+          formatExternalBufferTypes(owner.exportableTypes()),
+          "; imports: ", formatExternalBufferTypes(target.importableTypes()),
+          ") and a transfer needs both devices in one device group");
+    return makeTransferMirror(device, buffer, operation);
+  }
+  FERRY_RETURN_IF_ERROR(buffer->requireUsage(kSharingExport, operation));
 
   // A pending buffer gets its memory (and fd) when its alloca executes.
   if (!buffer->data() && !buffer->isReleased() && wait) {

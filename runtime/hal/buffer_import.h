@@ -9,6 +9,19 @@
 // what compiled programs run for hal.device.import_buffer (the bytecode's
 // kDeviceImportBuffer instruction).
 //
+// Where no handle type connects the two (the owner exports none the using
+// device imports), the using device gets a transfer mirror instead: a
+// buffer of its own (Buffer::transferSource() names the original). Every
+// queue operation on a mirror (Device::queueDispatch/Fill/Copy) copies the
+// original in before it runs and, if it writes the mirror, back out after,
+// within the operation, so fences order the transfers like the operation
+// itself. A transfer is staged through host-visible buffers on both
+// devices: the owner's queue copies into its staging buffer, the host
+// copies across, the user copies out of its own (and the reverse to write
+// back); each counts as one transfer of the using device
+// (DeviceStatistics::transfers). The mirror holds the original (not its
+// memory: the original's dealloca still frees it).
+//
 // Ownership: the imported buffer maps the memory for as long as it is
 // referenced, independently of the source (which may be deallocated first).
 // Its allocator counts it as an allocation. Ownership counting and
@@ -27,7 +40,9 @@ namespace ferry::hal {
 
 // Returns `buffer` itself when `device` allocated it or has transparent
 // access to the memory of the device that did; otherwise exports it from
-// its allocator as an opaque fd and imports that into `device`'s allocator.
+// its allocator as an opaque fd and imports that into `device`'s allocator,
+// or, when the two have no handle type in common, a transfer mirror on
+// `device` (see above; both must be in one DeviceGroup).
 // A buffer whose queue alloca has not executed yet (pending) has no memory
 // to export: the call then waits for `wait` (may be null), a fence
 // signalled once it has. Errors name the buffer, both devices and the

@@ -1,5 +1,6 @@
 #include "runtime/hal/device.h"
 
+#include <cstring>
 #include <limits>
 
 #include "runtime/hal/buffer_bits.h"
@@ -16,6 +17,8 @@ DeviceStatistics Device::statistics() const {
   stats.deallocas = deallocas_.load(std::memory_order_relaxed);
   stats.barriers = barriers_.load(std::memory_order_relaxed);
   stats.hostCalls = hostCalls_.load(std::memory_order_relaxed);
+  stats.transfers = transfers_.load(std::memory_order_relaxed);
+  stats.bytesTransferred = bytesTransferred_.load(std::memory_order_relaxed);
   return stats;
 }
 
@@ -141,6 +144,77 @@ Status Device::checkAccess(const Buffer &buffer,
         "' has no transparent access to the memory of device '",
         topo->node(*other).name,
         "' (export and import it, or stage it through host memory)");
+  return okStatus();
+}
+
+Status Device::transferMirror(const Buffer &mirror, bool in) {
+  const std::shared_ptr<Buffer> &source = mirror.transferSource();
+  std::string operation = strCat(in ? "transfer of " : "write-back into ",
+                                 source->describe(), in ? " into " : " from ",
+                                 mirror.describe(), " on device '", name_, "'");
+  std::shared_ptr<const Topology> topo = topology();
+  std::optional<size_t> other =
+      topo ? topo->indexOfAllocator(&source->allocator()) : std::nullopt;
+  std::shared_ptr<Device> peer =
+      other ? topo->node(*other).device.lock() : nullptr;
+  if (!peer)
+    return failedPrecondition(operation, ": the device that owns ",
+                              source->describe(),
+                              " is gone or in no device group with this one");
+  FERRY_RETURN_IF_ERROR(source->requireLive(operation));
+  uint64_t length = mirror.byteLength();
+  constexpr uint32_t kStagingMemory =
+      kHostVisible | kHostCoherent | kDeviceVisible;
+  constexpr uint32_t kStagingUsage = kTransfer | kMappingScoped;
+  Result<std::shared_ptr<Buffer>> peerStaging =
+      peer->allocator().allocate(kStagingMemory, kStagingUsage, length);
+  if (!peerStaging.ok())
+    return peerStaging.status().withContext(
+        strCat(operation, ": staging on device '", peer->name(), "'"));
+  Result<std::shared_ptr<Buffer>> ownStaging =
+      allocator_->allocate(kStagingMemory, kStagingUsage, length);
+  if (!ownStaging.ok())
+    return ownStaging.status().withContext(
+        strCat(operation, ": staging on device '", name_, "'"));
+  auto peerCopy = [&](const std::shared_ptr<Buffer> &from,
+                      const std::shared_ptr<Buffer> &to) {
+    auto done = Fence::create();
+    Status status = peer->queueCopy(nullptr, done, from, 0, to, 0, length);
+    if (status.ok())
+      status = done->wait();
+    return status.ok() ? status : status.withContext(operation);
+  };
+  if (in)
+    FERRY_RETURN_IF_ERROR(peerCopy(source, *peerStaging));
+  else
+    executeCopy(mirror.data(), (*ownStaging)->data(), length);
+  FERRY_ASSIGN_OR_RETURN(std::span<uint8_t> peerBytes,
+                         (*peerStaging)->map(MappingMode::kScoped));
+  FERRY_ASSIGN_OR_RETURN(std::span<uint8_t> ownBytes,
+                         (*ownStaging)->map(MappingMode::kScoped));
+  if (in) {
+    std::memcpy(ownBytes.data(), peerBytes.data(), length);
+    executeCopy((*ownStaging)->data(), mirror.data(), length);
+  } else {
+    std::memcpy(peerBytes.data(), ownBytes.data(), length);
+    FERRY_RETURN_IF_ERROR(peerCopy(*peerStaging, source));
+  }
+  transfers_.fetch_add(1, std::memory_order_relaxed);
+  bytesTransferred_.fetch_add(length, std::memory_order_relaxed);
+  return okStatus();
+}
+
+Status
+Device::transferMirrorsIn(std::span<const std::shared_ptr<Buffer>> buffers) {
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (!buffers[i]->transferSource())
+      continue;
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; ++j)
+      seen = &buffers[j]->root() == &buffers[i]->root();
+    if (!seen)
+      FERRY_RETURN_IF_ERROR(transferMirror(*buffers[i], /*in=*/true));
+  }
   return okStatus();
 }
 
@@ -319,9 +393,12 @@ Status Device::queueFill(const std::shared_ptr<Fence> &wait,
   return enqueue(wait, signal, operation, [=, this] {
     if (!target->data())
       return target->requireLive(context());
+    bool mirror = target->transferSource() != nullptr;
+    if (mirror)
+      FERRY_RETURN_IF_ERROR(transferMirror(*target, /*in=*/true));
     executeFill(target->data() + offset, length, pattern, patternLength);
     fills_.fetch_add(1, std::memory_order_relaxed);
-    return okStatus();
+    return mirror ? transferMirror(*target, /*in=*/false) : okStatus();
   });
 }
 
@@ -368,11 +445,16 @@ Status Device::queueCopy(const std::shared_ptr<Fence> &wait,
       return source->requireLive(context());
     if (!target->data())
       return target->requireLive(context());
+    if (source->transferSource())
+      FERRY_RETURN_IF_ERROR(transferMirror(*source, /*in=*/true));
+    if (target->transferSource() && &target->root() != &source->root())
+      FERRY_RETURN_IF_ERROR(transferMirror(*target, /*in=*/true));
     executeCopy(source->data() + sourceOffset, target->data() + targetOffset,
                 length);
     copies_.fetch_add(1, std::memory_order_relaxed);
     bytesCopied_.fetch_add(length, std::memory_order_relaxed);
-    return okStatus();
+    return target->transferSource() ? transferMirror(*target, /*in=*/false)
+                                    : okStatus();
   });
 }
 
@@ -413,9 +495,14 @@ Status Device::queueDispatch(
         return buffer->requireLive(context());
       pointers.push_back(buffer->data());
     }
+    FERRY_RETURN_IF_ERROR(transferMirrorsIn(held));
     dispatches_.fetch_add(1, std::memory_order_relaxed);
     Status status = executeDispatch(kernel, elementType, count, pointers);
-    return status.ok() ? status : status.withContext(context());
+    if (!status.ok())
+      return status.withContext(context());
+    const Buffer &output = *held.back();
+    return output.transferSource() ? transferMirror(output, /*in=*/false)
+                                   : okStatus();
   });
 }
 

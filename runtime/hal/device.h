@@ -101,6 +101,10 @@ struct DeviceStatistics {
   uint64_t deallocas = 0; // queue deallocas that freed memory here
   uint64_t barriers = 0;  // barriers, including deallocas that freed nothing
   uint64_t hostCalls = 0;
+  // Copies between another device's buffer and this device's transfer
+  // mirror of it (buffer_import.h), in either direction, and their bytes.
+  uint64_t transfers = 0;
+  uint64_t bytesTransferred = 0;
 };
 
 class Device : public std::enable_shared_from_this<Device> {
@@ -255,6 +259,13 @@ private:
   void attachTopology(std::shared_ptr<const Topology> topology);
   // Fails unless this device may touch `buffer`'s memory directly.
   Status checkAccess(const Buffer &buffer, std::string_view operation) const;
+  // Brings a transfer mirror (buffer_import.h) of this device up to date
+  // with its source (`in`) or writes it back into the source, staged
+  // through host-visible buffers on both devices; runs inside the queue
+  // operation using the mirror, so it waits for the source device's copy.
+  Status transferMirror(const Buffer &mirror, bool in);
+  // transferMirror(in) once for every distinct mirror among `buffers`.
+  Status transferMirrorsIn(std::span<const std::shared_ptr<Buffer>> buffers);
   // Validates the signal fence; fails `signal` with the returned error.
   Status reject(const std::shared_ptr<Fence> &signal, Status status);
   Status barrier(const std::shared_ptr<Fence> &wait,
@@ -284,6 +295,8 @@ private:
   std::atomic<uint64_t> deallocas_{0};
   std::atomic<uint64_t> barriers_{0};
   std::atomic<uint64_t> hostCalls_{0};
+  std::atomic<uint64_t> transfers_{0};
+  std::atomic<uint64_t> bytesTransferred_{0};
   std::atomic<DeviceObserver *> observer_{nullptr};
 };
 

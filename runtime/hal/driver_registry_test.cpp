@@ -16,10 +16,11 @@ TEST(DriverRegistryTest, CreatesBuiltinDevicesByName) {
   ASSERT_TRUE(device.ok()) << device.status().toString();
   EXPECT_EQ((*device)->name(), "device_a");
   EXPECT_EQ((*device)->driverName(), "local-sync");
-  EXPECT_EQ(
-      registry.driverNames(),
-      (std::vector<std::string>{"local-discrete", "local-sync", "local-task"}));
-  for (std::string_view driver : {"local-task", "local-discrete"}) {
+  EXPECT_EQ(registry.driverNames(),
+            (std::vector<std::string>{"local-discrete", "local-isolated",
+                                      "local-sync", "local-task"}));
+  for (std::string_view driver :
+       {"local-task", "local-discrete", "local-isolated"}) {
     auto other = registry.createDevice(driver, "device_b");
     ASSERT_TRUE(other.ok()) << other.status().toString();
     EXPECT_EQ((*other)->driverName(), driver);
@@ -48,7 +49,7 @@ TEST(DriverRegistryTest, UnknownDriverListsKnownOnes) {
   EXPECT_EQ(device.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(device.status().message(),
             "unknown driver 'cuda' (known drivers: local-discrete, "
-            "local-sync, local-task)");
+            "local-isolated, local-sync, local-task)");
 }
 
 TEST(DriverRegistryTest, DuplicateRegistrationFails) {

@@ -55,7 +55,7 @@ DeviceGroup::create(std::vector<std::shared_ptr<Device>> devices) {
       return invalidArgument("device group: two devices are named '",
                              devices[i]->name(), "'");
     nodes.push_back({devices[i]->name(), &devices[i]->allocator(),
-                     devices[i]->capabilities()});
+                     devices[i]->capabilities(), devices[i]});
   }
   auto group = std::shared_ptr<DeviceGroup>(new DeviceGroup());
   group->topology_ = Topology::build(std::move(nodes));

@@ -62,6 +62,9 @@ public:
     std::string name;
     const Allocator *allocator; // identity only; never dereferenced
     DeviceCapabilities capabilities;
+    // The device itself (weakly: devices hold the topology), for work one
+    // device needs from another's queue (transfers, buffer_import.h).
+    std::weak_ptr<Device> device = {};
   };
   static std::shared_ptr<const Topology> build(std::vector<Node> nodes);
 

@@ -33,6 +33,8 @@ std::string statsFields(const DeviceReport &r, std::string_view indent) {
       {"bytes_copied", r.device.bytesCopied},
       {"fills", r.device.fills},
       {"dispatches", r.device.dispatches},
+      {"transfers", r.device.transfers},
+      {"bytes_transferred", r.device.bytesTransferred},
   };
   std::string out;
   for (size_t i = 0; i < std::size(fields); ++i)
@@ -324,6 +326,8 @@ std::string formatStatsJson(std::span<const DeviceReport> reports) {
     total.device.bytesCopied += r.device.bytesCopied;
     total.device.fills += r.device.fills;
     total.device.dispatches += r.device.dispatches;
+    total.device.transfers += r.device.transfers;
+    total.device.bytesTransferred += r.device.bytesTransferred;
   }
   out += reports.empty() ? "},\n" : "\n  },\n";
   out += statsFields(total, "  ");

@@ -67,7 +67,9 @@ TEST_F(RunModuleTest, RunsAddAndWritesStats) {
       "copies": 0,
       "bytes_copied": 0,
       "fills": 0,
-      "dispatches": 1)";
+      "dispatches": 1,
+      "transfers": 0,
+      "bytes_transferred": 0)";
   std::string json = readText(options.statsPath);
   EXPECT_NE(json.find("\"devices\": {\n    \"device_a\": {\n      " +
                       expectedDevice.substr(0, 18)),
@@ -75,7 +77,8 @@ TEST_F(RunModuleTest, RunsAddAndWritesStats) {
       << json;
   EXPECT_NE(json.find("\n  \"allocations\": 4,"), std::string::npos) << json;
   EXPECT_NE(json.find("\n  \"live_bytes_at_exit\": 0,"), std::string::npos);
-  EXPECT_NE(json.find("\n      \"dispatches\": 1\n"), std::string::npos);
+  EXPECT_NE(json.find("\n      \"dispatches\": 1,\n"), std::string::npos);
+  EXPECT_NE(json.find("\n      \"bytes_transferred\": 0\n"), std::string::npos);
 }
 
 TEST_F(RunModuleTest, NpyInputAndOutput) {
@@ -174,8 +177,8 @@ TEST_F(RunModuleTest, ErrorsNameTheProblem) {
                          "device 'gpu' (devices: 'device_a')");
   device.devices = {{"device_a", "cuda"}};
   EXPECT_EQ(run(device), "error: device 'device_a': unknown driver 'cuda' "
-                         "(known drivers: local-discrete, local-sync, "
-                         "local-task)");
+                         "(known drivers: local-discrete, local-isolated, "
+                         "local-sync, local-task)");
   RunOptions missing;
   missing.modulePath = dir + "/missing.fvm";
   EXPECT_EQ(run(missing), "error: cannot open '" + dir +
@@ -204,10 +207,17 @@ TEST_F(RunModuleTest, StatsJsonSumsDevices) {
   a.allocator.allocations = 2;
   b.allocator.allocations = 3;
   b.device.dispatches = 1;
+  a.device.transfers = 1;
+  a.device.bytesTransferred = 16;
+  b.device.transfers = 2;
+  b.device.bytesTransferred = 32;
   std::vector<DeviceReport> reports = {a, b};
   std::string json = formatStatsJson(reports);
   EXPECT_NE(json.find("\n  \"allocations\": 5,"), std::string::npos) << json;
-  EXPECT_NE(json.find("\n  \"dispatches\": 1\n}"), std::string::npos) << json;
+  EXPECT_NE(json.find("\n  \"dispatches\": 1,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\n  \"transfers\": 3,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\n  \"bytes_transferred\": 48\n}"), std::string::npos)
+      << json;
   EXPECT_NE(json.find("\"b\": {"), std::string::npos);
 }
 

@@ -126,7 +126,11 @@ Flags:
                             "allocations": N, ...}
                          keys: allocations deallocations bytes_allocated
                          peak_bytes live_bytes_at_exit copies bytes_copied
-                         fills dispatches
+                         fills dispatches transfers bytes_transferred
+                         (transfers: copies into or back out of a device's
+                         stand-in for a buffer of a device it shares no
+                         memory or handle type with, staged through host
+                         memory; the staging copies count as copies)
   --trace=PATH           after the run (also a failed one), write a Chrome
                          trace event JSON file of what it did; open it in
                          the Perfetto UI (ui.perfetto.dev) or
@@ -148,6 +152,10 @@ Flags:
                                            memory that is not host-visible
                                            and no direct access from other
                                            devices, like a discrete GPU
+                           local-isolated  a TESTING device: local-discrete
+                                           that imports and exports no
+                                           buffer handles, so buffers cross
+                                           to and from it only by transfers
                            --device=device_a=local-task
   --module=PATH.so       load a native plugin module (repeatable): a shared
                          library providing the module's imports, e.g. the

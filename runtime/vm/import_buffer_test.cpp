@@ -1,11 +1,13 @@
 // hal.device.import_buffer (opcode 0x44): what the loader rejects, and what
 // the interpreter and runtime/hal/buffer_import.h do with a buffer one
 // device allocated and another uses: the buffer itself where memory is
-// shared, an opaque-fd export/import where it is not, and errors naming the
-// buffer, both devices and what is missing.
+// shared, an opaque-fd export/import where it is not, a transfer mirror
+// where no handle type connects the two, and errors naming the buffer, both
+// devices and what is missing.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 #include "runtime/base/testing/status_assertions.h"
@@ -109,6 +111,9 @@ protected:
   std::shared_ptr<hal::Device> b = LocalDevice::create("b");
   std::shared_ptr<hal::Device> discrete =
       LocalDevice::create("d", LocalDeviceOptions{.discrete = true});
+  // local-isolated: discrete, and no handle type in or out.
+  std::shared_ptr<hal::Device> isolated = LocalDevice::create(
+      "i", LocalDeviceOptions{.discrete = true, .externalHandles = false});
 
   std::shared_ptr<hal::Buffer> allocate(hal::Device &device, uint32_t usage,
                                         uint64_t size = 16) {
@@ -278,6 +283,113 @@ TEST_F(ImportBufferRunTest, ANonBufferOperandFails) {
       << results.status().toString();
   EXPECT_NE(results.status().message().find("buffer"), std::string::npos)
       << results.status().toString();
+}
+
+#define ASSERT_OK(expr)                                                        \
+  do {                                                                         \
+    Status status_ = (expr);                                                   \
+    ASSERT_TRUE(status_.ok()) << status_.toString();                           \
+  } while (0)
+
+// Reads the i32 elements of a host-visible buffer.
+std::vector<int32_t> readInts(const hal::Buffer &buffer) {
+  auto mapped = buffer.map(hal::MappingMode::kScoped);
+  EXPECT_TRUE(mapped.ok()) << mapped.status().toString();
+  if (!mapped.ok())
+    return {};
+  std::vector<int32_t> values(mapped->size() / 4);
+  std::memcpy(values.data(), mapped->data(), mapped->size());
+  return values;
+}
+
+// No handle type connects @a and the isolated device: the import is a
+// buffer of the isolated device standing in for @a's (a transfer mirror).
+// Each queue operation using it copies @a's contents in first (so a later
+// write on @a is seen) and writes back what it wrote, staged through host
+// memory; the isolated device counts every transfer.
+TEST_F(ImportBufferRunTest, NoHandleTypeInCommonGivesATransferMirror) {
+  auto group = hal::DeviceGroup::create({a, isolated});
+  ASSERT_TRUE(group.ok()) << group.status().toString();
+  // Without SharingExport too: nothing is exported.
+  auto buffer = allocate(*a, kUsage & ~hal::kSharingExport);
+  auto fence = hal::Fence::create();
+  ASSERT_OK(a->queueFill(nullptr, fence, buffer, 0, 16, 3, 4));
+
+  Result<std::shared_ptr<hal::Buffer>> imported = runImport(isolated, buffer);
+  ASSERT_TRUE(imported.ok()) << imported.status().toString();
+  std::shared_ptr<hal::Buffer> mirror = *imported;
+  EXPECT_EQ(&mirror->allocator(), &isolated->allocator());
+  EXPECT_EQ(mirror->transferSource(), buffer);
+  EXPECT_EQ(mirror->byteLength(), 16u);
+  EXPECT_EQ(isolated->statistics().transfers, 0u); // nothing moved yet
+
+  // In place on the isolated device: mirror = mirror * mirror, written back.
+  std::shared_ptr<hal::Buffer> bindings[] = {mirror, mirror, mirror};
+  fence = hal::Fence::create();
+  ASSERT_OK(isolated->queueDispatch(nullptr, fence, hal::BuiltinKernel::kMul,
+                                    hal::ElementType::kI32, 4, bindings));
+  ASSERT_OK(fence->wait());
+  EXPECT_EQ(readInts(*buffer), (std::vector<int32_t>{9, 9, 9, 9}));
+  EXPECT_EQ(isolated->statistics().transfers, 2u); // in, then back
+  EXPECT_EQ(isolated->statistics().bytesTransferred, 32u);
+
+  // @a writes again; the next use on the isolated device sees it. A fill of
+  // half the mirror keeps the other half of @a's value.
+  fence = hal::Fence::create();
+  ASSERT_OK(a->queueFill(nullptr, fence, buffer, 0, 16, 5, 4));
+  fence = hal::Fence::create();
+  ASSERT_OK(isolated->queueFill(nullptr, fence, mirror, 8, 8, 7, 4));
+  EXPECT_EQ(readInts(*buffer), (std::vector<int32_t>{5, 5, 7, 7}));
+  // A copy out of the mirror into the isolated device's own memory, and
+  // one back into the mirror, which writes @a's buffer.
+  auto own =
+      isolated->allocator().allocate(hal::kDeviceLocal, hal::kTransfer, 16);
+  ASSERT_TRUE(own.ok()) << own.status().toString();
+  fence = hal::Fence::create();
+  ASSERT_OK(isolated->queueCopy(nullptr, fence, mirror, 0, *own, 0, 16));
+  fence = hal::Fence::create();
+  ASSERT_OK(isolated->queueFill(nullptr, fence, *own, 0, 4, 1, 4));
+  fence = hal::Fence::create();
+  ASSERT_OK(isolated->queueCopy(nullptr, fence, *own, 0, mirror, 0, 16));
+  EXPECT_EQ(readInts(*buffer), (std::vector<int32_t>{1, 5, 7, 7}));
+  // fill: in + back; copy from the mirror: in; copy into it: in + back.
+  EXPECT_EQ(isolated->statistics().transfers, 7u);
+  EXPECT_EQ(isolated->statistics().bytesTransferred, 7u * 16);
+  // Staging buffers are gone once each operation is done; @a's side of the
+  // staging shows as copies on @a's queue.
+  EXPECT_EQ(isolated->allocator().statistics().liveBytes, 32u);
+  EXPECT_EQ(a->statistics().copies, 7u);
+}
+
+// The other way round: @a uses a buffer the isolated device owns. The
+// isolated device stages it through its host-visible heap on its queue.
+TEST_F(ImportBufferRunTest, AHostDeviceMirrorsAnIsolatedDevicesBuffer) {
+  auto group = hal::DeviceGroup::create({a, isolated});
+  ASSERT_TRUE(group.ok()) << group.status().toString();
+  auto owned = isolated->allocator().allocate(
+      hal::kDeviceLocal, hal::kTransfer | hal::kDispatchStorage, 16);
+  ASSERT_TRUE(owned.ok()) << owned.status().toString();
+  auto fence = hal::Fence::create();
+  ASSERT_OK(isolated->queueFill(nullptr, fence, *owned, 0, 16, 4, 4));
+  auto mirror = hal::importBufferToDevice(*a, *owned, nullptr);
+  ASSERT_TRUE(mirror.ok()) << mirror.status().toString();
+  EXPECT_EQ((*mirror)->transferSource(), *owned);
+  auto out = allocate(*a, kUsage);
+  std::shared_ptr<hal::Buffer> bindings[] = {*mirror, *mirror, out};
+  fence = hal::Fence::create();
+  ASSERT_OK(a->queueDispatch(nullptr, fence, hal::BuiltinKernel::kAdd,
+                             hal::ElementType::kI32, 4, bindings));
+  EXPECT_EQ(readInts(*out), (std::vector<int32_t>{8, 8, 8, 8}));
+  EXPECT_EQ(a->statistics().transfers, 1u); // read only: nothing back
+  EXPECT_EQ(a->statistics().bytesTransferred, 16u);
+}
+
+// A device in no group with the owner cannot find it to transfer from.
+TEST_F(ImportBufferRunTest, ATransferNeedsOneDeviceGroup) {
+  auto buffer = allocate(*a, kUsage);
+  auto imported = hal::importBufferToDevice(*isolated, buffer, nullptr);
+  EXPECT_TRUE(failedWith(imported, StatusCode::kFailedPrecondition,
+                         "a transfer needs both devices in one device group"));
 }
 
 } // namespace

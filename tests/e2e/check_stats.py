@@ -9,7 +9,8 @@ import json
 import sys
 
 KEYS = ["allocations", "deallocations", "bytes_allocated", "peak_bytes",
-        "live_bytes_at_exit", "copies", "bytes_copied", "fills", "dispatches"]
+        "live_bytes_at_exit", "copies", "bytes_copied", "fills", "dispatches",
+        "transfers", "bytes_transferred"]
 
 
 def fail(message):

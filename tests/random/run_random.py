@@ -48,11 +48,18 @@ BINDINGS = {
                {"a": "local-task", "b": "local-sync"},
                {"a": "local-task", "b": "local-task"}],
     # Links left to run time: any mix, including the discrete device (not
-    # host-visible, not reachable from the other).
+    # host-visible, not reachable from the other) and the isolated one (no
+    # handle type either: buffers cross by transfers).
     "runtime": [{"a": "local-sync", "b": "local-task"},
                 {"a": "local-task", "b": "local-discrete"},
-                {"a": "local-discrete", "b": "local-sync"}],
+                {"a": "local-discrete", "b": "local-sync"},
+                {"a": "local-task", "b": "local-isolated"}],
 }
+
+
+# Drivers whose memory the host cannot map (ferry-run stages through it) and
+# other devices cannot reach.
+NOT_HOST_VISIBLE = {"local-discrete", "local-isolated"}
 
 
 def program_kind(program):
@@ -239,13 +246,15 @@ def expected_peak(program, binding, device, walk, inputs, expected):
       returned as it came: the program allocates its results host-visible;
       counted for one device, where every result is on it);
     - imports into a device that cannot reach the buffer, when links are
-      left to run time and a local-discrete device is in the mix: the walk
-      cannot know which buffers cross, so it is a lower bound there.
+      left to run time and a local-discrete or local-isolated device is in
+      the mix (an opaque-fd import, or a transfer's stand-in and staging
+      buffers): the walk cannot know which buffers cross, so it is a lower
+      bound there.
     """
     walked = walk[device] if device in walk else 0
     first = next(iter(binding))
     low, why = walked, "the liveness walk"
-    if device == first and binding[device] == "local-discrete":
+    if device == first and binding[device] in NOT_HOST_VISIBLE:
         sizes = [a.nbytes for a in inputs]
         staging = max([sum(sizes[:k + 1]) + s for k, s in enumerate(sizes) if s] or [0])
         if staging > low:
@@ -258,7 +267,7 @@ def expected_peak(program, binding, device, walk, inputs, expected):
                 low = sum(size.values()) + max(staged)
                 why = f"result staging ({low}) above the walk's {walked}"
     high = low
-    if program.runtime_links and "local-discrete" in binding.values():
+    if program.runtime_links and NOT_HOST_VISIBLE & set(binding.values()):
         high = float("inf")
         why += "; imports across a run-time link add to it"
     return low, high, why

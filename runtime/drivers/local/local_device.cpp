@@ -16,6 +16,7 @@ std::shared_ptr<LocalDevice> LocalDevice::create(std::string_view name,
   hal::AllocatorOptions allocatorOptions;
   allocatorOptions.maxAllocationBytes = options.maxAllocationBytes;
   allocatorOptions.hostVisible = !options.discrete;
+  allocatorOptions.externalHandles = options.externalHandles;
   auto allocator = hal::Allocator::create(strCat("device '", name, "' heap"),
                                           allocatorOptions);
   return std::shared_ptr<LocalDevice>(
@@ -49,7 +50,8 @@ LocalDevice::~LocalDevice() {
 
 std::string_view LocalDevice::driverName() const {
   if (options_.discrete)
-    return kLocalDiscreteDriverName;
+    return options_.externalHandles ? kLocalDiscreteDriverName
+                                    : kLocalIsolatedDriverName;
   return options_.asynchronous ? kLocalTaskDriverName : kLocalSyncDriverName;
 }
 
@@ -179,6 +181,7 @@ Status registerLocalDrivers(hal::DriverRegistry &registry) {
       {kLocalSyncDriverName, {}},
       {kLocalTaskDriverName, {.asynchronous = true}},
       {kLocalDiscreteDriverName, {.discrete = true}},
+      {kLocalIsolatedDriverName, {.discrete = true, .externalHandles = false}},
   };
   for (const Entry &entry : entries) {
     LocalDeviceOptions options = entry.options;

@@ -14,6 +14,10 @@
 //                   no transparent access from other devices) a device to
 //                   run on without a GPU. Its memory is still host memory, so
 //                   it proves the runtime's checks, not a driver's.
+//   local-isolated  a TESTING device: local-discrete that imports and exports
+//                   no handle type, so no other device can use its memory
+//                   and it can use no other device's: buffers cross only by
+//                   transfers through host staging (buffer_import.h).
 //
 // Every instance has its own allocator (heaps and pools). Memory, queue
 // policy and capability checks come from hal::Device; this file supplies how
@@ -36,6 +40,7 @@ namespace ferry::drivers::local {
 
 // Driver names, shared with the compiler: runtime/drivers/builtin_backends.h.
 using drivers::kLocalDiscreteDriverName;
+using drivers::kLocalIsolatedDriverName;
 using drivers::kLocalSyncDriverName;
 using drivers::kLocalTaskDriverName;
 
@@ -46,6 +51,8 @@ struct LocalDeviceOptions {
   uint32_t workerCount = 0;
   // The discrete testing memory model (see above).
   bool discrete = false;
+  // false: no external handle types (local-isolated, see above).
+  bool externalHandles = true;
   // Bounds a single allocation (0: physical memory).
   uint64_t maxAllocationBytes = 0;
 };
@@ -80,7 +87,7 @@ private:
   std::unique_ptr<TaskExecutor> executor_; // local-task only
 };
 
-// Registers local-sync, local-task and local-discrete.
+// Registers local-sync, local-task, local-discrete and local-isolated.
 Status registerLocalDrivers(hal::DriverRegistry &registry);
 
 } // namespace ferry::drivers::local

@@ -204,6 +204,8 @@ StringRef stringifySharingRule(SharingRule rule) {
     return "unified memory";
   case SharingRule::ExportImport:
     return "export/import";
+  case SharingRule::Transfer:
+    return "transfer";
   case SharingRule::Runtime:
     return "run-time query";
   }
@@ -268,58 +270,28 @@ bool cannotUse(const LinkCapabilities &link) {
          link.importPath == Capability::No;
 }
 
-// The error when no device can allocate for all: names a pair of devices
-// and the missing capability.
-void reportImpossible(const DeviceTopology &topology,
-                      ArrayRef<StringRef> devices, StringRef lead,
-                      function_ref<InFlightDiagnostic()> emitError) {
-  auto describe = [](StringRef user, StringRef owner) {
-    return llvm::formatv(
-               "@{0} cannot use memory allocated on @{1}: the link @{0} -> "
-               "@{1} has no transparent_access, no unified_memory and no "
-               "export/import handle type in common",
-               user, owner)
-        .str();
-  };
-  if (!lead.empty()) {
-    for (StringRef user : devices)
-      if (user != lead && cannotUse(topology.link(user, lead))) {
-        emitError() << "lead allocation device @" << lead
-                    << " cannot allocate a buffer shared with @" << user << ": "
-                    << describe(user, lead);
-        return;
-      }
-  }
-  for (StringRef a : devices)
-    for (StringRef b : devices)
-      if (a < b && cannotUse(topology.link(a, b)) &&
-          cannotUse(topology.link(b, a))) {
-        emitError() << "devices @" << a << " and @" << b
-                    << " cannot share a buffer: neither has "
-                       "transparent_access to or unified_memory with the "
-                       "other's memory, and no export/import handle type "
-                       "connects them in either direction";
-        return;
-      }
-  // Every pair can share one way, but no single device serves all.
-  for (StringRef owner : devices)
-    for (StringRef user : devices)
-      if (user != owner && cannotUse(topology.link(user, owner))) {
-        emitError() << "no device among " << formatDevices(devices)
-                    << " can allocate a buffer all of them use; e.g. "
-                    << describe(user, owner);
-        return;
-      }
+// Why no device can allocate for all: names a device that cannot use the
+// allocating device's memory, and the missing capabilities.
+std::string describeNoSharing(const DeviceTopology &topology,
+                              ArrayRef<StringRef> devices, StringRef owner) {
+  for (StringRef user : devices)
+    if (user != owner && cannotUse(topology.link(user, owner)))
+      return llvm::formatv("the link @{0} -> @{1} has no transparent_access, "
+                           "no unified_memory and no export/import handle "
+                           "type in common",
+                           user, owner)
+          .str();
+  return "every allocating device leaves one of the others without a way to "
+         "use its memory";
 }
 
 // Plans the allocation used by `devices` (distinct, from `affinityCount`
 // affinities). `leadDevice` (may be empty) is the --lead-allocation-device
-// choice. Fails with an error from `emitError` when the topology rules out
-// every way for the devices to share the buffer.
-FailureOr<AllocationPlan>
-planAllocation(const DeviceTopology &topology, ArrayRef<StringRef> devices,
-               size_t affinityCount, Lifetime lifetime, StringRef leadDevice,
-               function_ref<InFlightDiagnostic()> emitError) {
+// choice. Where the topology rules out every way for the devices to share
+// the buffer, plans a transfer.
+AllocationPlan planAllocation(const DeviceTopology &topology,
+                              ArrayRef<StringRef> devices, size_t affinityCount,
+                              Lifetime lifetime, StringRef leadDevice) {
   AllocationPlan plan;
   plan.devices.assign(devices.begin(), devices.end());
   std::tie(plan.memoryTypes, plan.bufferUsage) = getLifetimeBits(lifetime);
@@ -400,9 +372,21 @@ planAllocation(const DeviceTopology &topology, ArrayRef<StringRef> devices,
   if (llvm::all_of(caps, [](const CandidateCapabilities &cap) {
         return cap.any == Capability::No;
       })) {
-    reportImpossible(topology, devices, lead ? leadDevice : StringRef(),
-                     emitError);
-    return failure();
+    // No sharing at all: the first candidate allocates, the others use
+    // copies (hal.device.import_buffer becomes a transfer at run time).
+    // SharingExport lets the import take an export/import path where the
+    // running devices turn out to have one after all.
+    plan.rule = SharingRule::Transfer;
+    plan.allocationDevice = candidates.front().str();
+    plan.bufferUsage |= kSharingExport;
+    plan.reason = "shared by " + others + ", but no device can use memory " +
+                  "all the others allocate (" +
+                  describeNoSharing(topology, devices, candidates.front()) +
+                  "): @" + candidates.front().str() + " allocates" + leadNote +
+                  " and the others use the buffer through transfers (a copy "
+                  "in before each use, written back after a write; "
+                  "SharingExport in case the running devices can export it)";
+    return plan;
   }
   plan.rule = SharingRule::Runtime;
   if (lead)
@@ -438,8 +422,7 @@ AllocationPlanner::plan(AllocatorResolveMemoryPropertiesOp op) const {
   for (FlatSymbolRefAttr symbol : op.getDeviceSymbols())
     devices.push_back(symbol.getValue());
   return planAllocation(deviceTopology, devices, op.getAffinityCount(),
-                        op.getLifetime(), leadDevice,
-                        [&] { return op.emitError(); });
+                        op.getLifetime(), leadDevice);
 }
 
 } // namespace ferry::hal

@@ -67,6 +67,7 @@ enum class SharingRule {
   Transparent,  // every other device accesses the allocator's memory
   Unified,      // the devices share one address space
   ExportImport, // the allocation is exported to the other devices
+  Transfer,     // no way to share: the others use copies (transfers)
   Runtime,      // only the running devices can tell
 };
 llvm::StringRef stringifySharingRule(SharingRule rule);
@@ -99,8 +100,10 @@ public:
 
   const DeviceTopology &topology() const { return deviceTopology; }
 
-  // Plans the allocation `op` asks about. Fails with an error on `op` when
-  // the topology rules out every way for its devices to share the buffer.
+  // Plans the allocation `op` asks about. Where the topology rules out every
+  // way for its devices to share the buffer, one of them allocates it and
+  // the others use it through transfers (SharingRule::Transfer). Fails with
+  // an error on `op` only on a malformed request.
   mlir::FailureOr<AllocationPlan>
   plan(AllocatorResolveMemoryPropertiesOp op) const;
 

@@ -7,7 +7,7 @@
 // RUN: not test -e %t.fvm
 // RUN: ferry-compile %s --compile-to=hal | FileCheck %s --check-prefix=HAL
 
-// CHECK: invalid_device_target.mlir:[[@LINE+3]]:3: error: device @gpu targets backend 'cuda', which Ferry does not have; Ferry's backends: 'local' (drivers local-sync, local-task, local-discrete)
+// CHECK: invalid_device_target.mlir:[[@LINE+3]]:3: error: device @gpu targets backend 'cuda', which Ferry does not have; Ferry's backends: 'local' (drivers local-sync, local-task, local-discrete, local-isolated)
 // HAL: hal.device.global @gpu = #hal.device.target<"cuda"
 module {
   hal.device.global @gpu = #hal.device.target<"cuda", {}>

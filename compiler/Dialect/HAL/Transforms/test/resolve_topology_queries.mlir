@@ -192,14 +192,22 @@ func.func @default_topology(%dd: !hal.device, %dh: !hal.device) -> (i32, i32, !h
 
 // -----
 
-// No path at all between two devices: an error naming both and what is
-// missing.
+// No path at all between two devices: not an error (it was one). The first
+// device allocates with its lifetime's bits plus SharingExport, and the
+// other uses the buffer through hal.device.import_buffer, a transfer at run
+// time (rule 'transfer').
 hal.device.global @x = #hal.device.target<"gpu", {host_visible_memory = false, unified_memory = false, host_memory_access = false, export_handle_types = [], import_handle_types = []}>
 hal.device.global @y = #hal.device.target<"gpu", {host_visible_memory = false, unified_memory = false, host_memory_access = false, export_handle_types = [], import_handle_types = []}>
-func.func @impossible() -> (i32, i32) {
-  // expected-error @+1 {{devices @x and @y cannot share a buffer: neither has transparent_access to or unified_memory with the other's memory, and no export/import handle type connects them in either direction}}
+// CHECK-LABEL: func.func @no_sharing_transfers
+// CHECK-DAG: %[[X:.+]] = hal.device.get @x
+// CHECK-DAG: hal.memory_type<"DeviceLocal">
+// CHECK-DAG: hal.buffer_usage<"Transfer|DispatchStorage|SharingExport">
+// CHECK-NOT: hal.allocator.select
+// CHECK: return %{{.+}}, %{{.+}}, %[[X]]
+func.func @no_sharing_transfers(%dx: !hal.device, %dy: !hal.device) -> (i32, i32, !hal.device) {
   %m, %u = hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@x>, #hal.device.affinity<@y>]>) lifetime(transient) : i32, i32
-  return %m, %u : i32, i32
+  %dev = hal.allocator.select from([%dx, %dy]) type(%m) usage(%u) : !hal.device
+  return %m, %u, %dev : i32, i32, !hal.device
 }
 
 // -----
