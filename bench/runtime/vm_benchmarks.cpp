@@ -35,6 +35,7 @@ namespace {
 
 using drivers::local::LocalDevice;
 using drivers::local::LocalDeviceOptions;
+using vm::CallContext;
 using vm::Value;
 using vm::bytecode::Opcode;
 using K = vm::RegisterKind;
@@ -131,7 +132,8 @@ std::vector<uint8_t> importCallModule() {
 }
 
 vm::NativeFunctionBody addBody() {
-  return [](std::span<const Value> args) -> Result<std::vector<Value>> {
+  return [](std::span<const Value> args,
+            CallContext &) -> Result<std::vector<Value>> {
     return std::vector<Value>{Value(args[0].i64() + args[1].i64())};
   };
 }

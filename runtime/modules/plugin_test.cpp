@@ -131,7 +131,7 @@ TEST_F(PluginTest, LoadErrors) {
   EXPECT_EQ(loadError(plugin("test_plugin_bad_abi")),
             strCat("plugin '", plugin("test_plugin_bad_abi"),
                    "': it was built for plugin ABI version 99, this runtime "
-                   "speaks version 1; rebuild it against this runtime's "
+                   "speaks version 2; rebuild it against this runtime's "
                    "plugin_api.h"));
   EXPECT_EQ(loadError(plugin("test_plugin_refusing")),
             strCat("plugin '", plugin("test_plugin_refusing"),

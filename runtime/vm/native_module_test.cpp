@@ -45,17 +45,16 @@ BytecodeWriter addModule(std::string_view importName = "Math.add",
 
 std::shared_ptr<NativeModule> mathModule() {
   auto math = std::make_shared<NativeModule>("Math");
-  EXPECT_TRUE(
-      math->addFunction(
-              {"add",
-               {K::kI64, K::kI64},
-               {K::kI64},
-               0,
-               [](std::span<const Value> args) -> Result<std::vector<Value>> {
-                 return std::vector<Value>{
-                     Value(args[0].i64() + args[1].i64())};
-               }})
-          .ok());
+  EXPECT_TRUE(math->addFunction({"add",
+                                 {K::kI64, K::kI64},
+                                 {K::kI64},
+                                 0,
+                                 [](std::span<const Value> args, CallContext &)
+                                     -> Result<std::vector<Value>> {
+                                   return std::vector<Value>{
+                                       Value(args[0].i64() + args[1].i64())};
+                                 }})
+                  .ok());
   return math;
 }
 
@@ -104,17 +103,16 @@ TEST_F(NativeModuleTest, SignatureAndConventionMustMatch) {
             "'Math' defines Math.add(i64, i64) -> (i64)");
 
   auto plain = std::make_shared<NativeModule>("Math");
-  ASSERT_TRUE(
-      plain
-          ->addFunction(
-              {"f",
-               {K::kRef, K::kRef},
-               {},
-               0,
-               [](std::span<const Value>) -> Result<std::vector<Value>> {
-                 return std::vector<Value>{};
-               }})
-          .ok());
+  ASSERT_TRUE(plain
+                  ->addFunction({"f",
+                                 {K::kRef, K::kRef},
+                                 {},
+                                 0,
+                                 [](std::span<const Value>, CallContext &)
+                                     -> Result<std::vector<Value>> {
+                                   return std::vector<Value>{};
+                                 }})
+                  .ok());
   BytecodeWriter w;
   w.device("device_a");
   w.import("Math.f", {K::kRef, K::kRef}, {}, kImportCoarseFences);
@@ -131,7 +129,8 @@ TEST_F(NativeModuleTest, DuplicateModulesAndBadFunctions) {
   ASSERT_FALSE(context.ok());
   EXPECT_EQ(context.status().message(), "two native modules are named 'Math'");
   NativeModule m("M");
-  auto body = [](std::span<const Value>) -> Result<std::vector<Value>> {
+  auto body = [](std::span<const Value>,
+                 CallContext &) -> Result<std::vector<Value>> {
     return std::vector<Value>{};
   };
   EXPECT_TRUE(m.addFunction({"f", {}, {}, 0, body}).ok());
@@ -147,18 +146,18 @@ TEST_F(NativeModuleTest, ErrorsAndBadResultsNameTheFunction) {
   auto math = std::make_shared<NativeModule>("Math");
   int mode = 0;
   ASSERT_TRUE(
-      math->addFunction(
-              {"add",
-               {K::kI64, K::kI64},
-               {K::kI64},
-               0,
-               [&](std::span<const Value>) -> Result<std::vector<Value>> {
-                 if (mode == 0)
-                   return invalidArgument("no adding today");
-                 if (mode == 1)
-                   return std::vector<Value>{};
-                 return std::vector<Value>{Value(Ref(device))};
-               }})
+      math->addFunction({"add",
+                         {K::kI64, K::kI64},
+                         {K::kI64},
+                         0,
+                         [&](std::span<const Value>,
+                             CallContext &) -> Result<std::vector<Value>> {
+                           if (mode == 0)
+                             return invalidArgument("no adding today");
+                           if (mode == 1)
+                             return std::vector<Value>{};
+                           return std::vector<Value>{Value(Ref(device))};
+                         }})
           .ok());
   Result<Context> context = create(addModule(), {math});
   ASSERT_TRUE(context.ok());
@@ -207,8 +206,9 @@ protected:
               {K::kRef, K::kRef, K::kRef, K::kRef},
               {K::kRef},
               kImportCoarseFences,
-              [this, behaviour, delay](
-                  std::span<const Value> args) -> Result<std::vector<Value>> {
+              [this, behaviour,
+               delay](std::span<const Value> args,
+                      CallContext &) -> Result<std::vector<Value>> {
                 auto in = args[0].refAs<hal::BufferView>();
                 auto out = args[1].refAs<hal::BufferView>();
                 auto wait = args[2].refAs<hal::Fence>();

@@ -3,8 +3,10 @@
 // An external call under the coarse-fences ABI: views for the tensors, a
 // wait and a signal fence; a tied result is its operand's buffer, a new
 // result's view is checked against the declared type. The declaration is
-// rewritten to the ABI.
-// CHECK: func.func private @ext(!hal.buffer_view, !hal.buffer_view, !hal.fence, !hal.fence) -> (!hal.buffer_view, !hal.buffer_view)
+// rewritten to the ABI: with a new result, one allocation request per result
+// (device, memory types, usage) before the fences, usage 0 for the tied one.
+// CHECK: func.func private @ext(!hal.buffer_view, !hal.buffer_view, !hal.device, i32, i32, !hal.device, i32, i32, !hal.fence, !hal.fence) -> (!hal.buffer_view, !hal.buffer_view)
+// CHECK-SAME: ferry.abi.result_allocation
 // CHECK-SAME: iree.abi.model = "coarse-fences"
 // CHECK-LABEL: func.func @call
 // CHECK: %[[A:.+]] = hal.device.queue.alloca
@@ -14,8 +16,12 @@
 // CHECK: %[[VB:.+]] = hal.buffer_view.create buffer(%[[B]] : !hal.buffer) shape([%{{.+}}]) type(i32)
 // An already-signalled fence stands in for "nothing to wait for".
 // CHECK: %[[WAIT:.+]] = hal.fence.join at([]) -> !hal.fence
+// CHECK: %[[ZERO:.+]] = arith.constant 0 : i32
+// The new result is resolved like an alloca (transient: used by the program
+// only) on the device of its users.
+// CHECK: %[[TYPES:.+]], %[[USAGE:.+]] = hal.allocator.resolve_memory_properties lifetime(transient)
 // CHECK: %[[SIGNAL:.+]] = hal.fence.create
-// CHECK: %[[R:.+]]:2 = call @ext(%[[VA]], %[[VB]], %[[WAIT]], %[[SIGNAL]])
+// CHECK: %[[R:.+]]:2 = call @ext(%[[VA]], %[[VB]], %[[DEV:.+]], %[[ZERO]], %[[ZERO]], %[[DEV]], %[[TYPES]], %[[USAGE]], %[[WAIT]], %[[SIGNAL]])
 // CHECK: hal.buffer_view.assert<%[[R]]#1 : !hal.buffer_view> message("result 1 of 'ext'") shape([%{{.+}}]) type(f32)
 // CHECK: %[[NEW:.+]] = hal.buffer_view.buffer<%[[R]]#1 : !hal.buffer_view>
 // The tied result is %[[B]] itself.
