@@ -28,6 +28,7 @@
 #include "runtime/modules/plugin.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/native_module.h"
+#include "runtime/vm/result_allocator.h"
 #include "runtime/vm/testing/bytecode_writer.h"
 
 namespace ferry {
@@ -172,12 +173,13 @@ BENCHMARK(BM_ImportCall_Plain);
 // in vectors (what the interpreter builds around each call).
 void BM_Baseline_NativeBodyDirect(benchmark::State &state) {
   vm::NativeFunctionBody body = addBody();
+  vm::ResultAllocator noNewResults; // what the interpreter passes
   benchmark::DoNotOptimize(body);
   for (auto _ : state) {
     int64_t acc = 1;
     for (int i = 0; i < kImportCalls; ++i) {
       std::vector<Value> args{Value(acc), Value(int64_t(2))};
-      Result<std::vector<Value>> results = body(args);
+      Result<std::vector<Value>> results = body(args, noNewResults);
       acc = (*results)[0].i64();
     }
     benchmark::DoNotOptimize(acc);
