@@ -74,9 +74,10 @@ protected:
 TEST_F(PluginTest, LoadsTheSampleModule) {
   auto modules = loadPlugin(plugin("custom_module"));
   ASSERT_TRUE(modules.ok()) << modules.status().toString();
-  ASSERT_EQ(modules->size(), 2u);
+  ASSERT_EQ(modules->size(), 3u);
   EXPECT_EQ((*modules)[0]->name(), "Double");
   EXPECT_EQ((*modules)[1]->name(), "Triple");
+  EXPECT_EQ((*modules)[2]->name(), "Repeat");
   const vm::NativeFunction *fn = (*modules)[0]->lookup("function");
   ASSERT_NE(fn, nullptr);
   EXPECT_EQ(fn->flags, vm::bytecode::kImportCoarseFences |

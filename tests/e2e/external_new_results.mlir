@@ -2,7 +2,8 @@
 // allocates each for the callee (plugin_api.h result_allocate) on the
 // calling device with the memory types and usage the compiler resolved for
 // it; the program owns it and frees it at its last use. Repeat.function
-// (samples/custom_module) returns its 1-D input twice over.
+// (samples/custom_module) returns its 1-D input twice over, a length it
+// decides at run time for a dynamic result type.
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-compile %s --module=%plugins/custom_module.so -o %t.checked.fvm
 // Static shape, the new result read by Double.function and a kernel:
@@ -25,6 +26,26 @@
 // RUN: ferry-run %t.fvm --function=static_returned --module=%plugins/custom_module.so --input=4xi32=5,6,7,8 --device=__device_0=local-discrete | FileCheck %s --check-prefix=RETURNED
 // RETURNED: 8xi32=[5 6 7 8 5 6 7 8]
 // RUN: %python %S/check_stats.py %t.ret.json live_bytes_at_exit=0 peak_bytes=48
+//
+// Dynamic shape: the function decides the length (twice its input's); the
+// dims come back with the result's view and size what follows. The result
+// is freed after its last use (the add); nothing leaks, on every driver.
+// RUN: ferry-compile %S/Inputs/external_new_results_dynamic.mlir --module=%plugins/custom_module.so -o %t.dyn.fvm
+// RUN: ferry-run %t.dyn.fvm --function=dynamic_used --module=%plugins/custom_module.so --input=3xi32=1,2,3 --device=__device_0=local-sync --stats=%t.dsync.json | FileCheck %s --check-prefix=DYNAMIC
+// RUN: ferry-run %t.dyn.fvm --function=dynamic_used --module=%plugins/custom_module.so --input=3xi32=1,2,3 --device=__device_0=local-task --stats=%t.dtask.json | FileCheck %s --check-prefix=DYNAMIC
+// RUN: ferry-run %t.dyn.fvm --function=dynamic_used --module=%plugins/custom_module.so --input=3xi32=1,2,3 --device=__device_0=local-discrete --stats=%t.ddiscrete.json | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: 6xi32=[3 6 9 3 6 9]
+// The input (12), the result (24) and Double's output (24), which the add
+// overwrites.
+// RUN: %python %S/check_stats.py %t.dsync.json live_bytes_at_exit=0 peak_bytes=60
+// RUN: %python %S/check_stats.py %t.dtask.json live_bytes_at_exit=0 peak_bytes=60
+// RUN: %python %S/check_stats.py %t.ddiscrete.json live_bytes_at_exit=0 peak_bytes=60
+// RUN: ferry-run %t.dyn.fvm --function=dynamic_returned --module=%plugins/custom_module.so --input=5xi32=1,-2,3,-4,5 --device=__device_0=local-task --stats=%t.dret.json | FileCheck %s --check-prefix=DRETURNED
+// RUN: ferry-run %t.dyn.fvm --function=dynamic_returned --module=%plugins/custom_module.so --input=5xi32=1,-2,3,-4,5 --device=__device_0=local-discrete | FileCheck %s --check-prefix=DRETURNED
+// RUN: ferry-run %t.dyn.fvm --function=dynamic_returned --module=%plugins/custom_module.so --input=0xi32= | FileCheck %s --check-prefix=EMPTY
+// DRETURNED: 10xi32=[1 -2 3 -4 5 1 -2 3 -4 5]
+// EMPTY: 0xi32=[]
+// RUN: %python %S/check_stats.py %t.dret.json live_bytes_at_exit=0 peak_bytes=60
 
 func.func private @Repeat.function(tensor<4xi32>) -> tensor<8xi32> attributes {iree.abi.model = "coarse-fences", nosideeffects}
 func.func private @Double.function(tensor<8xi32>, tensor<8xi32>) -> (tensor<8xi32> {iree.abi.tied = 1 : index}) attributes {iree.abi.model = "coarse-fences", nosideeffects}

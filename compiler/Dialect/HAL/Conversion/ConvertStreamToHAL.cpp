@@ -165,6 +165,12 @@ public:
       return failure();
     Block &block = func.getBody().front();
     for (Operation &op : llvm::make_early_inc_range(block)) {
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        builder.setInsertionPoint(&op);
+        if (failed(lowerViewCall(call)))
+          return failure();
+        continue;
+      }
       if (!isa<stream::StreamDialect>(op.getDialect()))
         continue;
       builder.setInsertionPoint(&op);
@@ -709,6 +715,46 @@ private:
     return success();
   }
 
+  // A call of an external function with a new result of dynamic shape
+  // passes views (convert-input-to-stream): the coarse-fences ABI adds an
+  // allocation request per result, resolved for the resource each result
+  // is imported as, and the fences; the caller waits for the callee before
+  // it imports the results (their dims come with the views). Calls between
+  // functions of the module stay as they are.
+  LogicalResult lowerViewCall(func::CallOp op) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, op.getCalleeAttr());
+    if (!callee || !callee.isDeclaration() ||
+        !callee->hasAttr(kResultAllocationAttr))
+      return success();
+    Location loc = op.getLoc();
+    MLIRContext *context = func.getContext();
+    SmallVector<Value> arguments(op.getOperands());
+    Value onDevice = deviceOf(op);
+    for (Value result : op.getResults()) {
+      stream::TensorImportOp import;
+      for (Operation *user : result.getUsers())
+        if (auto candidate = dyn_cast<stream::TensorImportOp>(user))
+          import = candidate;
+      if (!import)
+        return op.emitError() << "a result of '" << op.getCallee()
+                              << "' is not imported as a resource";
+      AllocationPlan plan = planAllocation(import, import.getResult());
+      arguments.append({plan.allocator, plan.memoryTypes, plan.bufferUsage});
+    }
+    // The arguments were exported after their producers finished.
+    arguments.push_back(
+        FenceJoinOp::create(builder, loc, FenceType::get(context), {}));
+    Value signal = newFence(loc, onDevice);
+    arguments.push_back(signal);
+    auto call = func::CallOp::create(builder, loc, op.getCalleeAttr(),
+                                     op.getResultTypes(), arguments);
+    FenceAwaitOp::create(builder, loc, ValueRange{signal});
+    op.replaceAllUsesWith(call.getResults());
+    op.erase();
+    return success();
+  }
+
   LogicalResult lowerRetain(stream::ResourceRetainOp op) {
     BufferAllocationPreserveOp::create(builder, op.getLoc(),
                                        buffers.lookup(op.getOperand()));
@@ -771,7 +817,9 @@ constexpr StringLiteral kCoarseFencesModel = "coarse-fences";
 // views, followed by a wait and a signal fence.
 void rewriteExternalSignature(func::FuncOp func) {
   auto isTensor = [](Type type) { return isa<TensorType>(type); };
-  if (!llvm::any_of(func.getArgumentTypes(), isTensor) &&
+  // Called with views already (a new result of dynamic shape), or not at all.
+  bool viewCalled = func->hasAttr(kResultAllocationAttr);
+  if (!viewCalled && !llvm::any_of(func.getArgumentTypes(), isTensor) &&
       !llvm::any_of(func.getResultTypes(), isTensor))
     return;
   MLIRContext *context = func.getContext();
@@ -782,7 +830,7 @@ void rewriteExternalSignature(func::FuncOp func) {
       llvm::map_to_vector(func.getArgumentTypes(), lower);
   // A request per result (device, memory types, usage) when the runtime
   // allocates new results for the function.
-  bool newResults = hasNewResults(func);
+  bool newResults = viewCalled || hasNewResults(func);
   if (newResults) {
     Type i32 = IntegerType::get(context, 32);
     for (size_t i = 0; i < func.getNumResults(); ++i)

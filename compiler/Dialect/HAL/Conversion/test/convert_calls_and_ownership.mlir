@@ -64,3 +64,29 @@ func.func @fill_copy(%s: index) {
   stream.timepoint.await %c
   return
 }
+
+// -----
+
+// A call that passes views (an external function with a new result of
+// dynamic shape): an allocation request per result, resolved for the
+// resource the result is imported as, the fences, and a wait for the callee
+// before the result is imported.
+// CHECK: func.func private @Repeat.function(!hal.buffer_view, !hal.device, i32, i32, !hal.fence, !hal.fence) -> !hal.buffer_view
+// CHECK-SAME: ferry.abi.result_allocation
+// CHECK-LABEL: func.func @view_call
+// CHECK: %[[DEV:.+]] = hal.device.get @__device_0
+// CHECK: %[[TYPES:.+]], %[[USAGE:.+]] = hal.allocator.resolve_memory_properties lifetime(transient)
+// CHECK: %[[WAIT:.+]] = hal.fence.join at([])
+// CHECK: %[[SIGNAL:.+]] = hal.fence.create device(%[[DEV]] : !hal.device)
+// CHECK: %[[R:.+]] = call @Repeat.function(%arg0, %[[DEV]], %[[TYPES]], %[[USAGE]], %[[WAIT]], %[[SIGNAL]])
+// CHECK-NEXT: hal.fence.await until([%[[SIGNAL]]])
+// CHECK: hal.buffer_view.assert<%[[R]] : !hal.buffer_view> message("result 0 of 'Repeat.function'")
+func.func private @Repeat.function(!hal.buffer_view) -> !hal.buffer_view attributes {ferry.abi.result_allocation, iree.abi.model = "coarse-fences"}
+func.func @view_call(%v: !hal.buffer_view) -> index {
+  %r = call @Repeat.function(%v) : (!hal.buffer_view) -> !hal.buffer_view
+  %n = hal.buffer_view.dim<%r : !hal.buffer_view> [0] : index
+  %s = stream.tensor.sizeof tensor<?xi32>{%n} : index
+  %t = stream.tensor.import consume %r message("result 0 of 'Repeat.function'") : !hal.buffer_view -> tensor<?xi32>{%n} in !stream.resource<external>{%s}
+  %f = stream.resource.dealloca origin %t : !stream.resource<external>{%s} => !stream.timepoint
+  return %n : index
+}
