@@ -28,6 +28,7 @@
 #include "runtime/modules/plugin.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/native_module.h"
+#include "runtime/vm/result_allocator.h"
 #include "runtime/vm/testing/bytecode_writer.h"
 
 namespace ferry {
@@ -35,6 +36,7 @@ namespace {
 
 using drivers::local::LocalDevice;
 using drivers::local::LocalDeviceOptions;
+using vm::CallContext;
 using vm::Value;
 using vm::bytecode::Opcode;
 using K = vm::RegisterKind;
@@ -131,7 +133,8 @@ std::vector<uint8_t> importCallModule() {
 }
 
 vm::NativeFunctionBody addBody() {
-  return [](std::span<const Value> args) -> Result<std::vector<Value>> {
+  return [](std::span<const Value> args,
+            CallContext &) -> Result<std::vector<Value>> {
     return std::vector<Value>{Value(args[0].i64() + args[1].i64())};
   };
 }
@@ -170,12 +173,13 @@ BENCHMARK(BM_ImportCall_Plain);
 // in vectors (what the interpreter builds around each call).
 void BM_Baseline_NativeBodyDirect(benchmark::State &state) {
   vm::NativeFunctionBody body = addBody();
+  vm::ResultAllocator noNewResults; // what the interpreter passes
   benchmark::DoNotOptimize(body);
   for (auto _ : state) {
     int64_t acc = 1;
     for (int i = 0; i < kImportCalls; ++i) {
       std::vector<Value> args{Value(acc), Value(int64_t(2))};
-      Result<std::vector<Value>> results = body(args);
+      Result<std::vector<Value>> results = body(args, noNewResults);
       acc = (*results)[0].i64();
     }
     benchmark::DoNotOptimize(acc);

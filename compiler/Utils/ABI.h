@@ -17,6 +17,15 @@ namespace ferry {
 inline constexpr llvm::StringLiteral kTiedMayAliasAttr =
     "ferry.abi.tied_may_alias";
 
+// On an external func.func lowered to HAL: the function has new results
+// (tied to no operand), which the runtime allocates for it. Before the two
+// fences, every call passes one allocation request per result: the device
+// (!hal.device), memory types and buffer usage (i32, usage 0 for a tied
+// result) resolved for it. The bytecode writer turns it into
+// kImportResultAllocation (runtime/vm/bytecode_format.h).
+inline constexpr llvm::StringLiteral kResultAllocationAttr =
+    "ferry.abi.result_allocation";
+
 } // namespace ferry
 
 #endif // FERRY_COMPILER_UTILS_ABI_H_

@@ -16,6 +16,9 @@ struct ferry_ref {
 struct ferry_error {
   std::string message;
 };
+struct ferry_call {
+  ferry::vm::CallContext *context;
+};
 
 namespace ferry::modules {
 namespace {
@@ -123,6 +126,27 @@ void fenceFail(const ferry_ref_t *ref, const char *message) {
         makeStatus(StatusCode::kAborted, message ? message : "(no message)"));
 }
 
+ferry_error_t *resultAllocate(ferry_call_t *call, uint32_t index, uint32_t rank,
+                              const int64_t *dims, uint32_t elementType,
+                              ferry_ref_t **view) {
+  if (!call || !view || (rank > 0 && !dims))
+    return errorCreate("result_allocate: call, view and (for rank > 0) dims "
+                       "must not be NULL");
+  *view = nullptr;
+  std::optional<hal::ElementType> type = hal::elementTypeFromValue(elementType);
+  if (!type)
+    return errorCreate(strCat("result_allocate: result ", index,
+                              ": unknown element type ", elementType)
+                           .c_str());
+  Result<std::shared_ptr<hal::BufferView>> allocated =
+      call->context->allocateResult(index, std::span<const int64_t>(dims, rank),
+                                    *type);
+  if (!allocated.ok())
+    return errorCreate(allocated.status().message().c_str());
+  *view = new ferry_ref{vm::Ref(*allocated)};
+  return nullptr;
+}
+
 const ferry_runtime_api_t kApi = {
     FERRY_PLUGIN_ABI_VERSION,
     0,
@@ -139,6 +163,7 @@ const ferry_runtime_api_t kApi = {
     fenceWait,
     fenceSignal,
     fenceFail,
+    resultAllocate,
 };
 
 // The loaded library and the plugin it described; destroyed (plugin
@@ -180,44 +205,45 @@ vm::NativeFunctionBody makeBody(std::shared_ptr<Library> library,
                                 const ferry_plugin_function_t &fn,
                                 std::vector<RegisterKind> argKinds,
                                 std::vector<RegisterKind> resultKinds) {
-  return
-      [library, call = fn.call, functionState = fn.function_state,
-       argKinds = std::move(argKinds), resultKinds = std::move(resultKinds)](
-          std::span<const vm::Value> args) -> Result<std::vector<vm::Value>> {
-        // Borrowed handles for ref arguments, valid for the call.
-        std::vector<ferry_ref> borrowed(args.size());
-        std::vector<ferry_value_t> cArgs(args.size() + 1,
-                                         ferry_value_t{0, nullptr});
-        for (size_t i = 0; i < args.size(); ++i) {
-          if (argKinds[i] == RegisterKind::kI64) {
-            cArgs[i].i64 = args[i].i64();
-            continue;
-          }
-          if (std::holds_alternative<std::monostate>(args[i].ref()))
-            continue;
-          borrowed[i].ref = args[i].ref();
-          cArgs[i].ref = &borrowed[i];
-        }
-        std::vector<ferry_value_t> cResults(resultKinds.size() + 1,
-                                            ferry_value_t{0, nullptr});
-        ferry_error_t *error = call(library->plugin.state, functionState,
-                                    cArgs.data(), cResults.data());
-        // Take over every owned result handle, even on failure, so none leaks.
-        std::vector<vm::Value> results;
-        for (size_t i = 0; i < resultKinds.size(); ++i) {
-          if (resultKinds[i] == RegisterKind::kI64) {
-            results.emplace_back(cResults[i].i64);
-            continue;
-          }
-          std::unique_ptr<ferry_ref> owned(cResults[i].ref);
-          results.emplace_back(owned ? owned->ref : vm::Ref());
-        }
-        if (error) {
-          std::unique_ptr<ferry_error> owned(error);
-          return makeStatus(StatusCode::kAborted, owned->message);
-        }
-        return results;
-      };
+  return [library, call = fn.call, functionState = fn.function_state,
+          argKinds = std::move(argKinds), resultKinds = std::move(resultKinds)](
+             std::span<const vm::Value> args,
+             vm::CallContext &context) -> Result<std::vector<vm::Value>> {
+    // Borrowed handles for ref arguments, valid for the call.
+    std::vector<ferry_ref> borrowed(args.size());
+    std::vector<ferry_value_t> cArgs(args.size() + 1,
+                                     ferry_value_t{0, nullptr});
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (argKinds[i] == RegisterKind::kI64) {
+        cArgs[i].i64 = args[i].i64();
+        continue;
+      }
+      if (std::holds_alternative<std::monostate>(args[i].ref()))
+        continue;
+      borrowed[i].ref = args[i].ref();
+      cArgs[i].ref = &borrowed[i];
+    }
+    std::vector<ferry_value_t> cResults(resultKinds.size() + 1,
+                                        ferry_value_t{0, nullptr});
+    ferry_call callHandle{&context};
+    ferry_error_t *error = call(library->plugin.state, functionState,
+                                &callHandle, cArgs.data(), cResults.data());
+    // Take over every owned result handle, even on failure, so none leaks.
+    std::vector<vm::Value> results;
+    for (size_t i = 0; i < resultKinds.size(); ++i) {
+      if (resultKinds[i] == RegisterKind::kI64) {
+        results.emplace_back(cResults[i].i64);
+        continue;
+      }
+      std::unique_ptr<ferry_ref> owned(cResults[i].ref);
+      results.emplace_back(owned ? owned->ref : vm::Ref());
+    }
+    if (error) {
+      std::unique_ptr<ferry_error> owned(error);
+      return makeStatus(StatusCode::kAborted, owned->message);
+    }
+    return results;
+  };
 }
 
 } // namespace

@@ -24,8 +24,10 @@
  * strings of register kinds ('i' = i64, 'r' = ref), e.g. "rrrr" -> "r", and
  * its calling convention (flags); they must equal what the program imports.
  *
- * Calls. call(state, fn_state, args, results) receives the arguments and
- * writes exactly as many results as its signature has. Ref arguments are
+ * Calls. call(state, fn_state, call, args, results) receives the arguments
+ * and writes exactly as many results as its signature has; `call` is the
+ * call's context (valid until call returns), which api->result_allocate
+ * takes. Ref arguments are
  * *borrowed*: valid until call returns; keep one longer with
  * api->ref_retain and give it back with api->ref_release. Ref results are
  * *owned* handles the runtime takes over: return api->ref_retain(arg) to
@@ -46,6 +48,22 @@
  * ref result must be a buffer view: the runtime fails a call that returns
  * NULL or another kind of ref, naming the function.
  *
+ * New results. A result tied to no operand is a new tensor the program owns
+ * (it frees it at its last use). The callee allocates it, during call, with
+ * api->result_allocate(call, index, rank, dims, element_type, &view): the
+ * runtime allocates it on the calling device with the memory types and
+ * usage the compiler resolved for that result (where the program uses it),
+ * in the shape the callee chooses: a result of dynamic shape gets its dims
+ * here, and the program reads them from the view. The callee returns that
+ * view as the result (the handle is owned: returning it hands it back) and
+ * writes its contents after fence_wait(wait), like a tied output. Where the
+ * result lives in memory the host cannot map, the view is a host-visible
+ * stand-in that the runtime copies into the result after the callee
+ * signals. A new result returned any other way (a view made elsewhere, an
+ * argument's view, NULL) fails the call naming the function and the result;
+ * so does a shape or element type the declared result type rules out
+ * (static dimensions must match). Only coarse-fences calls have new results.
+ *
  * Threads. call may run on several threads at once. Every api function is
  * thread-safe. destroy(state) runs once when the runtime unloads the plugin,
  * after every call has returned (a runtime unloads a plugin only once no
@@ -63,8 +81,9 @@
 extern "C" {
 #endif
 
-/* Bumped on any incompatible change to the types or tables below. */
-#define FERRY_PLUGIN_ABI_VERSION 1u
+/* Bumped on any incompatible change to the types or tables below. Version 2
+ * gave call its context and added result_allocate. */
+#define FERRY_PLUGIN_ABI_VERSION 2u
 #define FERRY_PLUGIN_ENTRY_POINT "ferry_plugin_load"
 #define FERRY_PLUGIN_EXPORT __attribute__((visibility("default")))
 
@@ -72,6 +91,8 @@ extern "C" {
 typedef struct ferry_ref ferry_ref_t;
 /* An error: a message the runtime reports. Opaque. */
 typedef struct ferry_error ferry_error_t;
+/* One call in progress (for result_allocate). Opaque. */
+typedef struct ferry_call ferry_call_t;
 
 typedef enum ferry_ref_type {
   FERRY_REF_NULL = 0,
@@ -142,10 +163,22 @@ typedef struct ferry_runtime_api {
   ferry_error_t *(*fence_wait)(const ferry_ref_t *fence);
   void (*fence_signal)(const ferry_ref_t *fence);
   void (*fence_fail)(const ferry_ref_t *fence, const char *message);
+
+  /* New results. result_allocate allocates result `index` of `call` (one
+   * tied to no operand) as a buffer view of `rank` dims `dims` and
+   * `element_type` (a ferry_element_type_t), on the calling device with the
+   * memory types and usage the program resolved for it, and stores an owned
+   * handle in *view. Call it only during call, on its thread, once per new
+   * result. It fails for a tied result, a second allocation, a negative dim
+   * or an allocation the device refuses. */
+  ferry_error_t *(*result_allocate)(ferry_call_t *call, uint32_t index,
+                                    uint32_t rank, const int64_t *dims,
+                                    uint32_t element_type, ferry_ref_t **view);
 } ferry_runtime_api_t;
 
 typedef ferry_error_t *(*ferry_plugin_call_fn)(void *plugin_state,
                                                void *function_state,
+                                               ferry_call_t *call,
                                                const ferry_value_t *args,
                                                ferry_value_t *results);
 

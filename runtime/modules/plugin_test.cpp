@@ -74,9 +74,10 @@ protected:
 TEST_F(PluginTest, LoadsTheSampleModule) {
   auto modules = loadPlugin(plugin("custom_module"));
   ASSERT_TRUE(modules.ok()) << modules.status().toString();
-  ASSERT_EQ(modules->size(), 2u);
+  ASSERT_EQ(modules->size(), 3u);
   EXPECT_EQ((*modules)[0]->name(), "Double");
   EXPECT_EQ((*modules)[1]->name(), "Triple");
+  EXPECT_EQ((*modules)[2]->name(), "Repeat");
   const vm::NativeFunction *fn = (*modules)[0]->lookup("function");
   ASSERT_NE(fn, nullptr);
   EXPECT_EQ(fn->flags, vm::bytecode::kImportCoarseFences |
@@ -131,7 +132,7 @@ TEST_F(PluginTest, LoadErrors) {
   EXPECT_EQ(loadError(plugin("test_plugin_bad_abi")),
             strCat("plugin '", plugin("test_plugin_bad_abi"),
                    "': it was built for plugin ABI version 99, this runtime "
-                   "speaks version 1; rebuild it against this runtime's "
+                   "speaks version 2; rebuild it against this runtime's "
                    "plugin_api.h"));
   EXPECT_EQ(loadError(plugin("test_plugin_refusing")),
             strCat("plugin '", plugin("test_plugin_refusing"),

@@ -20,6 +20,7 @@
 namespace ferry::tools {
 namespace {
 
+using vm::CallContext;
 using vm::RegisterKind;
 using vm::Value;
 
@@ -251,7 +252,8 @@ protected:
          {K::kRef, K::kRef, K::kRef, K::kRef},
          {K::kRef},
          vm::bytecode::kImportCoarseFences,
-         [this](std::span<const Value> args) -> Result<std::vector<Value>> {
+         [this](std::span<const Value> args,
+                CallContext &) -> Result<std::vector<Value>> {
            auto in = args[0].refAs<hal::BufferView>();
            auto out = args[1].refAs<hal::BufferView>();
            auto wait = args[2].refAs<hal::Fence>();

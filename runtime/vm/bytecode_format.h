@@ -103,14 +103,29 @@ enum ImportFlags : uint32_t {
   // function bound at run time must declare it too. A function may declare
   // it without the program relying on it.
   kImportTiedMayAlias = 1u << 1,
+  // The function may return new results (tied to no operand), which the
+  // runtime allocates for it (plugin_api.h result_allocate). With the
+  // coarse-fences ABI only: before the two fences the program passes one
+  // allocation request per result, kImportResultRequestKinds each: the device
+  // to allocate on, the memory types and the buffer usage the compiler
+  // resolved for it (runtime/hal/buffer_bits.h); usage 0 (or a null device)
+  // for a tied result, which the function writes in place.
+  // The function bound at run time does not see the requests: its arguments
+  // are the others (Import::calleeArgKinds).
+  kImportResultAllocation = 1u << 2,
 };
 inline constexpr uint32_t kKnownImportFlags =
-    kImportCoarseFences | kImportTiedMayAlias;
+    kImportCoarseFences | kImportTiedMayAlias | kImportResultAllocation;
 
 enum class RegisterKind : uint8_t {
   kI64 = 0, // integers and index values (sizes, dims, bit masks)
   kRef = 1, // reference-counted runtime objects (devices, buffers, views)
 };
+
+// The registers of one result allocation request (kImportResultAllocation):
+// device, memory types, buffer usage.
+inline constexpr RegisterKind kImportResultRequestKinds[] = {
+    RegisterKind::kRef, RegisterKind::kI64, RegisterKind::kI64};
 
 // What an operand is, which fixes how it is encoded and what a reader checks.
 // Scalar operands decode to one int64 each; a list decodes to its count

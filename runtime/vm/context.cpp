@@ -9,6 +9,7 @@
 #include "runtime/hal/buffer_claim.h"
 #include "runtime/hal/buffer_import.h"
 #include "runtime/vm/import_staging.h"
+#include "runtime/vm/result_allocator.h"
 
 namespace ferry::vm {
 
@@ -94,11 +95,13 @@ Status Context::resolveImports() {
       return notFound("module imports '", import.name,
                       "', which no loaded native module provides (",
                       available(), ")");
-    if (found->argKinds != import.argKinds ||
+    if (found->argKinds != import.calleeArgKinds() ||
         found->resultKinds != import.resultKinds) {
+      Import expected{import.name, import.calleeArgKinds(), import.resultKinds,
+                      import.flags};
       Import actual{import.name, found->argKinds, found->resultKinds,
                     found->flags};
-      return invalidArgument("module imports ", import.signatureString(),
+      return invalidArgument("module imports ", expected.signatureString(),
                              " but native module '", owner->name(),
                              "' defines ", actual.signatureString());
     }
@@ -827,12 +830,37 @@ Status Frame::executeCallImport() {
   if (observer)
     start = ImportCallEvent::Clock::now();
 
+  // New results: the program's allocation requests (device, memory types,
+  // usage per result) go to the callee's CallContext, not to the callee.
+  ImportStaging staging;
+  ResultAllocator resultAllocator;
+  std::shared_ptr<hal::Fence> calleeWait;
+  if (import.usesResultAllocation()) {
+    size_t at = import.resultRequestsAt();
+    std::vector<ResultAllocator::Request> requests;
+    for (size_t r = 0; r < import.resultKinds.size(); ++r, at += 3) {
+      ResultAllocator::Request request;
+      request.device = args[at].refAs<hal::Device>();
+      if (!request.device && !isNullObject(args[at].ref()))
+        return failWith("allocation request for result ", r, " of '",
+                        import.name, "' (argument ", at, ") holds a ",
+                        refTypeName(args[at].ref()), ", expected a device");
+      request.memoryType = uint32_t(args[at + 1].i64());
+      request.usage = uint32_t(args[at + 2].i64());
+      if (request.usage == 0) // a tied result: written in place
+        request.device = nullptr;
+      requests.push_back(std::move(request));
+    }
+    args.erase(args.begin() + std::ptrdiff_t(import.resultRequestsAt()),
+               args.begin() + std::ptrdiff_t(at));
+    resultAllocator = ResultAllocator(std::move(requests), &staging);
+  }
+
   // Coarse fences: the callee gets a signal fence of its own whose
   // resolution is forwarded to the program's (after any staged buffers are
   // copied back), so a failure arriving later on another thread still names
   // the function.
   std::shared_ptr<hal::Fence> programSignal, calleeSignal;
-  ImportStaging staging;
   if (import.usesCoarseFences()) {
     size_t signalAt = args.size() - 1;
     for (size_t at : {signalAt - 1, signalAt}) {
@@ -853,13 +881,42 @@ Status Frame::executeCallImport() {
       return fail(named(staged.status()));
     staging = std::move(*staged);
     programSignal = args[signalAt].refAs<hal::Fence>();
-    if (programSignal || !staging.empty()) {
+    // Results the callee allocates become new staged views: it gets a
+    // signal fence of its own whenever it may allocate.
+    if (programSignal || !staging.empty() || import.usesResultAllocation()) {
       calleeSignal = hal::Fence::create();
       args[signalAt] = Value(calleeSignal);
     }
+    // It may touch a result once its allocation executed: its wait fence
+    // is resolved after the call returns, joining the allocations made.
+    if (import.usesResultAllocation()) {
+      calleeWait = hal::Fence::create();
+      calleeWait->addPendingSignal(); // resolved below, after the call
+      std::shared_ptr<hal::Fence> wait = args[signalAt - 1].refAs<hal::Fence>();
+      args[signalAt - 1] = Value(calleeWait);
+      if (wait)
+        resultAllocator.addWait(wait);
+    }
   }
 
-  Result<std::vector<Value>> results = callee.body(args);
+  Result<std::vector<Value>> results = callee.body(args, resultAllocator);
+  if (calleeWait) {
+    // Resolve the callee's wait fence whatever happened, so a worker the
+    // callee started never waits forever.
+    std::shared_ptr<hal::Fence> ready =
+        hal::Fence::join(resultAllocator.allocated());
+    ready->whenResolved([calleeWait](const Status &status) {
+      if (status.ok())
+        calleeWait->signal();
+      else
+        calleeWait->fail(status);
+    });
+  }
+  if (results.ok()) {
+    Status checked = resultAllocator.checkResults(*results);
+    if (!checked.ok())
+      results = checked;
+  }
   if (observer)
     observer->onImportCall(
         {import.name, start, ImportCallEvent::Clock::now(), results.ok()});

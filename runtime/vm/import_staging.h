@@ -44,6 +44,16 @@ public:
 
   bool empty() const { return staged_.empty(); }
 
+  // Records a host-visible `staging` view the callee writes in place of
+  // `original` (a new result in memory the host cannot see): finish() copies
+  // it back when the callee returns it and frees it.
+  void addStagedResult(std::shared_ptr<hal::BufferView> original,
+                       std::shared_ptr<hal::BufferView> staging,
+                       std::shared_ptr<hal::Device> device) {
+    staged_.push_back(
+        {std::move(original), std::move(staging), std::move(device)});
+  }
+
   // After the callee returned `results` and was given `calleeSignal`: each
   // result holding a staged view becomes the original view again and its
   // bytes are copied back once `calleeSignal` resolves; every staging buffer

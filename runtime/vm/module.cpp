@@ -498,6 +498,15 @@ std::string_view Import::functionName() const {
                                        : view.substr(dot + 1);
 }
 
+std::vector<RegisterKind> Import::calleeArgKinds() const {
+  if (!usesResultAllocation())
+    return argKinds;
+  std::vector<RegisterKind> kinds(argKinds.begin(),
+                                  argKinds.begin() + resultRequestsAt());
+  kinds.insert(kinds.end(), argKinds.end() - 2, argKinds.end());
+  return kinds;
+}
+
 std::string Import::signatureString() const {
   return strCat(name, "(", kindListString(argKinds), ") -> (",
                 kindListString(resultKinds), ")");
@@ -655,6 +664,23 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
             strCat(owner,
                    " uses the coarse-fences ABI but its last two arguments "
                    "are not refs (the wait and signal fences): ",
+                   import.signatureString()));
+    }
+    if (import.usesResultAllocation()) {
+      constexpr size_t kPerResult =
+          std::size(bytecode::kImportResultRequestKinds);
+      size_t requests = import.resultKinds.size() * kPerResult;
+      bool shaped =
+          import.usesCoarseFences() && import.argKinds.size() >= requests + 2;
+      for (size_t i = 0; shaped && i < requests; ++i)
+        shaped = import.argKinds[import.resultRequestsAt() + i] ==
+                 bytecode::kImportResultRequestKinds[i % kPerResult];
+      if (!shaped)
+        return invalidModule(
+            strCat(owner,
+                   " allocates new results but does not pass a (ref, i64, i64) "
+                   "request per result before its two fences (with the "
+                   "coarse-fences ABI): ",
                    import.signatureString()));
     }
     module.imports_.push_back(std::move(import));

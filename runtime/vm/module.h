@@ -61,6 +61,18 @@ struct Import {
   bool usesCoarseFences() const {
     return (flags & bytecode::kImportCoarseFences) != 0;
   }
+  bool usesResultAllocation() const {
+    return (flags & bytecode::kImportResultAllocation) != 0;
+  }
+  // Where the result allocation requests start in the arguments (one per
+  // result, before the two fences); only with usesResultAllocation().
+  size_t resultRequestsAt() const {
+    return argKinds.size() - 2 -
+           resultKinds.size() * std::size(bytecode::kImportResultRequestKinds);
+  }
+  // The arguments the bound function receives: argKinds without the result
+  // allocation requests.
+  std::vector<RegisterKind> calleeArgKinds() const;
   // "Double.function(ref, ref, ref, ref) -> (ref)" for messages.
   std::string signatureString() const;
 };

@@ -229,8 +229,20 @@ TEST(ModuleTest, ImportTableChecked) {
             std::string::npos);
   EXPECT_NE(importError("m.", {}, {}, 0).find("not 'module.function'"),
             std::string::npos);
-  EXPECT_EQ(importError("m.f", {}, {}, 0x6),
-            "invalid module: import 'm.f' has unknown flag bits 0x4");
+  EXPECT_EQ(importError("m.f", {}, {}, 0xA),
+            "invalid module: import 'm.f' has unknown flag bits 0x8");
+  // New results: a (ref, i64, i64) request per result before the fences.
+  constexpr uint32_t kNewResults =
+      bytecode::kImportCoarseFences | bytecode::kImportResultAllocation;
+  EXPECT_EQ(importError("m.f", {K::kRef, K::kI64, K::kRef, K::kRef}, {K::kRef},
+                        kNewResults),
+            "invalid module: import 'm.f' allocates new results but does not "
+            "pass a (ref, i64, i64) request per result before its two fences "
+            "(with the coarse-fences ABI): m.f(ref, i64, ref, ref) -> (ref)");
+  EXPECT_NE(importError("m.f", {K::kRef, K::kI64, K::kI64, K::kRef, K::kRef},
+                        {K::kRef}, bytecode::kImportResultAllocation)
+                .find("allocates new results"),
+            std::string::npos);
   EXPECT_EQ(
       importError("m.f", {K::kRef, K::kI64}, {}, bytecode::kImportCoarseFences),
       "invalid module: import 'm.f' uses the coarse-fences ABI but its "

@@ -29,6 +29,15 @@
 //     the program's, adding the function's name to a failure; a synchronous
 //     error return fails the program's signal fence too.
 //
+// New results (bytecode::kImportResultAllocation): a result tied to no
+// operand is allocated by the function through its CallContext, on the
+// device and with the memory types and usage the compiler resolved for it,
+// in the shape the function decides (a dynamic one included). The function
+// must return exactly the view allocateResult gave it for that result; any
+// other view fails the call naming the function and the result. The program
+// owns the result (it frees it at its last use). The view is usable, like
+// the arguments, once the wait fence is signalled.
+//
 // Ownership/threads: a NativeModule is immutable once built; share it by
 // std::shared_ptr<const NativeModule>. Functions may be called from several
 // threads at once (one per concurrent Context::invoke) and must be
@@ -45,13 +54,29 @@
 #include <vector>
 
 #include "runtime/base/status.h"
+#include "runtime/hal/buffer.h"
+#include "runtime/hal/element_type.h"
 #include "runtime/vm/bytecode_format.h"
 #include "runtime/vm/value.h"
 
 namespace ferry::vm {
 
-using NativeFunctionBody =
-    std::function<Result<std::vector<Value>>(std::span<const Value> args)>;
+// What the runtime offers a native function during one call.
+class CallContext {
+public:
+  virtual ~CallContext() = default;
+  // Allocates new result `index` (a result tied to no operand) as a view of
+  // `shape` and `elementType`. Fails naming the result when the call has no
+  // allocation request for it (a tied result, or a program compiled without
+  // new results), when it was allocated already, or when the device cannot
+  // allocate it. Only during the call, on the thread making it.
+  virtual Result<std::shared_ptr<hal::BufferView>>
+  allocateResult(size_t index, std::span<const int64_t> shape,
+                 hal::ElementType elementType) = 0;
+};
+
+using NativeFunctionBody = std::function<Result<std::vector<Value>>(
+    std::span<const Value> args, CallContext &call)>;
 
 struct NativeFunction {
   std::string name; // without the module prefix: "function"

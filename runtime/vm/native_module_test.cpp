@@ -16,6 +16,7 @@ namespace ferry::vm {
 namespace {
 
 using bytecode::kImportCoarseFences;
+using bytecode::kImportResultAllocation;
 using bytecode::kNoRegister;
 using hal::ElementType;
 using testing::BytecodeWriter;
@@ -45,17 +46,16 @@ BytecodeWriter addModule(std::string_view importName = "Math.add",
 
 std::shared_ptr<NativeModule> mathModule() {
   auto math = std::make_shared<NativeModule>("Math");
-  EXPECT_TRUE(
-      math->addFunction(
-              {"add",
-               {K::kI64, K::kI64},
-               {K::kI64},
-               0,
-               [](std::span<const Value> args) -> Result<std::vector<Value>> {
-                 return std::vector<Value>{
-                     Value(args[0].i64() + args[1].i64())};
-               }})
-          .ok());
+  EXPECT_TRUE(math->addFunction({"add",
+                                 {K::kI64, K::kI64},
+                                 {K::kI64},
+                                 0,
+                                 [](std::span<const Value> args, CallContext &)
+                                     -> Result<std::vector<Value>> {
+                                   return std::vector<Value>{
+                                       Value(args[0].i64() + args[1].i64())};
+                                 }})
+                  .ok());
   return math;
 }
 
@@ -104,17 +104,16 @@ TEST_F(NativeModuleTest, SignatureAndConventionMustMatch) {
             "'Math' defines Math.add(i64, i64) -> (i64)");
 
   auto plain = std::make_shared<NativeModule>("Math");
-  ASSERT_TRUE(
-      plain
-          ->addFunction(
-              {"f",
-               {K::kRef, K::kRef},
-               {},
-               0,
-               [](std::span<const Value>) -> Result<std::vector<Value>> {
-                 return std::vector<Value>{};
-               }})
-          .ok());
+  ASSERT_TRUE(plain
+                  ->addFunction({"f",
+                                 {K::kRef, K::kRef},
+                                 {},
+                                 0,
+                                 [](std::span<const Value>, CallContext &)
+                                     -> Result<std::vector<Value>> {
+                                   return std::vector<Value>{};
+                                 }})
+                  .ok());
   BytecodeWriter w;
   w.device("device_a");
   w.import("Math.f", {K::kRef, K::kRef}, {}, kImportCoarseFences);
@@ -131,7 +130,8 @@ TEST_F(NativeModuleTest, DuplicateModulesAndBadFunctions) {
   ASSERT_FALSE(context.ok());
   EXPECT_EQ(context.status().message(), "two native modules are named 'Math'");
   NativeModule m("M");
-  auto body = [](std::span<const Value>) -> Result<std::vector<Value>> {
+  auto body = [](std::span<const Value>,
+                 CallContext &) -> Result<std::vector<Value>> {
     return std::vector<Value>{};
   };
   EXPECT_TRUE(m.addFunction({"f", {}, {}, 0, body}).ok());
@@ -147,18 +147,18 @@ TEST_F(NativeModuleTest, ErrorsAndBadResultsNameTheFunction) {
   auto math = std::make_shared<NativeModule>("Math");
   int mode = 0;
   ASSERT_TRUE(
-      math->addFunction(
-              {"add",
-               {K::kI64, K::kI64},
-               {K::kI64},
-               0,
-               [&](std::span<const Value>) -> Result<std::vector<Value>> {
-                 if (mode == 0)
-                   return invalidArgument("no adding today");
-                 if (mode == 1)
-                   return std::vector<Value>{};
-                 return std::vector<Value>{Value(Ref(device))};
-               }})
+      math->addFunction({"add",
+                         {K::kI64, K::kI64},
+                         {K::kI64},
+                         0,
+                         [&](std::span<const Value>,
+                             CallContext &) -> Result<std::vector<Value>> {
+                           if (mode == 0)
+                             return invalidArgument("no adding today");
+                           if (mode == 1)
+                             return std::vector<Value>{};
+                           return std::vector<Value>{Value(Ref(device))};
+                         }})
           .ok());
   Result<Context> context = create(addModule(), {math});
   ASSERT_TRUE(context.ok());
@@ -207,8 +207,9 @@ protected:
               {K::kRef, K::kRef, K::kRef, K::kRef},
               {K::kRef},
               kImportCoarseFences,
-              [this, behaviour, delay](
-                  std::span<const Value> args) -> Result<std::vector<Value>> {
+              [this, behaviour,
+               delay](std::span<const Value> args,
+                      CallContext &) -> Result<std::vector<Value>> {
                 auto in = args[0].refAs<hal::BufferView>();
                 auto out = args[1].refAs<hal::BufferView>();
                 auto wait = args[2].refAs<hal::Fence>();
@@ -397,6 +398,134 @@ TEST_F(CoarseFencesTest, ResultThatIsNoBufferViewNamesTheFunction) {
                      "buffer view for every result (for a tied result, a "
                      "view of the operand it writes)"));
     EXPECT_EQ(device->allocator().statistics().liveBytes, 0u);
+  }
+}
+
+// New results (kImportResultAllocation): the program passes a request per
+// result (device, memory types, usage) that the VM takes off the arguments
+// and serves through the callee's CallContext.
+class NewResultsTest : public CoarseFencesTest {
+protected:
+  enum class Make { kAllocate, kForeign, kWrongIndex, kTwice };
+
+  // Repeat.function(in, wait, signal) -> new view of twice `in`'s length,
+  // written on a thread after the wait fence (which covers the allocation).
+  std::shared_ptr<NativeModule> repeatModule(Make make) {
+    auto m = std::make_shared<NativeModule>("Repeat");
+    EXPECT_TRUE(
+        m->addFunction(
+             {"function",
+              {K::kRef, K::kRef, K::kRef},
+              {K::kRef},
+              kImportCoarseFences,
+              [this, make](std::span<const Value> args,
+                           CallContext &call) -> Result<std::vector<Value>> {
+                auto in = args[0].refAs<hal::BufferView>();
+                auto wait = args[1].refAs<hal::Fence>();
+                auto signal = args[2].refAs<hal::Fence>();
+                if (make == Make::kForeign) {
+                  signal->signal();
+                  return std::vector<Value>{Value(in)};
+                }
+                int64_t n = 2 * in->shape()[0];
+                FERRY_ASSIGN_OR_RETURN(
+                    std::shared_ptr<hal::BufferView> out,
+                    call.allocateResult(make == Make::kWrongIndex ? 1 : 0,
+                                        std::vector<int64_t>{n},
+                                        ElementType::kI32));
+                if (make == Make::kTwice)
+                  FERRY_RETURN_IF_ERROR(
+                      call.allocateResult(0, std::vector<int64_t>{n},
+                                          ElementType::kI32)
+                          .status());
+                threads.emplace_back([=] {
+                  Status waited = wait->wait();
+                  if (!waited.ok())
+                    return signal->fail(waited);
+                  const auto *src =
+                      reinterpret_cast<const int32_t *>(in->buffer()->data());
+                  auto *dst =
+                      reinterpret_cast<int32_t *>(out->buffer()->data());
+                  for (int64_t i = 0; i < n; ++i)
+                    dst[i] = src[i % (n / 2)];
+                  signal->signal();
+                });
+                return std::vector<Value>{Value(out)};
+              }})
+            .ok());
+    return m;
+  }
+
+  // main(view) -> view: Repeat.function(in, device, memtype, usage, wait,
+  // signal), await, return the new result.
+  static BytecodeWriter callerModule() {
+    BytecodeWriter w;
+    w.device("device_a");
+    uint32_t repeat =
+        w.import("Repeat.function",
+                 {K::kRef, K::kRef, K::kI64, K::kI64, K::kRef, K::kRef},
+                 {K::kRef}, kImportCoarseFences | kImportResultAllocation);
+    // i64: 0 memtype, 1 usage; refs: 0 in, 1 device, 2 signal, 3 result,
+    // 4 wait (nothing to wait for).
+    auto &f = w.function("main", {K::kRef}, {K::kRef}, 2, 5);
+    f.constI64(0, hal::kHostVisible | hal::kDeviceVisible)
+        .constI64(1, hal::kTransfer | hal::kDispatchStorage | hal::kMapping)
+        .deviceGet(1, 0)
+        .fenceJoin(4, {})
+        .fenceCreate(2, 1)
+        .callImport(repeat,
+                    {{K::kRef, 0},
+                     {K::kRef, 1},
+                     {K::kI64, 0},
+                     {K::kI64, 1},
+                     {K::kRef, 4},
+                     {K::kRef, 2}},
+                    {{K::kRef, 3}})
+        .fenceAwait({2})
+        .ret({{K::kRef, 3}});
+    return w;
+  }
+};
+
+TEST_F(NewResultsTest, CalleeAllocatesTheResultOnTheRequestedDevice) {
+  Result<Context> context =
+      create(callerModule(), {repeatModule(Make::kAllocate)});
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  {
+    Result<std::vector<Value>> results =
+        context->invoke("main", {Value(input({1, -2, 3}))});
+    ASSERT_TRUE(results.ok()) << results.status().toString();
+    auto out = (*results)[0].refAs<hal::BufferView>();
+    ASSERT_NE(out, nullptr);
+    EXPECT_EQ(out->shape()[0], 6);
+    const auto *data = reinterpret_cast<const int32_t *>(out->buffer()->data());
+    EXPECT_EQ(std::vector<int32_t>(data, data + 6),
+              (std::vector<int32_t>{1, -2, 3, 1, -2, 3}));
+    EXPECT_EQ(out->buffer()->placement().device.lock(), device);
+    EXPECT_EQ(out->buffer()->usage() & hal::kDispatchStorage,
+              uint32_t(hal::kDispatchStorage));
+  }
+}
+
+TEST_F(NewResultsTest, ResultNotAllocatedForItNamesFunctionAndResult) {
+  for (auto [make, why] :
+       {std::pair(Make::kForeign,
+                  "new result 0 was not allocated with result_allocate"),
+        std::pair(Make::kWrongIndex,
+                  "result_allocate: result 1 does not exist"),
+        std::pair(Make::kTwice,
+                  "result_allocate: result 0 was allocated already")}) {
+    Result<Context> context = create(callerModule(), {repeatModule(make)});
+    ASSERT_TRUE(context.ok()) << context.status().toString();
+    Result<std::vector<Value>> results =
+        context->invoke("main", {Value(input({1}))});
+    ASSERT_FALSE(results.ok()) << why;
+    EXPECT_NE(
+        results.status().message().find("external function 'Repeat.function'"),
+        std::string::npos)
+        << results.status().message();
+    EXPECT_NE(results.status().message().find(why), std::string::npos)
+        << results.status().message();
   }
 }
 

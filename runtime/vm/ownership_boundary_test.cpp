@@ -60,8 +60,8 @@ std::shared_ptr<NativeModule> hostModule(bool share,
        {K::kRef},
        {},
        0,
-       [share,
-        &kept](std::span<const Value> args) -> Result<std::vector<Value>> {
+       [share, &kept](std::span<const Value> args,
+                      CallContext &) -> Result<std::vector<Value>> {
          kept = std::get<std::shared_ptr<hal::Buffer>>(args[0].ref());
          if (share)
            hal::allocationPreserve(kept.get());

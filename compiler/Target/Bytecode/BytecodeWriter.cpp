@@ -195,6 +195,9 @@ public:
     // bound at run time must allow it.
     if (func->hasAttr(hal::kTiedMayAliasAttr))
       flags |= vm::bytecode::kImportTiedMayAlias;
+    // Calls pass a result allocation request per result before the fences.
+    if (func->hasAttr(hal::kResultAllocationAttr))
+      flags |= vm::bytecode::kImportResultAllocation;
     entries.appendU32(flags);
     return success();
   }

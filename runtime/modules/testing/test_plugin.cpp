@@ -13,7 +13,10 @@
 //   BAD_RESULTS NullResult.function and FenceResult.function, shaped like
 //               Double.function (tied result 0 is operand 1): each signals
 //               its fence at once but returns NULL / its signal fence as
-//               the tied result
+//               the tied result; ForeignResult.function and
+//               WrongShape.function (in, wait, signal) -> new result: the
+//               first returns its input's view instead of allocating, the
+//               second allocates 3 x i32 whatever the declared type says
 //   NEVER_SIGNALS Double/Triple.function that return at once and never
 //               resolve their signal fence (held until the plugin unloads)
 #include <atomic>
@@ -85,11 +88,25 @@ void scaleLater(const ferry_value_t *args, int32_t factor, bool failInstead) {
   return nullptr;
 }
 
-ferry_error_t *call(void *state, void *functionState, const ferry_value_t *args,
-                    ferry_value_t *results) {
+ferry_error_t *call(void *state, void *functionState, ferry_call_t *context,
+                    const ferry_value_t *args, ferry_value_t *results) {
   auto factor = int32_t(reinterpret_cast<intptr_t>(functionState));
+  (void)context;
 #if defined(FERRY_TEST_PLUGIN_BAD_RESULTS)
   (void)state;
+  if (factor == 2) { // ForeignResult: a view the runtime did not allocate
+    api().fence_signal(args[2].ref);
+    results[0].ref = api().ref_retain(args[0].ref);
+    return nullptr;
+  }
+  if (factor == 3) { // WrongShape: 3 elements, whatever was declared
+    const int64_t dims[] = {3};
+    if (ferry_error_t *error = api().result_allocate(
+            context, 0, 1, dims, FERRY_ELEMENT_I32, &results[0].ref))
+      return error;
+    api().fence_signal(args[2].ref);
+    return nullptr;
+  }
   api().fence_signal(args[3].ref);
   results[0].ref = factor == 0 ? nullptr : api().ref_retain(args[3].ref);
   return nullptr;
@@ -121,8 +138,16 @@ const ferry_plugin_function_t kNullResult[] = {
 const ferry_plugin_function_t kFenceResult[] = {
     {"function", "rrrr", "r", FERRY_PLUGIN_COARSE_FENCES, call,
      reinterpret_cast<void *>(intptr_t(1))}};
+const ferry_plugin_function_t kForeignResult[] = {
+    {"function", "rrr", "r", FERRY_PLUGIN_COARSE_FENCES, call,
+     reinterpret_cast<void *>(intptr_t(2))}};
+const ferry_plugin_function_t kWrongShape[] = {
+    {"function", "rrr", "r", FERRY_PLUGIN_COARSE_FENCES, call,
+     reinterpret_cast<void *>(intptr_t(3))}};
 const ferry_plugin_module_t kModules[] = {{"NullResult", 1, kNullResult},
-                                          {"FenceResult", 1, kFenceResult}};
+                                          {"FenceResult", 1, kFenceResult},
+                                          {"ForeignResult", 1, kForeignResult},
+                                          {"WrongShape", 1, kWrongShape}};
 #else
 #if defined(FERRY_TEST_PLUGIN_BAD_KINDS)
 const char *kArgKinds = "rxr";
@@ -156,7 +181,7 @@ ferry_plugin_load(const ferry_runtime_api_t *runtime, ferry_plugin_t *out) {
   out->abi_version = FERRY_PLUGIN_ABI_VERSION;
   out->state = new State();
   out->destroy = [](void *state) { delete static_cast<State *>(state); };
-  out->module_count = 2;
+  out->module_count = sizeof(kModules) / sizeof(kModules[0]);
   out->modules = kModules;
   return nullptr;
 }

@@ -19,3 +19,21 @@ func.func @fence_result(%x: tensor<4xi32>) -> tensor<4xi32> {
   %0 = call @FenceResult.function(%x, %init) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// A new result (tied to no operand) must be the view the runtime allocated
+// for it (result_allocate): ForeignResult returns its input's view instead,
+// WrongShape allocates 3 elements for a declared tensor<4xi32>.
+// RUN: not ferry-run %t.fvm --function=foreign --module=%plugins/test_plugin_bad_results.so --input=4xi32=1,2,3,4 2>&1 | FileCheck %s --check-prefix=FOREIGN
+// FOREIGN: ferry-run: error: {{.*}}external function 'ForeignResult.function': new result 0 was not allocated with result_allocate (plugin_api.h): the runtime allocates a new result where the program uses it{{$}}
+// RUN: not ferry-run %t.fvm --function=wrong_shape --module=%plugins/test_plugin_bad_results.so --input=4xi32=1,2,3,4 2>&1 | FileCheck %s --check-prefix=SHAPE
+// SHAPE: ferry-run: error: {{.*}}result 0 of 'WrongShape.function'{{.*}}
+func.func private @ForeignResult.function(tensor<4xi32>) -> tensor<4xi32> attributes {iree.abi.model = "coarse-fences"}
+func.func private @WrongShape.function(tensor<4xi32>) -> tensor<4xi32> attributes {iree.abi.model = "coarse-fences"}
+func.func @foreign(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = call @ForeignResult.function(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+func.func @wrong_shape(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = call @WrongShape.function(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

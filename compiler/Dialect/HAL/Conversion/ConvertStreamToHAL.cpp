@@ -85,6 +85,17 @@ struct ModuleDeviceUses {
   }
 };
 
+// Whether external function `callee` (still with its tensor signature) has
+// a tensor result tied to no operand: a new result the runtime allocates.
+bool hasNewResults(func::FuncOp callee) {
+  auto ties =
+      callee->getAttrOfType<DenseI64ArrayAttr>(stream::kTiedOperandsAttr);
+  for (auto [i, type] : llvm::enumerate(callee.getResultTypes()))
+    if (isa<TensorType>(type) && (!ties || ties[i] < 0))
+      return true;
+  return false;
+}
+
 bool isStreamValue(Value value) {
   return isa<stream::StreamDialect>(value.getType().getDialect());
 }
@@ -157,6 +168,12 @@ public:
       return failure();
     Block &block = func.getBody().front();
     for (Operation &op : llvm::make_early_inc_range(block)) {
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        builder.setInsertionPoint(&op);
+        if (failed(lowerViewCall(call)))
+          return failure();
+        continue;
+      }
       if (!isa<stream::StreamDialect>(op.getDialect()))
         continue;
       builder.setInsertionPoint(&op);
@@ -299,10 +316,11 @@ private:
     return success();
   }
 
-  // The affinities of every op that uses `resource`, deduplicated, in use
-  // order. Uses without an affinity run on the default device, which counts
-  // only once some use names a device.
-  SmallVector<DeviceAffinityAttr> usingAffinities(stream::ResourceAllocaOp op) {
+  // The affinities of every op that uses `resource` (made by `op`),
+  // deduplicated, in program order. Uses without an affinity run on the default
+  // device, which counts only once some use names a device.
+  SmallVector<DeviceAffinityAttr> usingAffinities(Operation *op,
+                                                  Value resource) {
     llvm::SetVector<DeviceAffinityAttr> affinities;
     bool defaultDeviceUse = false;
     auto addUser = [&](Operation *user) {
@@ -328,7 +346,7 @@ private:
     };
     addUser(op);
     SmallVector<Operation *> users;
-    for (Operation *user : op.getResult().getUsers()) {
+    for (Operation *user : resource.getUsers()) {
       if (isa<stream::ResourceDeallocaOp>(user))
         continue;
       auto await = dyn_cast<stream::TimepointAwaitOp>(user);
@@ -339,7 +357,7 @@ private:
       // The awaited resource is the same buffer: follow it to its users.
       for (auto [operand, result] :
            llvm::zip_equal(await.getResourceOperands(), await.getResults()))
-        if (operand == op.getResult())
+        if (operand == resource)
           llvm::append_range(users, result.getUsers());
     }
     // In program order, not use-list order (which depends on how the IR was
@@ -371,19 +389,20 @@ private:
   // into functions of the module needs no host mapping unless
   // external-mapping=always: on a discrete device it stays device-local,
   // and an external function that maps it later gets it staged (the VM).
-  Lifetime allocationLifetime(stream::ResourceAllocaOp op) {
-    if (passedToExternalCall(op))
+  Lifetime allocationLifetime(Value resource) {
+    if (passedToExternalCall(resource))
       return Lifetime::External;
     Lifetime lifetime = toHALLifetime(
-        cast<stream::ResourceType>(op.getResult().getType()).getLifetime());
-    if (lifetime == Lifetime::External && !mapAllExternal && !returned(op))
+        cast<stream::ResourceType>(resource.getType()).getLifetime());
+    if (lifetime == Lifetime::External && !mapAllExternal &&
+        !returned(resource))
       return Lifetime::Transient;
     return lifetime;
   }
 
   // Whether a view of `op`'s buffer is returned by the function.
-  static bool returned(stream::ResourceAllocaOp op) {
-    SmallVector<Value> resources = {op.getResult()};
+  static bool returned(Value allocated) {
+    SmallVector<Value> resources = {allocated};
     while (!resources.empty()) {
       Value resource = resources.pop_back_val();
       for (Operation *user : resource.getUsers()) {
@@ -404,8 +423,8 @@ private:
     return false;
   }
 
-  static bool passedToExternalCall(stream::ResourceAllocaOp op) {
-    return llvm::any_of(op.getResult().getUsers(), [](Operation *user) {
+  static bool passedToExternalCall(Value resource) {
+    return llvm::any_of(resource.getUsers(), [](Operation *user) {
       return isa<stream::CmdCallOp>(user);
     });
   }
@@ -430,16 +449,24 @@ private:
   // One resolve_memory_properties per allocation, for every device using
   // it; hal-resolve-topology-queries decides the bits (and, for several
   // devices, the hal.allocator.select that picks the allocating one).
-  LogicalResult lowerAlloca(stream::ResourceAllocaOp op) {
-    Location loc = op.getLoc();
+  // Where and how `resource`, which `op` makes, is allocated: the device
+  // (the one hal.allocator.select picks among several users), and its
+  // memory types and usage.
+  struct AllocationPlan {
+    Value allocator;
+    Value memoryTypes;
+    Value bufferUsage;
+  };
+  AllocationPlan planAllocation(Operation *op, Value resource) {
+    Location loc = op->getLoc();
     MLIRContext *context = func.getContext();
-    SmallVector<DeviceAffinityAttr> affinities = usingAffinities(op);
+    SmallVector<DeviceAffinityAttr> affinities = usingAffinities(op, resource);
     Attribute forAttr;
     if (affinities.size() == 1)
       forAttr = affinities.front();
     else if (affinities.size() > 1)
       forAttr = DeviceOptimalAttr::get(context, affinities);
-    auto lifetime = allocationLifetime(op);
+    auto lifetime = allocationLifetime(resource);
     auto i32 = builder.getI32Type();
     auto resolve = AllocatorResolveMemoryPropertiesOp::create(
         builder, loc, i32, i32, forAttr, LifetimeAttr::get(context, lifetime));
@@ -458,12 +485,19 @@ private:
     } else {
       allocator = symbols.empty() ? deviceOf(op) : device(symbols.front());
     }
+    return {allocator, resolve.getMemoryTypes(), resolve.getBufferUsage()};
+  }
 
+  LogicalResult lowerAlloca(stream::ResourceAllocaOp op) {
+    Location loc = op.getLoc();
+    MLIRContext *context = func.getContext();
+    auto [allocator, memoryTypes, bufferUsage] =
+        planAllocation(op, op.getResult());
     Value signal = newFence(loc, allocator);
     Value buffer = DeviceQueueAllocaOp::create(
         builder, loc, BufferType::get(context), allocator,
-        fenceFor(op.getAwaitTimepoint()), signal, resolve.getMemoryTypes(),
-        resolve.getBufferUsage(), op.getStorageSize(), op.getIndeterminate());
+        fenceFor(op.getAwaitTimepoint()), signal, memoryTypes, bufferUsage,
+        op.getStorageSize(), op.getIndeterminate());
     buffers[op.getResult()] = buffer;
     bufferDevices[buffer] = allocator;
     allocatedFences[buffer] = signal;
@@ -656,6 +690,21 @@ private:
     if (!wait) // nothing to wait for: an already-signalled fence
       wait = FenceJoinOp::create(builder, loc, FenceType::get(context),
                                  ValueRange{});
+    // New results: the runtime allocates them for the callee where the
+    // program uses them (one request per result; usage 0 for a tied one).
+    SmallVector<Value> allocators(op.getResults().size());
+    if (hasNewResults(callee)) {
+      Value zero = arith::ConstantIntOp::create(builder, loc, 0, 32);
+      for (auto [i, result] : llvm::enumerate(op.getResults())) {
+        if (op.getTiedOperand(i)) {
+          arguments.append({onDevice, zero, zero});
+          continue;
+        }
+        AllocationPlan plan = planAllocation(op, result);
+        arguments.append({plan.allocator, plan.memoryTypes, plan.bufferUsage});
+        allocators[i] = plan.allocator;
+      }
+    }
     Value signal = newFence(loc, onDevice);
     arguments.push_back(wait);
     arguments.push_back(signal);
@@ -678,8 +727,50 @@ private:
           TypeAttr::get(tensorType.getElementType()));
       buffers[result] = BufferViewBufferOp::create(
           builder, loc, BufferType::get(context), view);
+      if (allocators[i])
+        bufferDevices[buffers[result]] = allocators[i];
     }
     fences[op.getResultTimepoint()] = signal;
+    return success();
+  }
+
+  // A call of an external function with a new result of dynamic shape
+  // passes views (convert-input-to-stream): the coarse-fences ABI adds an
+  // allocation request per result, resolved for the resource each result
+  // is imported as, and the fences; the caller waits for the callee before
+  // it imports the results (their dims come with the views). Calls between
+  // functions of the module stay as they are.
+  LogicalResult lowerViewCall(func::CallOp op) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, op.getCalleeAttr());
+    if (!callee || !callee.isDeclaration() ||
+        !callee->hasAttr(kResultAllocationAttr))
+      return success();
+    Location loc = op.getLoc();
+    MLIRContext *context = func.getContext();
+    SmallVector<Value> arguments(op.getOperands());
+    Value onDevice = deviceOf(op);
+    for (Value result : op.getResults()) {
+      stream::TensorImportOp import;
+      for (Operation *user : result.getUsers())
+        if (auto candidate = dyn_cast<stream::TensorImportOp>(user))
+          import = candidate;
+      if (!import)
+        return op.emitError() << "a result of '" << op.getCallee()
+                              << "' is not imported as a resource";
+      AllocationPlan plan = planAllocation(import, import.getResult());
+      arguments.append({plan.allocator, plan.memoryTypes, plan.bufferUsage});
+    }
+    // The arguments were exported after their producers finished.
+    arguments.push_back(
+        FenceJoinOp::create(builder, loc, FenceType::get(context), {}));
+    Value signal = newFence(loc, onDevice);
+    arguments.push_back(signal);
+    auto call = func::CallOp::create(builder, loc, op.getCalleeAttr(),
+                                     op.getResultTypes(), arguments);
+    FenceAwaitOp::create(builder, loc, ValueRange{signal});
+    op.replaceAllUsesWith(call.getResults());
+    op.erase();
     return success();
   }
 
@@ -745,7 +836,9 @@ constexpr StringLiteral kCoarseFencesModel = "coarse-fences";
 // views, followed by a wait and a signal fence.
 void rewriteExternalSignature(func::FuncOp func) {
   auto isTensor = [](Type type) { return isa<TensorType>(type); };
-  if (!llvm::any_of(func.getArgumentTypes(), isTensor) &&
+  // Called with views already (a new result of dynamic shape), or not at all.
+  bool viewCalled = func->hasAttr(kResultAllocationAttr);
+  if (!viewCalled && !llvm::any_of(func.getArgumentTypes(), isTensor) &&
       !llvm::any_of(func.getResultTypes(), isTensor))
     return;
   MLIRContext *context = func.getContext();
@@ -754,6 +847,15 @@ void rewriteExternalSignature(func::FuncOp func) {
   };
   SmallVector<Type> inputs =
       llvm::map_to_vector(func.getArgumentTypes(), lower);
+  // A request per result (device, memory types, usage) when the runtime
+  // allocates new results for the function.
+  bool newResults = viewCalled || hasNewResults(func);
+  if (newResults) {
+    Type i32 = IntegerType::get(context, 32);
+    for (size_t i = 0; i < func.getNumResults(); ++i)
+      inputs.append({DeviceType::get(context), i32, i32});
+    func->setAttr(kResultAllocationAttr, UnitAttr::get(context));
+  }
   inputs.push_back(FenceType::get(context));
   inputs.push_back(FenceType::get(context));
   SmallVector<Type> results = llvm::map_to_vector(func.getResultTypes(), lower);

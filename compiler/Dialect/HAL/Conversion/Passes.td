@@ -50,6 +50,14 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     unless `external-mapping=always`; an external function that maps it
     later gets it staged.
 
+    A call of an external function with new results (tied to no operand)
+    passes, before its fences, one allocation request per result: the
+    device, memory types and usage resolved for the result as for an
+    allocation (a zero usage for a tied result); the declaration gets
+    `ferry.abi.result_allocation`. A `func.call` of such a function that
+    passes views (a new result of dynamic shape) gets its requests, an
+    empty wait fence and a signal fence it waits for after the call.
+
     Lowers straight-line code: the stream ops of a function's block (and of
     its execution regions), whose resources and timepoints flow from stream
     op to stream op. A stream op inside another op's region, or a resource

@@ -39,7 +39,9 @@ inline constexpr llvm::StringLiteral kLinkCapabilities[] = {
 inline constexpr llvm::StringLiteral kHandleTypeLists[] = {
     "import_handle_types", "export_handle_types"};
 
-// Read by the bytecode writer as hal::kTiedMayAliasAttr.
+// Read by the bytecode writer as hal::kTiedMayAliasAttr and
+// hal::kResultAllocationAttr.
+using ::ferry::kResultAllocationAttr;
 using ::ferry::kTiedMayAliasAttr;
 
 // The #hal.device.affinity `op` carries itself (its stream.affinity), or

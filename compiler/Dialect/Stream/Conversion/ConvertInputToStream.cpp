@@ -19,6 +19,7 @@
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
+#include "compiler/Utils/ABI.h"
 #include "compiler/Utils/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -158,7 +159,8 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
         return failure();
       bool tied = ties && ties[i] >= 0;
       auto tensorType = cast<RankedTensorType>(type);
-      if (!tied && !tensorType.hasStaticShape())
+      if (!tied && !tensorType.hasStaticShape() &&
+          !callee->hasAttr(kResultAllocationAttr))
         return op->emitError() << "result " << i << " of '" << call.getCallee()
                                << "' is a new tensor of dynamic shape " << type
                                << "; only tied results may have dynamic shapes";
@@ -303,8 +305,35 @@ LogicalResult importExternal(func::FuncOp func) {
   FailureOr<SmallVector<int64_t>> ties = readTies(func);
   if (failed(ties))
     return failure();
+  // A new result whose shape only the function knows: calls pass views at
+  // the function's ABI (like calls between functions of the module), so the
+  // dims come back with the result's view.
+  for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    if ((*ties)[i] >= 0 || !tensorType || tensorType.hasStaticShape())
+      continue;
+    if (llvm::any_of(*ties, [](int64_t tie) { return tie >= 0; }))
+      return func.emitError()
+             << "result " << i << " of '" << func.getSymName()
+             << "' is a new tensor of dynamic shape " << type
+             << "; a function with one cannot also have tied results "
+                "(iree.abi.tied) yet";
+    func->setAttr(kResultAllocationAttr, UnitAttr::get(func.getContext()));
+  }
   applyTies(func, *ties);
   return success();
+}
+
+// An external function with a new result of dynamic shape is called with
+// buffer views (see importExternal): its signature says so.
+void useViewSignature(func::FuncOp func) {
+  MLIRContext *context = func.getContext();
+  auto lower = [&](Type type) -> Type {
+    return isa<TensorType>(type) ? hal::BufferViewType::get(context) : type;
+  };
+  func.setType(FunctionType::get(
+      context, llvm::map_to_vector(func.getArgumentTypes(), lower),
+      llvm::map_to_vector(func.getResultTypes(), lower)));
 }
 
 LogicalResult checkFunction(func::FuncOp func, SymbolTable &symbols) {
@@ -626,6 +655,13 @@ private:
         importInternalCall(op);
       return;
     }
+    // A new result of dynamic shape: views in, views (with their dims) out,
+    // as between functions of the module. convert-stream-to-hal adds the
+    // fences and the allocation requests and waits for the callee.
+    if (callee->hasAttr(kResultAllocationAttr)) {
+      importInternalCall(op);
+      return;
+    }
     SmallVector<int64_t> ties(op.getNumResults(), -1);
     if (auto attr = callee->getAttrOfType<DenseI64ArrayAttr>(kTiedOperandsAttr))
       ties.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
@@ -793,6 +829,9 @@ struct ConvertInputToStreamPass
         FunctionImporter(func, symbols, tensorFunctions,
                          called.contains(func.getSymNameAttr()))
             .run();
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func.isDeclaration() && func->hasAttr(kResultAllocationAttr))
+        useViewSignature(func);
   }
 };
 

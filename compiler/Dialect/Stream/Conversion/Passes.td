@@ -24,6 +24,14 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     original value. Only the host may call such a function: a call from the
     module is an error.
 
+    A call of an external function becomes a `stream.async.call`; a result
+    it does not tie is a new resource the runtime allocates for the callee.
+    When such a result has a dynamic shape (the callee decides it), the
+    declaration takes and returns `!hal.buffer_view`s and gets
+    `ferry.abi.result_allocation`, and its calls pass views like calls
+    between functions of the module: the result is imported with `consume`
+    and the dims of its view. Such a function cannot also tie a result.
+
     Every stream op made for an input op (dispatches, `tensor.empty`
     allocas, splats, `linalg.fill`, calls) carries the input op's
     `stream.affinity`, or its function's when it has none; imports and

@@ -67,3 +67,27 @@ module @splats {
     return %s, %f : tensor<4xi32>, tensor<4xi32>
   }
 }
+
+// -----
+
+// A new result of dynamic shape: only the function knows its dims, so the
+// call passes views, as between functions of the module, and the result is
+// imported (owned: consume) with the dims of the view it returns. The
+// declaration takes views and is marked for result allocation.
+// CHECK-LABEL: module @dynamic_new_result
+// CHECK: func.func private @Repeat.function(!hal.buffer_view) -> !hal.buffer_view
+// CHECK-SAME: ferry.abi.result_allocation
+// CHECK: func.func @main(
+// CHECK: %[[A:.+]] = stream.tensor.import
+// CHECK: %[[V:.+]] = stream.tensor.export %[[A]]
+// CHECK: %[[R:.+]] = call @Repeat.function(%[[V]]) : (!hal.buffer_view) -> !hal.buffer_view
+// CHECK: %[[N:.+]] = hal.buffer_view.dim<%[[R]] : !hal.buffer_view> [0]
+// CHECK: stream.tensor.import consume %[[R]] message("result 0 of 'Repeat.function'") : !hal.buffer_view -> tensor<?xi32>{%[[N]]}
+// CHECK-NOT: stream.async.call
+module @dynamic_new_result {
+  func.func private @Repeat.function(tensor<?xi32>) -> tensor<?xi32> attributes {iree.abi.model = "coarse-fences"}
+  func.func @main(%x: tensor<?xi32>) -> tensor<?xi32> {
+    %0 = call @Repeat.function(%x) : (tensor<?xi32>) -> tensor<?xi32>
+    return %0 : tensor<?xi32>
+  }
+}
