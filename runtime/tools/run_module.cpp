@@ -274,6 +274,11 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
   if (!results.ok())
     return results.status();
   run.results = std::move(*results);
+  // The inputs and the program's temporaries went back to the allocators'
+  // pools; give those blocks back to the system before the results are
+  // read back, so a large run's resident memory does not carry them.
+  for (const std::shared_ptr<hal::Device> &device : run.devices)
+    device->allocator().trim();
 
   // Each result is read back once (staging counts as a copy in --stats),
   // all of them before anything prints.
