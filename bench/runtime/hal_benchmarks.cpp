@@ -2,16 +2,24 @@
 // the same run (docs/PERFORMANCE.md):
 //   ownership   preserve+discard, isTerminal  vs  atomic fetch_add+fetch_sub,
 //                                                 atomic load
+//   allocate    Allocator::allocate + release, 4 KiB and 1 MiB, undefined
+//               or zeroed contents          vs  malloc+free (+ memset)
 //   pool        queue alloca+dealloca, warm, with N live allocations
 //                                             vs  malloc+free with N live
+//   wake-up     local-task alloca+dealloca waiting on each fence
+//                                             vs  the same on local-sync
+//               CPU time of an idle local-task device over 1 s  vs  none
 //   transfer    queue copy between two devices vs memcpy; queue fill vs
 //               memset (64 MiB)
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <deque>
+#include <thread>
 #include <vector>
 
 #include "runtime/drivers/local/local_device.h"
@@ -77,6 +85,53 @@ void BM_IsTerminal(benchmark::State &state) {
     benchmark::DoNotOptimize(buffer->isTerminal());
 }
 BENCHMARK(BM_IsTerminal);
+
+// --- Direct allocation -----------------------------------------------------
+
+// The pointer escapes (DoNotOptimize), so the pair is not elided.
+void BM_Baseline_MallocFree(benchmark::State &state) {
+  size_t size = size_t(state.range(0));
+  for (auto _ : state) {
+    void *block = std::malloc(size);
+    benchmark::DoNotOptimize(block);
+    std::free(block);
+  }
+}
+BENCHMARK(BM_Baseline_MallocFree)->Arg(4096)->Arg(1 << 20);
+
+void BM_Baseline_MallocMemsetFree(benchmark::State &state) {
+  size_t size = size_t(state.range(0));
+  for (auto _ : state) {
+    void *block = std::malloc(size);
+    std::memset(block, 0, size);
+    benchmark::DoNotOptimize(block);
+    std::free(block);
+  }
+}
+BENCHMARK(BM_Baseline_MallocMemsetFree)->Arg(4096)->Arg(1 << 20);
+
+// Allocator::allocate, then the last reference goes (memory back to the
+// allocator). The reference runtime's row is iree_hal_allocator_allocate_
+// buffer + iree_hal_buffer_release.
+void allocateRelease(benchmark::State &state, AllocationContents contents) {
+  auto allocator = HeapAllocator::create("bench");
+  uint64_t size = uint64_t(state.range(0));
+  for (auto _ : state) {
+    Result<std::shared_ptr<Buffer>> buffer =
+        allocator->allocate(0, kUsage, size, contents);
+    if (!buffer.ok())
+      return state.SkipWithError(buffer.status().toString().c_str());
+    benchmark::DoNotOptimize((*buffer)->data());
+  }
+}
+void BM_AllocateRelease(benchmark::State &state) {
+  allocateRelease(state, AllocationContents::kUndefined);
+}
+BENCHMARK(BM_AllocateRelease)->Arg(4096)->Arg(1 << 20);
+void BM_AllocateReleaseZeroed(benchmark::State &state) {
+  allocateRelease(state, AllocationContents::kZeroed);
+}
+BENCHMARK(BM_AllocateReleaseZeroed)->Arg(4096)->Arg(1 << 20);
 
 // --- Pooled queue allocation -----------------------------------------------
 
@@ -158,6 +213,78 @@ void BM_QueueAllocaDealloca4K_Task(benchmark::State &state) {
   queueAllocaDealloca(state, {.asynchronous = true, .workerCount = 2});
 }
 BENCHMARK(BM_QueueAllocaDealloca4K_Task)->Arg(10)->Arg(1000)->UseRealTime();
+
+// --- Wake-up latency --------------------------------------------------------
+
+// A queue alloca and a dealloca of 4 KiB, the host waiting on each one's
+// fence before issuing the next: on local-task every operation is a hand-off
+// to the queue thread and back. The local-sync row (inline, no hand-off) is
+// the floor.
+void queueWaitEach(benchmark::State &state, LocalDeviceOptions options) {
+  auto device = LocalDevice::create("bench", options);
+  for (auto _ : state) {
+    auto allocated = Fence::create();
+    Result<std::shared_ptr<Buffer>> buffer =
+        device->queueAlloca(nullptr, allocated, 0, kUsage, kBlockBytes, 0);
+    Status status = buffer.ok() ? allocated->wait() : buffer.status();
+    if (status.ok()) {
+      auto deallocated = Fence::create();
+      status = device->queueDealloca(nullptr, deallocated, *buffer, 0);
+      if (status.ok())
+        status = deallocated->wait();
+    }
+    if (!status.ok())
+      return state.SkipWithError(status.toString().c_str());
+  }
+}
+void BM_QueueAllocaDeallocaWaitEach_Sync(benchmark::State &state) {
+  queueWaitEach(state, {});
+}
+BENCHMARK(BM_QueueAllocaDeallocaWaitEach_Sync)->UseRealTime();
+void BM_QueueAllocaDeallocaWaitEach_Task(benchmark::State &state) {
+  queueWaitEach(state, {.asynchronous = true, .workerCount = 2});
+}
+BENCHMARK(BM_QueueAllocaDeallocaWaitEach_Task)->UseRealTime();
+
+double processCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return double(now.tv_sec) + double(now.tv_nsec) * 1e-9;
+}
+
+// CPU time the whole process uses over one second of the host sleeping,
+// with a local-task device (queue thread and helper) that has just finished
+// an operation (so its threads are spinning, then parked) or with none.
+// Reported as the counter cpu_ms (milliseconds of CPU in that second).
+void idleCpu(benchmark::State &state, bool withDevice) {
+  std::shared_ptr<LocalDevice> device;
+  if (withDevice)
+    device =
+        LocalDevice::create("bench", {.asynchronous = true, .workerCount = 2});
+  double cpu = 0;
+  for (auto _ : state) {
+    if (device) {
+      auto done = Fence::create();
+      Status status = device->queueBarrier(nullptr, done);
+      if (status.ok())
+        status = done->wait();
+      if (!status.ok())
+        return state.SkipWithError(status.toString().c_str());
+    }
+    double start = processCpuSeconds();
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    cpu += processCpuSeconds() - start;
+  }
+  state.counters["cpu_ms"] = 1e3 * cpu / double(state.iterations());
+}
+void BM_Baseline_IdleCpuNoDevice(benchmark::State &state) {
+  idleCpu(state, false);
+}
+BENCHMARK(BM_Baseline_IdleCpuNoDevice)->Iterations(1)->UseRealTime();
+void BM_IdleCpuParkedTaskDevice(benchmark::State &state) {
+  idleCpu(state, true);
+}
+BENCHMARK(BM_IdleCpuParkedTaskDevice)->Iterations(1)->UseRealTime();
 
 // --- Transfers -------------------------------------------------------------
 

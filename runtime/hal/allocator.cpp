@@ -188,8 +188,46 @@ Result<uint8_t *> Allocator::allocateMemfd(uint64_t size, int &fd) {
   return static_cast<uint8_t *>(mapping);
 }
 
+Result<uint8_t *> Allocator::takeBlock(uint64_t size, BufferStorage &info,
+                                       bool &fresh) {
+  uint32_t sizeClass = uint32_t(
+      std::bit_width((std::max(size, kPoolMinBytes) - 1) / kPoolMinBytes));
+  uint8_t *storage = nullptr;
+  if (sizeClass < kPoolClasses) {
+    info.kind = BufferStorage::Kind::kPool;
+    info.capacity = kPoolMinBytes << sizeClass;
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<uint8_t *> &blocks = freeBlocks_[info.heap][sizeClass];
+    if (!blocks.empty()) {
+      storage = blocks.back();
+      blocks.pop_back();
+      ++stats_.poolHits;
+      stats_.poolReservedBytes -= info.capacity;
+      countAllocationLocked(size);
+      fresh = false;
+      return storage;
+    }
+  } else {
+    info.kind = BufferStorage::Kind::kMapped;
+    info.capacity = size;
+  }
+  // New memory is zero: fresh mappings are, and allocatePoolBlock clears the
+  // small blocks it takes from the malloc heap.
+  storage = allocatePoolBlock(info.capacity);
+  if (!storage)
+    return resourceExhausted(name_, ": out of memory allocating ", size,
+                             " bytes");
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (info.kind == BufferStorage::Kind::kPool)
+    ++stats_.poolMisses;
+  countAllocationLocked(size);
+  fresh = true;
+  return storage;
+}
+
 Result<std::shared_ptr<Buffer>>
-Allocator::allocate(uint32_t memoryType, uint32_t usage, uint64_t size) {
+Allocator::allocate(uint32_t memoryType, uint32_t usage, uint64_t size,
+                    AllocationContents contents) {
   CompatibilityResult fit = queryCompatibility({memoryType, usage}, size);
   if (!(fit.compatibility & kCompatibilityAllocatable))
     return resourceExhausted(fit.reason);
@@ -198,24 +236,24 @@ Allocator::allocate(uint32_t memoryType, uint32_t usage, uint64_t size) {
   info.capacity = fit.allocationSize;
   uint8_t *storage = nullptr;
   if (usage & kSharingExport) {
+    // A new memfd's pages are zero: nothing to clear.
     info.kind = BufferStorage::Kind::kMemfd;
     FERRY_ASSIGN_OR_RETURN(storage, allocateMemfd(size, info.fd));
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      countAllocationLocked(size);
+    }
   } else {
-    info.kind = BufferStorage::Kind::kHeap;
-    storage = static_cast<uint8_t *>(
-        ::operator new(info.capacity, kHeapAlignment, std::nothrow));
-    if (!storage)
-      return resourceExhausted(name_, ": out of memory allocating ", size,
-                               " bytes");
-    std::memset(storage, 0, size);
+    bool fresh = false;
+    FERRY_ASSIGN_OR_RETURN(storage, takeBlock(size, info, fresh));
+    // Fresh blocks are zero already; reused ones hold old contents.
+    if (contents == AllocationContents::kZeroed && !fresh)
+      std::memset(storage, 0, size);
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    countAllocationLocked(size);
-  }
-  return std::shared_ptr<Buffer>(
-      new Buffer(shared_from_this(), nextId(), storage, std::move(info), size,
-                 fit.params.memoryType, fit.params.usage, BufferPlacement{}));
+  // One allocation for the buffer and its control block.
+  return std::shared_ptr<Buffer>(std::make_shared<SharedBuffer>(
+      shared_from_this(), nextId(), storage, std::move(info), size,
+      fit.params.memoryType, fit.params.usage, BufferPlacement{}));
 }
 
 Result<std::shared_ptr<Buffer>>
@@ -327,44 +365,8 @@ Status Allocator::commitPooled(Buffer &buffer) {
     buffer.commitStorage(storage);
     return okStatus();
   }
-  uint32_t sizeClass = uint32_t(
-      std::bit_width((std::max(size, kPoolMinBytes) - 1) / kPoolMinBytes));
-  uint8_t *storage = nullptr;
-  if (sizeClass < kPoolClasses) {
-    info.kind = BufferStorage::Kind::kPool;
-    info.capacity = kPoolMinBytes << sizeClass;
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<uint8_t *> &blocks = freeBlocks_[info.heap][sizeClass];
-    if (!blocks.empty()) {
-      storage = blocks.back();
-      blocks.pop_back();
-      ++stats_.poolHits;
-      stats_.poolReservedBytes -= info.capacity;
-      countAllocationLocked(size);
-    }
-  } else {
-    info.kind = BufferStorage::Kind::kHeap;
-    info.capacity = std::max<uint64_t>(size, 1);
-  }
-  if (!storage) {
-    // Fresh memory is zeroed once; reused blocks keep old contents (a queue
-    // alloca's contents are undefined until written).
-    if (info.kind == BufferStorage::Kind::kPool) {
-      storage = allocatePoolBlock(info.capacity);
-    } else {
-      storage = static_cast<uint8_t *>(
-          ::operator new(info.capacity, kHeapAlignment, std::nothrow));
-      if (storage)
-        std::memset(storage, 0, size);
-    }
-    if (!storage)
-      return resourceExhausted(name_, ": out of memory allocating ", size,
-                               " bytes");
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (info.kind == BufferStorage::Kind::kPool)
-      ++stats_.poolMisses;
-    countAllocationLocked(size);
-  }
+  bool fresh = false;
+  FERRY_ASSIGN_OR_RETURN(uint8_t * storage, takeBlock(size, info, fresh));
   buffer.commitStorage(storage);
   return okStatus();
 }
@@ -382,8 +384,8 @@ void Allocator::release(uint8_t *storage, uint64_t size,
     stats_.liveBytes -= size;
     return;
   }
-  case BufferStorage::Kind::kHeap:
-    ::operator delete(storage, kHeapAlignment);
+  case BufferStorage::Kind::kMapped:
+    freePoolBlock(storage, info.capacity);
     break;
   case BufferStorage::Kind::kMemfd:
     munmap(storage, info.capacity);

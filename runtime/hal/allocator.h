@@ -10,12 +10,14 @@
 // queue allocas all go through it, so a buffer's bits are always the bits of
 // the memory it actually got.
 //
-// Storage kinds: plain heap memory; pool blocks (queue allocas: size classes
-// per heap, stream ordered because the device returns and takes blocks while
-// executing its queue in order, so memory a dealloca freed is reused by a
-// later alloca with no host round trip); memfd mappings (any buffer with
-// SharingExport, so it can be exported as an opaque fd); imported host
-// allocations and imported fds.
+// Storage kinds: pool blocks (power-of-two size classes per heap, for
+// allocate() and queue allocas alike; stream ordered for queue allocas
+// because the device returns and takes blocks while executing its queue in
+// order, so memory a dealloca freed is reused by a later alloca with no host
+// round trip); a mapping of its own for anything above the largest class;
+// memfd mappings (any buffer with SharingExport, so it can be exported as an
+// opaque fd); imported host allocations and imported fds. Nothing writes
+// new memory: it is zero when fresh, and holds old contents when reused.
 //
 // Every Buffer holds a reference to its allocator (an allocator outlives its
 // buffers) and gives its memory back exactly once. The allocator counts
@@ -48,9 +50,15 @@ struct AllocatorStatistics {
   uint64_t bytesAllocated = 0; // total over all allocations
   uint64_t peakBytes = 0;      // highest liveBytes ever seen
   uint64_t liveBytes = 0;      // allocated and not yet given back
-  uint64_t poolHits = 0;       // queue allocas served by a reused block
-  uint64_t poolMisses = 0;     // queue allocas that needed new memory
+  uint64_t poolHits = 0; // allocations (queue or not) served by a reused block
+  uint64_t poolMisses = 0;        // pooled allocations that needed new memory
   uint64_t poolReservedBytes = 0; // bytes of free blocks kept for reuse
+};
+
+// What a fresh allocation holds.
+enum class AllocationContents {
+  kUndefined, // whatever the memory held (never read before written)
+  kZeroed,    // all zero bytes
 };
 
 struct BufferParams {
@@ -131,10 +139,13 @@ public:
                      std::optional<ExternalBufferType> importType = {}) const;
 
   // Allocates now (synchronously): no origin device, not queue-ordered.
-  // Contents are zero so that reading memory a program never wrote is
-  // deterministic.
-  Result<std::shared_ptr<Buffer>> allocate(uint32_t memoryType, uint32_t usage,
-                                           uint64_t size);
+  // Contents are undefined unless `contents` is kZeroed: the allocator does
+  // not touch the memory otherwise (a 1 MiB memset costs about 12 us, more
+  // than everything else in an allocation), and callers that write the
+  // whole buffer anyway (inputs, staging) should not pay for it.
+  Result<std::shared_ptr<Buffer>>
+  allocate(uint32_t memoryType, uint32_t usage, uint64_t size,
+           AllocationContents contents = AllocationContents::kUndefined);
   // Wraps external memory. Host allocations: `onRelease` runs when the
   // buffer's memory goes back (the caller frees its memory then). Fds are
   // mapped (the caller keeps its fd). Fails naming the handle type if this
@@ -176,6 +187,11 @@ private:
   // A shared mapping of a new memfd of max(size, 1) bytes; the memfd goes to
   // `fd` on success (-1 on failure, with nothing left open or mapped).
   Result<uint8_t *> allocateMemfd(uint64_t size, int &fd);
+  // A block for `size` bytes (a pool block of its size class, reused when
+  // one is free, or a mapping of its own above the largest class); sets
+  // info's kind and capacity, counts the allocation, and says whether the
+  // memory is new (and so zero).
+  Result<uint8_t *> takeBlock(uint64_t size, BufferStorage &info, bool &fresh);
   // Called by Buffer exactly once per root allocation.
   void release(uint8_t *storage, uint64_t size, const BufferStorage &info);
   uint64_t nextId() {

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "runtime/base/testing/status_assertions.h"
@@ -50,6 +51,49 @@ TEST(AllocatorCompatibilityTest, DiscreteSplitsDeviceAndStagingHeaps) {
                                        ExternalBufferType::kOpaqueFd)
                   .compatibility &
               kCompatibilityImportable);
+}
+
+// Page faults of this process so far.
+long minorFaults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// allocate() leaves memory alone unless asked for zeroes, and then clears
+// only a reused block: fresh memory is zero already. A 64 MiB allocation
+// faults in (almost) none of its 16,384 pages unless something writes it.
+TEST(AllocatorAllocateTest, TouchesMemoryOnlyForZeroesInAReusedBlock) {
+  constexpr uint64_t kBytes = uint64_t(64) << 20;
+  constexpr long kPages = long(kBytes / 4096);
+  auto allocator = HeapAllocator::create("a");
+  auto sampleIsZero = [&](const std::shared_ptr<Buffer> &buffer) {
+    for (uint64_t i = 0; i < kBytes; i += 4093)
+      if (buffer->data()[i] != 0)
+        return false;
+    return true;
+  };
+  long before = minorFaults();
+  auto first = allocator->allocate(0, kTransfer, kBytes);
+  ASSERT_TRUE(first.ok()) << first.status().toString();
+  EXPECT_LT(minorFaults() - before, kPages / 4);
+  std::memset((*first)->data(), 0xab, kBytes);
+  first = internalError("released");
+
+  // The same block again: its old contents must go.
+  auto reused =
+      allocator->allocate(0, kTransfer, kBytes, AllocationContents::kZeroed);
+  ASSERT_TRUE(reused.ok()) << reused.status().toString();
+  EXPECT_EQ(allocator->statistics().poolHits, 1u);
+  EXPECT_TRUE(sampleIsZero(*reused));
+
+  // A fresh block: zero without being written.
+  before = minorFaults();
+  auto fresh =
+      allocator->allocate(0, kTransfer, kBytes, AllocationContents::kZeroed);
+  ASSERT_TRUE(fresh.ok()) << fresh.status().toString();
+  EXPECT_LT(minorFaults() - before, kPages / 4);
+  EXPECT_TRUE(sampleIsZero(*fresh));
 }
 
 TEST(AllocatorImportTest, HostAllocationCallsReleaseOnce) {

@@ -73,13 +73,14 @@ struct BufferPlacement {
 // Where a root's memory came from and how to give it back (Allocator use).
 struct BufferStorage {
   enum class Kind : uint8_t {
-    kHeap,         // operator new, freed directly
+    kMapped,       // its own anonymous mapping (above the largest pool
+                   // class), unmapped on release
     kPool,         // a pool block of `capacity` bytes, returned to the pool
     kMemfd,        // a mapping of `fd` (exportable as an opaque fd)
     kImportedHost, // a caller's host allocation; `onRelease` is called
     kImportedFd,   // a mapping of an imported fd, unmapped on release
   };
-  Kind kind = Kind::kHeap;
+  Kind kind = Kind::kMapped;
   uint32_t heap = 0;     // allocator heap index
   uint64_t capacity = 0; // bytes reserved (>= the buffer's length)
   int fd = -1;

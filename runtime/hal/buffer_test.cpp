@@ -13,8 +13,8 @@ namespace {
 TEST(AllocatorTest, LastReferenceReturnsMemoryAndCounts) {
   auto allocator = HeapAllocator::create("test heap");
   {
-    Result<std::shared_ptr<Buffer>> buffer =
-        allocator->allocate(kHostVisible, kTransfer, 100);
+    Result<std::shared_ptr<Buffer>> buffer = allocator->allocate(
+        kHostVisible, kTransfer, 100, AllocationContents::kZeroed);
     ASSERT_TRUE(buffer.ok()) << buffer.status().toString();
     EXPECT_EQ((*buffer)->byteLength(), 100u);
     // The buffer has the bits of the memory it got: everything, on the CPU.
@@ -22,7 +22,7 @@ TEST(AllocatorTest, LastReferenceReturnsMemoryAndCounts) {
     EXPECT_TRUE((*buffer)->memoryType() & kDeviceLocal);
     EXPECT_EQ((*buffer)->usage(), uint32_t(kTransfer));
     EXPECT_EQ(&(*buffer)->allocator(), allocator.get());
-    EXPECT_EQ((*buffer)->bytes()[99], 0); // zero-initialized
+    EXPECT_EQ((*buffer)->bytes()[99], 0); // zeroed, as asked
     std::shared_ptr<Buffer> copy = *buffer;
     buffer = internalError("drop the first reference");
     EXPECT_EQ(allocator->statistics().liveBytes, 100u);

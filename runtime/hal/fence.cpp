@@ -1,6 +1,9 @@
 #include "runtime/hal/fence.h"
 
+#include <algorithm>
 #include <atomic>
+
+#include "runtime/base/spin_wait.h"
 
 namespace ferry::hal {
 
@@ -56,6 +59,7 @@ void Fence::resolve(Status status) {
     if (status_)
       return;
     status_ = std::move(status);
+    resolvedFlag_.store(true, std::memory_order_release);
     callbacks.swap(callbacks_);
     // Most fences are resolved before anyone waits on them (inline
     // execution): skip the condition variable then.
@@ -90,11 +94,22 @@ void Fence::addPendingSignal() {
   ++pendingSignals_;
 }
 
+bool Fence::pollResolved(std::chrono::nanoseconds budget) const {
+  return spinUntil(
+      [&] { return resolvedFlag_.load(std::memory_order_acquire); }, budget);
+}
+
 Status Fence::wait() {
   std::unique_lock<std::mutex> lock(mutex_);
   if (!status_ && pendingSignals_ == 0)
     return makeStatus(StatusCode::kDeadlock,
                       "waiting on a fence that nothing will ever signal");
+  if (status_)
+    return *status_;
+  lock.unlock();
+  if (pollResolved(kSpinBeforeParking))
+    return *status_; // set before resolvedFlag_, never changed after
+  lock.lock();
   ++waiters_;
   resolved_.wait(lock, [&] { return status_.has_value(); });
   --waiters_;
@@ -102,10 +117,14 @@ Status Fence::wait() {
 }
 
 Status Fence::wait(std::chrono::nanoseconds timeout) {
+  // Polling takes its budget out of the timeout.
+  std::chrono::nanoseconds poll = std::min(timeout, kSpinBeforeParking);
+  if (pollResolved(poll))
+    return *status_;
   std::unique_lock<std::mutex> lock(mutex_);
   ++waiters_;
-  bool resolved =
-      resolved_.wait_for(lock, timeout, [&] { return status_.has_value(); });
+  bool resolved = resolved_.wait_for(lock, timeout - poll,
+                                     [&] { return status_.has_value(); });
   --waiters_;
   if (!resolved)
     return deadlineExceeded("fence not signaled within ", timeout.count(),

@@ -19,6 +19,7 @@
 #ifndef FERRY_RUNTIME_HAL_FENCE_H_
 #define FERRY_RUNTIME_HAL_FENCE_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -63,7 +64,10 @@ public:
   // not block; they exist so fences can be composed without a waiting thread.
   void whenResolved(std::function<void(const Status &)> callback);
 
-  // Blocks until resolved; OK if signaled, the failure otherwise.
+  // Blocks until resolved; OK if signaled, the failure otherwise. Polls for
+  // up to kSpinBeforeParking (runtime/base/spin_wait.h) before it parks, so
+  // a fence resolved by another thread within microseconds costs no
+  // wake-up; a resolution wakes only parked waiters.
   Status wait();
   // Same, giving up after `timeout` with DEADLINE_EXCEEDED (the fence stays
   // pending). A zero timeout polls.
@@ -77,12 +81,17 @@ protected:
 
 private:
   void resolve(Status status);
+  // Polls resolvedFlag_ for up to `budget`; true once resolved.
+  bool pollResolved(std::chrono::nanoseconds budget) const;
 
   mutable std::mutex mutex_;
   std::condition_variable resolved_;
-  std::optional<Status> status_;
+  std::optional<Status> status_; // set once, under mutex_
+  // Set (release) right after status_, so a waiter polling it before it
+  // parks (spin_wait.h) may then read status_ without the mutex.
+  std::atomic<bool> resolvedFlag_{false};
   uint32_t pendingSignals_ = 0;
-  uint32_t waiters_ = 0; // threads blocked in wait()
+  uint32_t waiters_ = 0; // threads parked in wait() (not those polling)
   std::vector<std::function<void(const Status &)>> callbacks_;
 };
 

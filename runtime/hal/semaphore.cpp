@@ -1,6 +1,9 @@
 #include "runtime/hal/semaphore.h"
 
+#include <algorithm>
 #include <vector>
+
+#include "runtime/base/spin_wait.h"
 
 namespace ferry::hal {
 
@@ -26,6 +29,7 @@ Status Semaphore::signal(uint64_t value) {
       return invalidArgument("semaphore signal to ", value,
                              " does not advance its value ", value_);
     value_ = value;
+    published_.store(value, std::memory_order_release);
     auto end = timepoints_.upper_bound(value);
     for (auto it = timepoints_.begin(); it != end; ++it)
       reached.push_back(std::move(it->second));
@@ -46,6 +50,7 @@ void Semaphore::fail(Status status) {
     if (failure_)
       return;
     failure_ = status;
+    published_.store(UINT64_MAX, std::memory_order_release);
     pending.swap(timepoints_);
   }
   changed_.notify_all();
@@ -54,6 +59,14 @@ void Semaphore::fail(Status status) {
 }
 
 Status Semaphore::wait(uint64_t value, std::chrono::nanoseconds timeout) {
+  // Polling takes its budget out of the timeout; the answer is read under
+  // the mutex either way.
+  std::chrono::nanoseconds poll = std::min(timeout, kSpinBeforeParking);
+  bool reached = spinUntil(
+      [&] { return published_.load(std::memory_order_acquire) >= value; },
+      poll);
+  if (!reached && timeout != std::chrono::nanoseconds::max())
+    timeout -= poll;
   std::unique_lock<std::mutex> lock(mutex_);
   auto ready = [&] { return failure_.has_value() || value_ >= value; };
   if (timeout == std::chrono::nanoseconds::max())

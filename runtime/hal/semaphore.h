@@ -11,6 +11,7 @@
 #ifndef FERRY_RUNTIME_HAL_SEMAPHORE_H_
 #define FERRY_RUNTIME_HAL_SEMAPHORE_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -38,7 +39,8 @@ public:
   // Poisons the timeline with `status` (first failure wins).
   void fail(Status status);
   // Blocks until the value is >= `value` (OK), the semaphore fails (its
-  // status) or `timeout` passes (DEADLINE_EXCEEDED).
+  // status) or `timeout` passes (DEADLINE_EXCEEDED). Polls briefly before
+  // it parks, like Fence::wait.
   Status
   wait(uint64_t value,
        std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max());
@@ -47,11 +49,14 @@ public:
   std::shared_ptr<Fence> fenceAt(uint64_t value);
 
 private:
-  explicit Semaphore(uint64_t value) : value_(value) {}
+  explicit Semaphore(uint64_t value) : value_(value), published_(value) {}
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   uint64_t value_;
+  // value_ (or UINT64_MAX once failed), stored under mutex_ for a waiter to
+  // poll before it parks (spin_wait.h).
+  std::atomic<uint64_t> published_;
   std::optional<Status> failure_;
   std::multimap<uint64_t, std::shared_ptr<Fence>> timepoints_;
 };

@@ -2,7 +2,6 @@
 // See runUsage() (runtime/tools/run_options.cpp) or `ferry-run --help`.
 #include <algorithm>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,12 +29,12 @@ int main(int argc, char **argv) {
   if (options->help) {
     status = ferry::tools::writeStdout(ferry::tools::runUsage());
   } else {
-    // Printed once the run is over (results print before a later error,
-    // e.g. an --output file that cannot be written), so a failed write to
-    // stdout is reported like any other.
-    std::ostringstream out;
+    // Results stream to stdout as they are formatted (they print before a
+    // later error, e.g. an --output file that cannot be written); a failed
+    // write to stdout is reported like any other error.
+    ferry::tools::StdoutStream out;
     status = ferry::tools::runModule(*options, out);
-    ferry::Status written = ferry::tools::writeStdout(out.str());
+    ferry::Status written = out.finish();
     if (status.ok())
       status = written;
   }

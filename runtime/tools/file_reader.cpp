@@ -158,4 +158,32 @@ Status writeStdout(std::string_view text) {
                          describeErrno(*error));
 }
 
+StdoutStream::StdoutStream() : std::ostream(&buffer_) {}
+
+std::streamsize StdoutStream::Buffer::xsputn(const char *data,
+                                             std::streamsize count) {
+  if (error)
+    return 0;
+  size_t written = std::fwrite(data, 1, size_t(count), stdout);
+  if (written != size_t(count))
+    error = errno;
+  return std::streamsize(written);
+}
+
+StdoutStream::Buffer::int_type StdoutStream::Buffer::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof()))
+    return traits_type::not_eof(c);
+  char one = traits_type::to_char_type(c);
+  return xsputn(&one, 1) == 1 ? c : traits_type::eof();
+}
+
+Status StdoutStream::finish() {
+  if (!buffer_.error && std::fflush(stdout) != 0)
+    buffer_.error = errno;
+  if (!buffer_.error)
+    return okStatus();
+  return invalidArgument("cannot write to standard output: ",
+                         describeErrno(*buffer_.error));
+}
+
 } // namespace ferry::tools

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -88,6 +89,25 @@ Status writeFileBytes(const std::string &path, std::span<const uint8_t> bytes);
 // Writes `text` to stdout and flushes it; fails with the system error if it
 // was not all written (e.g. `> /dev/full`).
 Status writeStdout(std::string_view text);
+
+// An ostream onto stdout for output too large to collect first (ferry-run's
+// results): writes go straight to stdio, and finish() flushes and reports
+// the first failed write with its system error, like writeStdout.
+class StdoutStream : public std::ostream {
+public:
+  StdoutStream();
+  Status finish();
+
+private:
+  class Buffer : public std::streambuf {
+  public:
+    std::optional<int> error; // errno of the first failed write
+  protected:
+    std::streamsize xsputn(const char *data, std::streamsize count) override;
+    int_type overflow(int_type c) override;
+  };
+  Buffer buffer_;
+};
 
 } // namespace ferry::tools
 

@@ -1,8 +1,12 @@
 #include "runtime/tools/host_tensor.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <functional>
 #include <limits>
+#include <memory>
+#include <ostream>
 
 #include "runtime/hal/buffer.h"
 
@@ -70,41 +74,171 @@ bool parseElement(ElementType type, std::string_view text, uint8_t *out) {
   return false;
 }
 
-template <typename T> std::string formatNumber(const uint8_t *data) {
+// Formatted text, collected in a fixed buffer and handed to `flush` in
+// chunks: one write per chunk rather than one stream operation per element.
+class TextSink {
+public:
+  explicit TextSink(const std::function<void(std::string_view)> &flush)
+      : flush_(flush) {}
+  TextSink(const TextSink &) = delete;
+  TextSink &operator=(const TextSink &) = delete;
+  ~TextSink() { flush(); }
+
+  // Room for `n` more bytes (n <= kCapacity); commit() what was used.
+  char *reserve(size_t n) {
+    if (used_ + n > kCapacity)
+      flush();
+    return buffer_ + used_;
+  }
+  void commit(char *end) { used_ = size_t(end - buffer_); }
+  void put(char c) { *reserve(1) = c, ++used_; }
+  void put(std::string_view text) {
+    while (!text.empty()) {
+      size_t n = std::min(text.size(), kCapacity);
+      char *at = reserve(n);
+      std::memcpy(at, text.data(), n);
+      commit(at + n);
+      text.remove_prefix(n);
+    }
+  }
+  void flush() {
+    if (used_)
+      flush_(std::string_view(buffer_, used_));
+    used_ = 0;
+  }
+
+private:
+  static constexpr size_t kCapacity = size_t(1) << 16;
+  const std::function<void(std::string_view)> &flush_;
+  size_t used_ = 0;
+  char buffer_[kCapacity];
+};
+
+// The longest number to_chars writes for any element type (a shortest f64
+// round-trip form is at most 24 characters, an i64 20 digits and a sign).
+constexpr size_t kMaxElementChars = 32;
+
+template <typename T> void putNumber(TextSink &sink, const uint8_t *data) {
   T value;
   std::memcpy(&value, data, sizeof(T));
-  char buffer[64];
-  std::to_chars_result result =
-      std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return std::string(buffer, result.ptr);
+  char *at = sink.reserve(kMaxElementChars);
+  sink.commit(std::to_chars(at, at + kMaxElementChars, value).ptr);
 }
 
-// Elements of one sub-tensor, bracketed: "[1 2]" or "[[1 2][3 4]]".
-void formatBracketed(std::span<const int64_t> shape, ElementType type,
-                     const uint8_t *&data, std::string &out);
+// Which indices of a dimension of `size` print: all of them, or (when the
+// tensor is summarized and the dimension longer than both edges) the first
+// and last kSummaryEdgeItems with an ellipsis between.
+struct DimensionRange {
+  int64_t head, tailStart, size;
+  bool elided() const { return head < tailStart; }
+};
+DimensionRange rangeOf(int64_t size, bool summarize) {
+  if (summarize && size > 2 * kSummaryEdgeItems)
+    return {kSummaryEdgeItems, size - kSummaryEdgeItems, size};
+  return {size, size, size};
+}
 
-// The contents without the outer brackets: "1 2" or "[1 2][3 4]".
-void formatInner(std::span<const int64_t> shape, ElementType type,
-                 const uint8_t *&data, std::string &out) {
-  size_t elementSize = hal::elementByteSize(type);
-  if (shape.size() == 1) {
-    for (int64_t i = 0; i < shape[0]; ++i) {
-      if (i)
-        out += ' ';
-      out += formatElement(type, data);
-      data += elementSize;
+// Prints the tensor's elements in the text form of host_tensor.h, with the
+// element type known at compile time so the per-element work is to_chars.
+template <typename T> class TensorPrinter {
+public:
+  TensorPrinter(std::span<const int64_t> shape, bool summarize, TextSink &sink)
+      : shape_(shape), summarize_(summarize), sink_(sink),
+        strides_(shape.size(), 1) {
+    for (size_t d = shape.size(); d-- > 1;)
+      strides_[d - 1] = strides_[d] * shape[d];
+  }
+
+  // "[1 2]" for rank 1, "[1 2][3 4]" for rank 2 (no outer brackets), and so
+  // on; "[]" if nothing is left to bracket.
+  void print(const uint8_t *data) {
+    if (shape_.size() == 1 || (!shape_.empty() && shape_[0] == 0)) {
+      bracketed(0, data);
+      return;
     }
+    inner(0, data);
+  }
+
+private:
+  void bracketed(size_t d, const uint8_t *data) {
+    sink_.put('[');
+    inner(d, data);
+    sink_.put(']');
+  }
+  // The contents of dimension `d` without its own brackets.
+  void inner(size_t d, const uint8_t *data) {
+    DimensionRange range = rangeOf(shape_[d], summarize_);
+    if (d + 1 == shape_.size()) {
+      row(data, 0, range.head, false);
+      if (range.elided()) {
+        sink_.put(" ...");
+        row(data, range.tailStart, range.size, true);
+      }
+      return;
+    }
+    uint64_t stride = uint64_t(strides_[d]) * sizeof(T);
+    for (int64_t i = 0; i < range.head; ++i)
+      bracketed(d + 1, data + uint64_t(i) * stride);
+    if (!range.elided())
+      return;
+    sink_.put("...");
+    for (int64_t i = range.tailStart; i < range.size; ++i)
+      bracketed(d + 1, data + uint64_t(i) * stride);
+  }
+  // Elements [begin, end) of one innermost row, space separated (a space
+  // before the first too when `continued`).
+  void row(const uint8_t *data, int64_t begin, int64_t end, bool continued) {
+    for (int64_t i = begin; i < end; ++i) {
+      char *at = sink_.reserve(kMaxElementChars + 1);
+      if (i != begin || continued)
+        *at++ = ' ';
+      T value;
+      std::memcpy(&value, data + uint64_t(i) * sizeof(T), sizeof(T));
+      sink_.commit(std::to_chars(at, at + kMaxElementChars, value).ptr);
+    }
+  }
+
+  std::span<const int64_t> shape_;
+  bool summarize_;
+  TextSink &sink_;
+  std::vector<int64_t> strides_; // in elements
+};
+
+template <typename T>
+void printTensor(std::span<const int64_t> shape, bool summarize,
+                 const uint8_t *data, TextSink &sink) {
+  if (shape.empty()) {
+    putNumber<T>(sink, data);
     return;
   }
-  for (int64_t i = 0; i < shape[0]; ++i)
-    formatBracketed(shape.subspan(1), type, data, out);
+  TensorPrinter<T>(shape, summarize, sink).print(data);
 }
 
-void formatBracketed(std::span<const int64_t> shape, ElementType type,
-                     const uint8_t *&data, std::string &out) {
-  out += '[';
-  formatInner(shape, type, data, out);
-  out += ']';
+void printTensor(std::span<const int64_t> shape, ElementType type,
+                 std::span<const uint8_t> bytes, uint64_t maxElements,
+                 TextSink &sink) {
+  sink.put(hal::formatTensorType(shape, type));
+  sink.put('=');
+  uint64_t count = 1;
+  for (int64_t dim : shape)
+    count *= uint64_t(dim);
+  bool summarize = count > maxElements;
+  const uint8_t *data = bytes.data();
+  switch (type) {
+  case ElementType::kI8:
+    return printTensor<int8_t>(shape, summarize, data, sink);
+  case ElementType::kI16:
+    return printTensor<int16_t>(shape, summarize, data, sink);
+  case ElementType::kI32:
+    return printTensor<int32_t>(shape, summarize, data, sink);
+  case ElementType::kI64:
+    return printTensor<int64_t>(shape, summarize, data, sink);
+  case ElementType::kF32:
+    return printTensor<float>(shape, summarize, data, sink);
+  case ElementType::kF64:
+    return printTensor<double>(shape, summarize, data, sink);
+  }
+  sink.put('?');
 }
 
 } // namespace
@@ -176,41 +310,28 @@ Result<HostTensor> parseTensorLiteral(std::string_view text) {
   return tensor;
 }
 
-std::string formatElement(ElementType type, const uint8_t *data) {
-  switch (type) {
-  case ElementType::kI8:
-    return formatNumber<int8_t>(data);
-  case ElementType::kI16:
-    return formatNumber<int16_t>(data);
-  case ElementType::kI32:
-    return formatNumber<int32_t>(data);
-  case ElementType::kI64:
-    return formatNumber<int64_t>(data);
-  case ElementType::kF32:
-    return formatNumber<float>(data);
-  case ElementType::kF64:
-    return formatNumber<double>(data);
+std::string formatTensor(std::span<const int64_t> shape, ElementType type,
+                         std::span<const uint8_t> bytes, uint64_t maxElements) {
+  std::string out;
+  std::function<void(std::string_view)> append = [&](std::string_view text) {
+    out += text;
+  };
+  {
+    auto sink = std::make_unique<TextSink>(append);
+    printTensor(shape, type, bytes, maxElements, *sink);
   }
-  return "?";
+  return out;
 }
 
-std::string formatTensor(std::span<const int64_t> shape, ElementType type,
-                         std::span<const uint8_t> bytes) {
-  std::string out = hal::formatTensorType(shape, type);
-  out += '=';
-  const uint8_t *data = bytes.data();
-  if (shape.empty()) {
-    out += formatElement(type, data);
-    return out;
-  }
-  std::string body;
-  if (shape.size() == 1)
-    formatBracketed(shape, type, data, body);
-  else
-    formatInner(shape, type, data, body);
-  // A leading zero dim leaves nothing to bracket; still show it is empty.
-  out += body.empty() ? "[]" : body;
-  return out;
+void writeTensorLine(std::ostream &out, std::span<const int64_t> shape,
+                     ElementType type, std::span<const uint8_t> bytes,
+                     uint64_t maxElements) {
+  std::function<void(std::string_view)> write = [&](std::string_view text) {
+    out.write(text.data(), std::streamsize(text.size()));
+  };
+  auto sink = std::make_unique<TextSink>(write);
+  printTensor(shape, type, bytes, maxElements, *sink);
+  sink->put('\n');
 }
 
 } // namespace ferry::tools

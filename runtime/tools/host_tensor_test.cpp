@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <gtest/gtest.h>
+#include <sstream>
 
 namespace ferry::tools {
 namespace {
@@ -78,6 +79,75 @@ TEST(HostTensorTest, ParsedBytesAreLittleEndianRowMajor) {
   HostTensor tensor = *parseTensorLiteral("2x2xi16=1,2,3,-1");
   EXPECT_EQ(tensor.shape, (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(tensor.bytes, (std::vector<uint8_t>{1, 0, 2, 0, 3, 0, 0xff, 0xff}));
+}
+
+// 0, 1, 2, ... as `count` i32s.
+std::vector<uint8_t> iota32(int32_t count) {
+  std::vector<uint8_t> bytes(size_t(count) * 4);
+  for (int32_t i = 0; i < count; ++i)
+    std::memcpy(bytes.data() + size_t(i) * 4, &i, 4);
+  return bytes;
+}
+
+TEST(HostTensorTest, SummarizesBeyondTheLimitLikeNumPy) {
+  std::vector<int64_t> row = {2000};
+  EXPECT_EQ(formatTensor(row, ElementType::kI32, iota32(2000), 1000),
+            "2000xi32=[0 1 2 ... 1997 1998 1999]");
+  // At the limit everything prints; one more summarizes.
+  std::vector<int64_t> ten = {10};
+  EXPECT_EQ(formatTensor(ten, ElementType::kI32, iota32(10), 10),
+            "10xi32=[0 1 2 3 4 5 6 7 8 9]");
+  EXPECT_EQ(formatTensor(ten, ElementType::kI32, iota32(10), 9),
+            "10xi32=[0 1 2 ... 7 8 9]");
+  // Every dimension longer than 6 is cut, shorter ones print whole.
+  std::vector<int64_t> matrix = {8, 8};
+  EXPECT_EQ(formatTensor(matrix, ElementType::kI32, iota32(64), 63),
+            "8x8xi32=[0 1 2 ... 5 6 7][8 9 10 ... 13 14 15]"
+            "[16 17 18 ... 21 22 23]...[40 41 42 ... 45 46 47]"
+            "[48 49 50 ... 53 54 55][56 57 58 ... 61 62 63]");
+  std::vector<int64_t> tall = {8, 2};
+  EXPECT_EQ(formatTensor(tall, ElementType::kI32, iota32(16), 15),
+            "8x2xi32=[0 1][2 3][4 5]...[10 11][12 13][14 15]");
+  std::vector<int64_t> cube = {2, 7, 1};
+  EXPECT_EQ(formatTensor(cube, ElementType::kI32, iota32(14), 1),
+            "2x7x1xi32=[[0][1][2]...[4][5][6]][[7][8][9]...[11][12][13]]");
+  // Small tensors never change; nor do scalars and empty ones.
+  std::vector<int64_t> six = {6};
+  EXPECT_EQ(formatTensor(six, ElementType::kI32, iota32(6), 0),
+            "6xi32=[0 1 2 3 4 5]");
+  EXPECT_EQ(formatTensor({}, ElementType::kI32, iota32(1), 0), "i32=0");
+  std::vector<int64_t> empty = {0, 7};
+  EXPECT_EQ(formatTensor(empty, ElementType::kI32, {}, 0), "0x7xi32=[]");
+}
+
+TEST(HostTensorTest, SummariesOfEveryElementType) {
+  std::vector<int64_t> shape = {7};
+  std::vector<uint8_t> f64(7 * 8);
+  for (int i = 0; i < 7; ++i) {
+    double value = i + 0.5;
+    std::memcpy(f64.data() + i * 8, &value, 8);
+  }
+  EXPECT_EQ(formatTensor(shape, ElementType::kF64, f64, 6),
+            "7xf64=[0.5 1.5 2.5 ... 4.5 5.5 6.5]");
+  std::vector<uint8_t> i8 = {0x80, 1, 2, 3, 4, 5, 0x7f};
+  EXPECT_EQ(formatTensor(shape, ElementType::kI8, i8, 6),
+            "7xi8=[-128 1 2 ... 4 5 127]");
+}
+
+TEST(HostTensorTest, WritesLinesInChunks) {
+  // Larger than one 64 KiB chunk, so several writes make up the line.
+  std::vector<int64_t> shape = {100000};
+  std::vector<uint8_t> bytes = iota32(100000);
+  std::ostringstream out;
+  writeTensorLine(out, shape, ElementType::kI32, bytes);
+  std::string text = out.str();
+  EXPECT_EQ(text, formatTensor(shape, ElementType::kI32, bytes) + "\n");
+  EXPECT_EQ(text.substr(0, 20), "100000xi32=[0 1 2 3 ");
+  EXPECT_EQ(text.substr(text.size() - 14), " 99998 99999]\n");
+  std::ostringstream summary;
+  writeTensorLine(summary, shape, ElementType::kI32, bytes,
+                  kDefaultPrintMaxElements);
+  EXPECT_EQ(summary.str(), "100000xi32=[0 1 2 ... 99997 99998 99999]\n");
 }
 
 } // namespace

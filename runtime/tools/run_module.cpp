@@ -280,22 +280,31 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
   if (!results.ok())
     return results.status();
   run.results = std::move(*results);
+  // The inputs and the program's temporaries went back to the allocators'
+  // pools; give those blocks back to the system before the results are
+  // read back, so a large run's resident memory does not carry them.
+  for (const std::shared_ptr<hal::Device> &device : run.devices)
+    device->allocator().trim();
 
-  // Each result is read back once (staging counts as a copy in --stats).
-  std::string printed;
+  // Each result is read back once (staging counts as a copy in --stats),
+  // all of them before anything prints.
   std::vector<std::vector<uint8_t>> resultData(run.results.size());
+  for (size_t i = 0; i < run.results.size(); ++i) {
+    if (!run.results[i].isI64()) {
+      FERRY_ASSIGN_OR_RETURN(resultData[i],
+                             resultBytes(run.results[i], i, run.devices));
+    }
+  }
   for (size_t i = 0; i < run.results.size(); ++i) {
     const vm::Value &value = run.results[i];
     if (value.isI64()) {
-      printed += strCat(value.i64(), "\n");
+      out << value.i64() << '\n';
       continue;
     }
-    FERRY_ASSIGN_OR_RETURN(resultData[i], resultBytes(value, i, run.devices));
     auto view = value.refAs<hal::BufferView>();
-    printed +=
-        formatTensor(view->shape(), view->elementType(), resultData[i]) + "\n";
+    writeTensorLine(out, view->shape(), view->elementType(), resultData[i],
+                    options.printMaxElements);
   }
-  out << printed;
   for (size_t i = 0; i < options.outputPaths.size(); ++i) {
     const vm::Value &value = run.results[i];
     if (value.isI64())

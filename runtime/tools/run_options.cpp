@@ -23,6 +23,18 @@ Result<std::chrono::nanoseconds> parseTimeout(std::string_view value) {
   return std::max(timeout, std::chrono::nanoseconds(1));
 }
 
+// --print-max-elements=N: a non-negative decimal count.
+Result<uint64_t> parsePrintMaxElements(std::string_view value) {
+  uint64_t count = 0;
+  const char *end = value.data() + value.size();
+  std::from_chars_result parsed = std::from_chars(value.data(), end, count);
+  if (value.empty() || parsed.ec != std::errc() || parsed.ptr != end)
+    return invalidArgument("--print-max-elements=", value,
+                           ": expected a number of elements (e.g. "
+                           "--print-max-elements=100000), or --print-all");
+  return count;
+}
+
 } // namespace
 
 Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
@@ -30,6 +42,10 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
   for (std::string_view arg : args) {
     if (arg == "--help" || arg == "-h") {
       options.help = true;
+      continue;
+    }
+    if (arg == "--print-all") {
+      options.printMaxElements = UINT64_MAX;
       continue;
     }
     if (!arg.starts_with("-")) {
@@ -45,7 +61,8 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
     bool known = flag == "--function" || flag == "--input" ||
                  flag == "--output" || flag == "--stats" ||
                  flag == "--device" || flag == "--module" ||
-                 flag == "--trace" || flag == "--timeout";
+                 flag == "--trace" || flag == "--timeout" ||
+                 flag == "--print-max-elements";
     if (!known)
       return invalidArgument("unknown flag '", flag,
                              "' (see ferry-run --help)");
@@ -77,6 +94,9 @@ Result<RunOptions> parseRunOptions(std::span<const std::string_view> args) {
       options.tracePath = value;
     } else if (flag == "--timeout") {
       FERRY_ASSIGN_OR_RETURN(options.timeout, parseTimeout(value));
+    } else if (flag == "--print-max-elements") {
+      FERRY_ASSIGN_OR_RETURN(options.printMaxElements,
+                             parsePrintMaxElements(value));
     } else { // --device
       size_t split = value.find('=');
       if (split == std::string::npos || split == 0 || split + 1 == value.size())
@@ -118,7 +138,16 @@ Flags:
                          (little-endian, C order, dtypes <i1 <i2 <i4 <i8 <f4
                          <f8)
   --output=@PATH.npy     write result N (the Nth --output) to a .npy file
-                         (repeatable, in result order); results still print
+                         (repeatable, in result order; always every
+                         element); results still print
+  --print-max-elements=N print a result of more than N elements (default:
+                         1000) summarized, like NumPy: in each dimension
+                         longer than 6 only the first and last 3 entries,
+                         with "..." between them:
+                           2000xi32=[0 1 2 ... 1997 1998 1999]
+  --print-all            print every element of every result, however large
+                         (the last of --print-all and --print-max-elements
+                         wins)
   --stats=PATH           after a successful run, write allocation and device
                          statistics as JSON, counted once everything the run
                          created is released:
@@ -172,6 +201,10 @@ Flags:
 
 Results print as SHAPExTYPE=[...]:
   4xi32=[11 22 33 44]    2x3xi32=[1 2 3][4 5 6]    i32=5    0xi32=[]
+  8x8xi32=[0 1 2 ... 5 6 7][8 9 10 ... 13 14 15][16 17 18 ... 21 22 23]...
+          [40 41 42 ... 45 46 47][48 49 50 ... 53 54 55][56 57 58 ... 61 62 63]
+                         (summarized, as with --print-max-elements=63; on
+                         one line)
 
 Errors print one line, "ferry-run: error: ...", and exit with status 1.
 )";

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "runtime/base/status.h"
+#include "runtime/tools/host_tensor.h"
 
 namespace ferry::tools {
 
@@ -36,6 +37,9 @@ struct RunOptions {
   // --timeout: how long an external function may take to signal its fence
   // (vm::ContextOptions::fenceTimeout). Zero: no limit.
   std::chrono::nanoseconds timeout{0};
+  // Results with more elements print summarized (--print-max-elements;
+  // --print-all: no limit).
+  uint64_t printMaxElements = kDefaultPrintMaxElements;
 };
 
 // `args` excludes the program name. Messages name the offending flag.

@@ -46,6 +46,33 @@ TEST(RunOptionsTest, Timeout) {
   EXPECT_NE(runUsage().find("--timeout=SECONDS"), std::string::npos);
 }
 
+TEST(RunOptionsTest, PrintLimit) {
+  EXPECT_EQ(parse({"m.fvm"})->printMaxElements, 1000u);
+  EXPECT_EQ(parse({"m.fvm", "--print-max-elements=5"})->printMaxElements, 5u);
+  EXPECT_EQ(parse({"m.fvm", "--print-max-elements=0"})->printMaxElements, 0u);
+  EXPECT_EQ(parse({"m.fvm", "--print-all"})->printMaxElements, UINT64_MAX);
+  // The last one wins.
+  EXPECT_EQ(parse({"m.fvm", "--print-all", "--print-max-elements=7"})
+                ->printMaxElements,
+            7u);
+  EXPECT_EQ(parse({"m.fvm", "--print-max-elements=7", "--print-all"})
+                ->printMaxElements,
+            UINT64_MAX);
+  for (std::string_view bad :
+       {"--print-max-elements=", "--print-max-elements=-1",
+        "--print-max-elements=1e3", "--print-max-elements=all",
+        "--print-max-elements=99999999999999999999"}) {
+    Result<RunOptions> options = parse({"m.fvm", bad});
+    ASSERT_FALSE(options.ok()) << bad;
+    EXPECT_EQ(options.status().message(),
+              std::string(bad) +
+                  ": expected a number of elements (e.g. "
+                  "--print-max-elements=100000), or --print-all");
+  }
+  EXPECT_NE(runUsage().find("--print-max-elements=N"), std::string::npos);
+  EXPECT_NE(runUsage().find("--print-all"), std::string::npos);
+}
+
 TEST(RunOptionsTest, DefaultsAndHelp) {
   EXPECT_EQ(parse({"m.fvm"})->function, "main");
   EXPECT_TRUE(parse({"--help"})->help);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <utility>
+
+#include "runtime/base/spin_wait.h"
 
 namespace ferry::drivers::local {
 
@@ -44,11 +47,19 @@ void TaskExecutor::shutdown() {
 }
 
 void TaskExecutor::enqueue(std::function<void()> item) {
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(std::move(item));
+    queued_.store(queue_.size(), std::memory_order_release);
+    // The first enqueue after the thread parked wakes it; later ones, made
+    // before it has run again, need not.
+    wake = std::exchange(queueThreadParked_, false);
   }
-  queueChanged_.notify_one();
+  if (wake) {
+    queueWakeUps_.fetch_add(1, std::memory_order_relaxed);
+    queueChanged_.notify_one();
+  }
 }
 
 void TaskExecutor::queueLoop() {
@@ -56,11 +67,19 @@ void TaskExecutor::queueLoop() {
     std::function<void()> item;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      queueChanged_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty() && !stopping_) {
+        lock.unlock();
+        spinUntil([&] { return queued_.load(std::memory_order_acquire) != 0; });
+        lock.lock();
+        queueThreadParked_ = true;
+        queueChanged_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        queueThreadParked_ = false; // also when woken by shutdown()
+      }
       if (queue_.empty())
         return; // stopping and drained
       item = std::move(queue_.front());
       queue_.pop_front();
+      queued_.store(queue_.size(), std::memory_order_relaxed);
     }
     item();
   }

@@ -4,6 +4,11 @@
 // threads joins it to split the bulk of one operation (a copy, a fill, a
 // dispatch) into chunks.
 //
+// An idle queue thread polls for new work for kSpinBeforeParking
+// (runtime/base/spin_wait.h) before it parks, so a host that issues the next
+// operation right after waiting on the last one finds it awake; a parked
+// queue thread costs no CPU.
+//
 // Ownership/threads: owned by its device. enqueue() may be called from any
 // thread; parallelFor() only from the queue thread (from inside an enqueued
 // item). shutdown() (and the destructor, if it has not run) runs everything
@@ -11,6 +16,7 @@
 #ifndef FERRY_RUNTIME_DRIVERS_LOCAL_TASK_EXECUTOR_H_
 #define FERRY_RUNTIME_DRIVERS_LOCAL_TASK_EXECUTOR_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -37,8 +43,13 @@ public:
   // called after it. Its owner calls it before anything the queued work
   // uses goes away. Idempotent; not to be called from the queue thread.
   void shutdown();
-  // Queues `item` behind everything queued before it.
+  // Queues `item` behind everything queued before it. Wakes the queue
+  // thread only if it is parked.
   void enqueue(std::function<void()> item);
+  // How many times enqueue() has woken the parked queue thread.
+  uint64_t queueWakeUps() const {
+    return queueWakeUps_.load(std::memory_order_relaxed);
+  }
   // Runs fn(begin, end) over [0, n) in at most workerCount chunks of at least
   // `grain` units, and returns when all are done.
   void parallelFor(uint64_t n, uint64_t grain,
@@ -55,6 +66,14 @@ private:
   std::condition_variable queueChanged_;
   std::deque<std::function<void()>> queue_;
   bool stopping_ = false;
+  // The queue thread waits in queueChanged_ (not polling) and nobody has
+  // woken it yet: only then does enqueue() notify (and clear it), so a
+  // hand-off costs at most one wake-up.
+  bool queueThreadParked_ = false;
+  // queue_.size() as last set under mutex_, for the queue thread to poll
+  // before it parks.
+  std::atomic<size_t> queued_{0};
+  std::atomic<uint64_t> queueWakeUps_{0};
 
   std::mutex jobMutex_;
   std::condition_variable jobPosted_;
