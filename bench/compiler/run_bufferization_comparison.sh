@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Times Ferry's stream pipeline (import, copy-on-write, copy elision, storage
-# reuse, allocation scheduling) against upstream MLIR's one-shot
-# bufferization on the same generated programs, in the same run, and counts
-# the allocations and copies each produces.
+# reuse, allocation scheduling) and the whole ferry-compile against upstream
+# MLIR's one-shot bufferization on the same generated programs, in the same
+# run, and counts the allocations and copies each produces.
 #
 # usage: bench/compiler/run_bufferization_comparison.sh [BUILD_DIR] [OPS...]
 set -euo pipefail
@@ -12,6 +12,7 @@ shift || true
 sizes=("$@")
 ((${#sizes[@]})) || sizes=(10000 100000)
 ferry_opt="$build/bin/ferry-opt"
+ferry_compile="$build/bin/ferry-compile"
 mlir_opt=/usr/lib/llvm-22/bin/mlir-opt
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -44,6 +45,10 @@ for n in "${sizes[@]}"; do
   allocs=$(grep -c "stream.resource.alloca" "$work/out.mlir" || true)
   copies=$(grep -c "stream.cmd.copy" "$work/out.mlir" || true)
   printf "| %s | ferry (stream pipeline) | %.2f | %s | %s |\n" "$n" "$t" "$allocs" "$copies"
+  # The whole compiler, to a bytecode module (every pass, HAL lowering,
+  # writer); allocations and copies are those of the stream pipeline above.
+  t=$(best_time "$ferry_compile" "$work/p.mlir" -o "$work/p.fvm")
+  printf "| %s | ferry-compile (whole, to .fvm) | %.2f | | |\n" "$n" "$t"
   t=$(best_time "$mlir_opt" "$work/p.mlir" "${upstream_passes[@]}")
   allocs=$(grep -c "memref.alloc" "$work/out.mlir" || true)
   copies=$(grep -c "memref.copy" "$work/out.mlir" || true)

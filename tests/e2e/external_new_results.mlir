@@ -5,7 +5,7 @@
 // (samples/custom_module) returns its 1-D input twice over, a length it
 // decides at run time for a dynamic result type.
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: ferry-compile %s --module=%plugins/custom_module.so -o %t.checked.fvm
+// RUN: ferry-compile %s --module=%compile_plugins/custom_module.so -o %t.checked.fvm
 // Static shape, the new result read by Double.function and a kernel:
 // RUN: ferry-run %t.fvm --function=static_used --module=%plugins/custom_module.so --input=4xi32=1,2,3,4 --device=__device_0=local-sync --stats=%t.sync.json | FileCheck %s --check-prefix=STATIC
 // RUN: ferry-run %t.fvm --function=static_used --module=%plugins/custom_module.so --input=4xi32=1,2,3,4 --device=__device_0=local-task --stats=%t.task.json | FileCheck %s --check-prefix=STATIC
@@ -30,7 +30,7 @@
 // Dynamic shape: the function decides the length (twice its input's); the
 // dims come back with the result's view and size what follows. The result
 // is freed after its last use (the add); nothing leaks, on every driver.
-// RUN: ferry-compile %S/Inputs/external_new_results_dynamic.mlir --module=%plugins/custom_module.so -o %t.dyn.fvm
+// RUN: ferry-compile %S/Inputs/external_new_results_dynamic.mlir --module=%compile_plugins/custom_module.so -o %t.dyn.fvm
 // RUN: ferry-run %t.dyn.fvm --function=dynamic_used --module=%plugins/custom_module.so --input=3xi32=1,2,3 --device=__device_0=local-sync --stats=%t.dsync.json | FileCheck %s --check-prefix=DYNAMIC
 // RUN: ferry-run %t.dyn.fvm --function=dynamic_used --module=%plugins/custom_module.so --input=3xi32=1,2,3 --device=__device_0=local-task --stats=%t.dtask.json | FileCheck %s --check-prefix=DYNAMIC
 // RUN: ferry-run %t.dyn.fvm --function=dynamic_used --module=%plugins/custom_module.so --input=3xi32=1,2,3 --device=__device_0=local-discrete --stats=%t.ddiscrete.json | FileCheck %s --check-prefix=DYNAMIC
