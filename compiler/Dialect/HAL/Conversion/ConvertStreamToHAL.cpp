@@ -9,6 +9,7 @@
 
 #include "compiler/Dialect/HAL/Analysis/DeviceTopology.h"
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
+#include "compiler/Dialect/Stream/Analysis/DeviceUses.h"
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 #include "compiler/Utils/ElementTypes.h"
 #include "runtime/drivers/builtin_backends.h"
@@ -47,43 +48,6 @@ DeviceGlobalOp getOrCreateDefaultDevice(ModuleOp module) {
   return DeviceGlobalOp::create(builder, module.getLoc(), kDefaultDeviceName,
                                 target);
 }
-
-// The devices each function of the module uses, itself or through the
-// functions it calls, and the devices its callers use: a buffer exported to
-// a call or returned from one may be used on any of them.
-struct ModuleDeviceUses {
-  using Affinities = llvm::SetVector<DeviceAffinityAttr>;
-  llvm::DenseMap<StringAttr, Affinities> ownAndCallees;
-  llvm::DenseMap<StringAttr, Affinities> callers;
-
-  explicit ModuleDeviceUses(ModuleOp module) {
-    // In module order: the order of the device sets below must not depend on
-    // pointer hashes (their first device is where a buffer is allocated).
-    llvm::MapVector<StringAttr, llvm::SetVector<StringAttr>> calls;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      Affinities &uses = ownAndCallees[func.getSymNameAttr()];
-      func.walk([&](Operation *op) {
-        if (DeviceAffinityAttr affinity = getDeviceAffinity(op))
-          uses.insert(affinity);
-        if (auto call = dyn_cast<func::CallOp>(op))
-          calls[func.getSymNameAttr()].insert(call.getCalleeAttr().getAttr());
-      });
-    }
-    // Through calls, to a fixpoint (call graphs are small; cycles end it).
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (auto &[caller, callees] : calls)
-        for (StringAttr callee : callees)
-          for (DeviceAffinityAttr affinity :
-               llvm::to_vector(ownAndCallees[callee]))
-            changed |= ownAndCallees[caller].insert(affinity);
-    }
-    for (auto &[caller, callees] : calls)
-      for (StringAttr callee : callees)
-        for (DeviceAffinityAttr affinity : ownAndCallees[caller])
-          callers[callee].insert(affinity);
-  }
-};
 
 // Whether external function `callee` (still with its tensor signature) has
 // a tensor result tied to no operand: a new result the runtime allocates.
@@ -142,7 +106,8 @@ class FunctionLowering {
 public:
   FunctionLowering(func::FuncOp func, DeviceGlobalOp device,
                    const DeviceTopology &topology,
-                   const ModuleDeviceUses &moduleUses, bool mapAllExternal)
+                   const stream::ModuleDeviceUses &moduleUses,
+                   bool mapAllExternal)
       : func(func), deviceGlobal(device), topology(topology),
         moduleUses(moduleUses), mapAllExternal(mapAllExternal),
         builder(func.getContext()) {}
@@ -316,70 +281,22 @@ private:
     return success();
   }
 
-  // The affinities of every op that uses `resource` (made by `op`),
-  // deduplicated, in program order. Uses without an affinity run on the default
-  // device, which counts only once some use names a device.
+  // The devices using `resource` (made by `op`), in program order
+  // (stream::ModuleDeviceUses::usingAffinities). Uses without an affinity
+  // run on the default device, which counts only once some use names one.
   SmallVector<DeviceAffinityAttr> usingAffinities(Operation *op,
                                                   Value resource) {
-    llvm::SetVector<DeviceAffinityAttr> affinities;
+    // stream-estimate-peak-memory counts the buffer on the first of these
+    // by the same rule (stream::ModuleDeviceUses).
     bool defaultDeviceUse = false;
-    auto addUser = [&](Operation *user) {
-      if (DeviceAffinityAttr affinity = getDeviceAffinity(user))
-        affinities.insert(affinity);
-      else
-        defaultDeviceUse = true;
-      // A view handed to a function of the module, or returned to a caller,
-      // may be used on any device that function or caller uses.
-      auto exportOp = dyn_cast<stream::TensorExportOp>(user);
-      if (!exportOp)
-        return;
-      for (Operation *viewUser : exportOp.getResult().getUsers()) {
-        const ModuleDeviceUses::Affinities *uses = nullptr;
-        if (auto call = dyn_cast<func::CallOp>(viewUser))
-          uses =
-              lookup(moduleUses.ownAndCallees, call.getCalleeAttr().getAttr());
-        else if (isa<func::ReturnOp>(viewUser))
-          uses = lookup(moduleUses.callers, func.getSymNameAttr());
-        if (uses)
-          affinities.insert(uses->begin(), uses->end());
-      }
-    };
-    addUser(op);
-    SmallVector<Operation *> users;
-    for (Operation *user : resource.getUsers()) {
-      if (isa<stream::ResourceDeallocaOp>(user))
-        continue;
-      auto await = dyn_cast<stream::TimepointAwaitOp>(user);
-      if (!await) {
-        users.push_back(user);
-        continue;
-      }
-      // The awaited resource is the same buffer: follow it to its users.
-      for (auto [operand, result] :
-           llvm::zip_equal(await.getResourceOperands(), await.getResults()))
-        if (operand == resource)
-          llvm::append_range(users, result.getUsers());
-    }
-    // In program order, not use-list order (which depends on how the IR was
-    // built or parsed): the first device decides where the buffer goes, and
-    // stream-estimate-peak-memory counts it there by the same rule (its
-    // allocatingDevice and ModuleDeviceUses mirror these: keep them in step).
-    llvm::stable_sort(users, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
-    for (Operation *user : users)
-      addUser(user);
+    llvm::SetVector<DeviceAffinityAttr> affinities;
+    for (stream::AffinityAttr affinity :
+         moduleUses.usingAffinities(op, resource, func, defaultDeviceUse))
+      affinities.insert(cast<DeviceAffinityAttr>(affinity));
     if (!affinities.empty() && defaultDeviceUse)
       affinities.insert(DeviceAffinityAttr::get(
           FlatSymbolRefAttr::get(deviceGlobal.getSymNameAttr())));
     return affinities.takeVector();
-  }
-
-  static const ModuleDeviceUses::Affinities *
-  lookup(const llvm::DenseMap<StringAttr, ModuleDeviceUses::Affinities> &map,
-         StringAttr name) {
-    auto it = map.find(name);
-    return it == map.end() ? nullptr : &it->second;
   }
 
   // The lifetime an allocation is resolved for. A buffer handed to an
@@ -815,7 +732,7 @@ private:
   func::FuncOp func;
   DeviceGlobalOp deviceGlobal;
   const DeviceTopology &topology;
-  const ModuleDeviceUses &moduleUses;
+  const stream::ModuleDeviceUses &moduleUses;
   bool mapAllExternal;
   OpBuilder builder;
   llvm::StringMap<Value> devices;             // device symbol -> !hal.device
@@ -896,7 +813,7 @@ struct ConvertStreamToHALPass
     FailureOr<DeviceTopology> topology = DeviceTopology::build(module);
     if (failed(topology))
       return signalPassFailure();
-    ModuleDeviceUses moduleUses(module);
+    stream::ModuleDeviceUses moduleUses(module);
     // Bodies first: lowering a call reads the callee's tensor signature.
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isDeclaration() &&

@@ -1,6 +1,7 @@
 // A liveness walk over the cmd phase reporting each function's peak of
 // simultaneously live bytes. See Passes.td for how it is computed.
 
+#include "compiler/Dialect/Stream/Analysis/DeviceUses.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 #include "compiler/Utils/ElementTypes.h"
 
@@ -131,42 +132,6 @@ FailureOr<int64_t> sizeOf(Operation *op, Value size, SizeEvaluator &evaluator) {
                           << "(give input-shapes for dynamic inputs)";
 }
 
-// The devices each function uses, itself or through the functions it calls
-// (`ownAndCallees`), and the devices its callers use (`callers`), as
-// convert-stream-to-hal counts them: a buffer exported to a call, or
-// returned, may be used on any of them.
-struct ModuleDeviceUses {
-  using Devices = llvm::SetVector<StringRef>;
-  llvm::DenseMap<StringAttr, Devices> ownAndCallees;
-  llvm::DenseMap<StringAttr, Devices> callers;
-
-  explicit ModuleDeviceUses(ModuleOp module) {
-    // In module order: the order of the device sets below must not depend on
-    // pointer hashes (their first device is where a buffer is allocated).
-    llvm::MapVector<StringAttr, llvm::SetVector<StringAttr>> calls;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      Devices &uses = ownAndCallees[func.getSymNameAttr()];
-      func.walk([&](Operation *op) {
-        if (AffinityAttr affinity = getAffinity(op))
-          uses.insert(affinity.getDeviceSymbol().getValue());
-        if (auto call = dyn_cast<func::CallOp>(op))
-          calls[func.getSymNameAttr()].insert(call.getCalleeAttr().getAttr());
-      });
-    }
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (auto &[caller, callees] : calls)
-        for (StringAttr callee : callees)
-          for (StringRef device : llvm::to_vector(ownAndCallees[callee]))
-            changed |= ownAndCallees[caller].insert(device);
-    }
-    for (auto &[caller, callees] : calls)
-      for (StringAttr callee : callees)
-        for (StringRef device : ownAndCallees[caller])
-          callers[callee].insert(device);
-  }
-};
-
 // Live bytes of a function as a whole and on each device, and the device
 // each of its buffers is on.
 struct DeviceLiveBytes {
@@ -210,49 +175,11 @@ struct DeviceLiveBytes {
 StringRef allocatingDevice(ResourceAllocaOp alloca, func::FuncOp func,
                            const ModuleDeviceUses &uses,
                            DeviceLiveBytes &bytes) {
-  llvm::SetVector<StringRef> devices;
   bool defaultDeviceUse = false;
-  auto addAll =
-      [&](const llvm::DenseMap<StringAttr, ModuleDeviceUses::Devices> &map,
-          StringAttr name) {
-        auto it = map.find(name);
-        if (it != map.end())
-          devices.insert(it->second.begin(), it->second.end());
-      };
-  auto addUser = [&](Operation *user) {
-    if (AffinityAttr affinity = getAffinity(user))
-      devices.insert(affinity.getDeviceSymbol().getValue());
-    else
-      defaultDeviceUse = true;
-    auto exportOp = dyn_cast<TensorExportOp>(user);
-    if (!exportOp)
-      return;
-    for (Operation *viewUser : exportOp.getResult().getUsers()) {
-      if (auto call = dyn_cast<func::CallOp>(viewUser))
-        addAll(uses.ownAndCallees, call.getCalleeAttr().getAttr());
-      else if (isa<func::ReturnOp>(viewUser))
-        addAll(uses.callers, func.getSymNameAttr());
-    }
-  };
-  addUser(alloca);
-  SmallVector<Operation *> users;
-  for (Operation *user : alloca.getResult().getUsers()) {
-    if (isa<ResourceDeallocaOp>(user))
-      continue;
-    auto await = dyn_cast<TimepointAwaitOp>(user);
-    if (!await) {
-      users.push_back(user);
-      continue;
-    }
-    for (auto [operand, result] :
-         llvm::zip_equal(await.getResourceOperands(), await.getResults()))
-      if (operand == alloca.getResult())
-        llvm::append_range(users, result.getUsers());
-  }
-  llvm::stable_sort(
-      users, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  for (Operation *user : users)
-    addUser(user);
+  llvm::SetVector<StringRef> devices;
+  for (AffinityAttr affinity :
+       uses.usingAffinities(alloca, alloca.getResult(), func, defaultDeviceUse))
+    devices.insert(affinity.getDeviceSymbol().getValue());
   if (!devices.empty() && defaultDeviceUse)
     devices.insert(bytes.defaultDevice);
   return devices.empty() ? bytes.placement(alloca) : devices.front();
@@ -263,8 +190,8 @@ StringRef allocatingDevice(ResourceAllocaOp alloca, func::FuncOp func,
 // owner of what it allocates, of a new result of an external call and of
 // what it imports with `consume` (a callee's result, whose only ownership
 // the callee handed over, or an argument the host handed over and the
-// program claimed); each `stream.resource.retain` adds one. Nothing else adds an
-// owner at run time: external code may keep a reference to a buffer it was
+// program claimed); each `stream.resource.retain` adds one. Nothing else adds
+// an owner at run time: external code may keep a reference to a buffer it was
 // given (the plugin ABI's ref_retain), but a reference is not ownership, and
 // the memory still goes back at the program's dealloca, which waits for the
 // call's signal fence. So a `stream.resource.release` drops the last owner

@@ -1,0 +1,88 @@
+#include "compiler/Dialect/Stream/Analysis/DeviceUses.h"
+
+#include "compiler/Dialect/Stream/IR/StreamDialect.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+
+namespace ferry::stream {
+
+ModuleDeviceUses::ModuleDeviceUses(ModuleOp module) {
+  llvm::MapVector<StringAttr, llvm::SetVector<StringAttr>> calls;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    Affinities &uses = ownAndCallees[func.getSymNameAttr()];
+    func.walk([&](Operation *op) {
+      if (AffinityAttr affinity = getAffinity(op))
+        uses.insert(affinity);
+      if (auto call = dyn_cast<func::CallOp>(op))
+        calls[func.getSymNameAttr()].insert(call.getCalleeAttr().getAttr());
+    });
+  }
+  // Through calls, to a fixpoint (call graphs are small; cycles end it).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto &[caller, callees] : calls)
+      for (StringAttr callee : callees)
+        for (AffinityAttr affinity : llvm::to_vector(ownAndCallees[callee]))
+          changed |= ownAndCallees[caller].insert(affinity);
+  }
+  for (auto &[caller, callees] : calls)
+    for (StringAttr callee : callees)
+      for (AffinityAttr affinity : ownAndCallees[caller])
+        callers[callee].insert(affinity);
+}
+
+void ModuleDeviceUses::addAll(const llvm::DenseMap<StringAttr, Affinities> &map,
+                              StringAttr name, Affinities &into) const {
+  auto it = map.find(name);
+  if (it != map.end())
+    into.insert(it->second.begin(), it->second.end());
+}
+
+ModuleDeviceUses::Affinities
+ModuleDeviceUses::usingAffinities(Operation *op, Value resource,
+                                  func::FuncOp func,
+                                  bool &defaultDeviceUse) const {
+  Affinities affinities;
+  auto addUser = [&](Operation *user) {
+    if (AffinityAttr affinity = getAffinity(user))
+      affinities.insert(affinity);
+    else
+      defaultDeviceUse = true;
+    auto exportOp = dyn_cast<TensorExportOp>(user);
+    if (!exportOp)
+      return;
+    for (Operation *viewUser : exportOp.getResult().getUsers()) {
+      if (auto call = dyn_cast<func::CallOp>(viewUser))
+        addAll(ownAndCallees, call.getCalleeAttr().getAttr(), affinities);
+      else if (isa<func::ReturnOp>(viewUser))
+        addAll(callers, func.getSymNameAttr(), affinities);
+    }
+  };
+  addUser(op);
+  SmallVector<Operation *> users;
+  for (Operation *user : resource.getUsers()) {
+    if (isa<ResourceDeallocaOp>(user))
+      continue;
+    auto await = dyn_cast<TimepointAwaitOp>(user);
+    if (!await) {
+      users.push_back(user);
+      continue;
+    }
+    // The awaited resource is the same buffer: follow it to its users.
+    for (auto [operand, result] :
+         llvm::zip_equal(await.getResourceOperands(), await.getResults()))
+      if (operand == resource)
+        llvm::append_range(users, result.getUsers());
+  }
+  // Use-list order depends on how the IR was built or parsed.
+  llvm::stable_sort(
+      users, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *user : users)
+    addUser(user);
+  return affinities;
+}
+
+} // namespace ferry::stream
