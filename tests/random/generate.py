@@ -62,7 +62,7 @@ FEATURES = {
     "two_device_module_calls": (True, "module calls in two-device programs"),
     # Known to fail today: off by default. README.md has a reproducer each.
     "argument_to_external": (False, "a function argument handed straight to an external function"),
-    "runtime_links_module_calls": (False, "module calls in programs whose links are left to run time"),
+    "runtime_links_module_calls": (True, "module calls in programs whose links are left to run time"),
 }
 
 TENSOR_DTYPES = ["i8", "i16", "i32", "i64", "f32", "f64"]

@@ -16,6 +16,8 @@ ModuleDeviceUses::ModuleDeviceUses(ModuleOp module) {
     func.walk([&](Operation *op) {
       if (AffinityAttr affinity = getAffinity(op))
         uses.insert(affinity);
+      else if (isa<StreamDialect>(op->getDialect()))
+        uses.insert(AffinityAttr()); // runs on the default device
       if (auto call = dyn_cast<func::CallOp>(op))
         calls[func.getSymNameAttr()].insert(call.getCalleeAttr().getAttr());
     });
@@ -35,10 +37,17 @@ ModuleDeviceUses::ModuleDeviceUses(ModuleOp module) {
 }
 
 void ModuleDeviceUses::addAll(const llvm::DenseMap<StringAttr, Affinities> &map,
-                              StringAttr name, Affinities &into) const {
+                              StringAttr name, Affinities &into,
+                              bool &defaultDeviceUse) const {
   auto it = map.find(name);
-  if (it != map.end())
-    into.insert(it->second.begin(), it->second.end());
+  if (it == map.end())
+    return;
+  for (AffinityAttr affinity : it->second) {
+    if (affinity)
+      into.insert(affinity);
+    else
+      defaultDeviceUse = true;
+  }
 }
 
 ModuleDeviceUses::Affinities
@@ -56,9 +65,10 @@ ModuleDeviceUses::usingAffinities(Operation *op, Value resource,
       return;
     for (Operation *viewUser : exportOp.getResult().getUsers()) {
       if (auto call = dyn_cast<func::CallOp>(viewUser))
-        addAll(ownAndCallees, call.getCalleeAttr().getAttr(), affinities);
+        addAll(ownAndCallees, call.getCalleeAttr().getAttr(), affinities,
+               defaultDeviceUse);
       else if (isa<func::ReturnOp>(viewUser))
-        addAll(callers, func.getSymNameAttr(), affinities);
+        addAll(callers, func.getSymNameAttr(), affinities, defaultDeviceUse);
     }
   };
   addUser(op);

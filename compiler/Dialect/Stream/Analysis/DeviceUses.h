@@ -22,7 +22,8 @@ public:
   using Affinities = llvm::SetVector<AffinityAttr>;
 
   // The devices each function uses, itself or through the functions it
-  // calls, and the devices its callers use; in module order, never in an
+  // calls (its stream ops without an affinity use the default device), and
+  // the devices its callers use; in module order, never in an
   // order that depends on pointer hashes (the first device matters).
   explicit ModuleDeviceUses(mlir::ModuleOp module);
 
@@ -38,8 +39,11 @@ public:
 
 private:
   void addAll(const llvm::DenseMap<mlir::StringAttr, Affinities> &map,
-              mlir::StringAttr name, Affinities &into) const;
+              mlir::StringAttr name, Affinities &into,
+              bool &defaultDeviceUse) const;
 
+  // A null affinity in these sets stands for the default device (a stream
+  // op without an affinity runs there).
   llvm::DenseMap<mlir::StringAttr, Affinities> ownAndCallees;
   llvm::DenseMap<mlir::StringAttr, Affinities> callers;
 };
