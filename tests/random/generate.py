@@ -61,7 +61,7 @@ FEATURES = {
     "unplaced_functions": (True, "two-device programs with functions without a stream.affinity"),
     "two_device_module_calls": (True, "module calls in two-device programs"),
     # Known to fail today: off by default. README.md has a reproducer each.
-    "argument_to_external": (False, "a function argument handed straight to an external function"),
+    "argument_to_external": (True, "a function argument handed straight to an external function"),
     "runtime_links_module_calls": (True, "module calls in programs whose links are left to run time"),
 }
 
