@@ -10,33 +10,19 @@
 #include <unistd.h>
 
 #include "runtime/tools/npy.h"
+#include "runtime/tools/testing/scratch_directory.h"
 #include "runtime/vm/module.h"
 #include "runtime/vm/testing/sample_modules.h"
 
 namespace ferry::tools {
 namespace {
 
-class FileReaderTest : public ::testing::Test {
+class FileReaderTest : public testing::ScratchDirectoryTest {
 protected:
-  void SetUp() override {
-    dir =
-        strCat(::testing::TempDir(), "/ferry_file_reader_test_", getpid(), "_",
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
-  }
-  void TearDown() override {
-    (void)std::system(("rm -rf '" + dir + "'").c_str());
-  }
-  std::string write(const std::string &name, std::span<const uint8_t> bytes) {
-    std::string path = dir + "/" + name;
-    EXPECT_TRUE(writeFileBytes(path, bytes).ok());
-    return path;
-  }
   static std::string message(const Status &status) {
     return status.ok() ? "<ok>" : status.message();
   }
 
-  std::string dir;
   std::vector<uint8_t> module = vm::testing::buildElementwiseModule();
   std::vector<uint8_t> npy =
       encodeNpy(std::vector<int64_t>{2, 2}, hal::ElementType::kI8,

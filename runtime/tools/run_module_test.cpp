@@ -7,6 +7,7 @@
 
 #include "runtime/tools/file_reader.h"
 #include "runtime/tools/npy.h"
+#include "runtime/tools/testing/scratch_directory.h"
 #include "runtime/vm/testing/sample_modules.h"
 
 namespace ferry::tools {
@@ -14,24 +15,11 @@ namespace {
 
 using vm::testing::buildElementwiseModule;
 
-class RunModuleTest : public ::testing::Test {
+class RunModuleTest : public testing::ScratchDirectoryTest {
 protected:
-  std::string dir;
-  void SetUp() override {
-    dir =
-        strCat(::testing::TempDir(), "/ferry_run_module_test_", getpid(), "_",
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
-  }
-  void TearDown() override {
-    (void)std::system(("rm -rf '" + dir + "'").c_str());
-  }
-
   std::string writeModule(const std::vector<uint8_t> &bytes,
                           std::string name = "m.fvm") {
-    std::string path = dir + "/" + name;
-    EXPECT_TRUE(writeFileBytes(path, bytes).ok());
-    return path;
+    return write(name, bytes);
   }
   std::string readText(const std::string &path) {
     std::ifstream file(path, std::ios::binary);
