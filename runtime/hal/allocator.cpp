@@ -307,6 +307,27 @@ Allocator::importBuffer(BufferParams params, const ExternalBuffer &external,
                  fit.params.usage | kSharingImport, BufferPlacement{}));
 }
 
+std::shared_ptr<Buffer>
+Allocator::wrapConstant(std::shared_ptr<const uint8_t> data, uint64_t size) {
+  BufferStorage info;
+  info.kind = BufferStorage::Kind::kConstant;
+  info.heap = options_.hostVisible ? 0 : 1;
+  info.capacity = size;
+  uint8_t *storage = const_cast<uint8_t *>(data.get());
+  info.onRelease = std::make_unique<std::function<void()>>(
+      [data = std::move(data)]() mutable { data.reset(); });
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stats_.constantBytes += size;
+  }
+  uint32_t memoryType = heaps_[info.heap].memoryType;
+  return std::shared_ptr<Buffer>(new Buffer(
+      shared_from_this(), nextId(), storage, std::move(info), size, memoryType,
+      kTransferSource | kDispatchStorageRead | kMappingScoped |
+          kSharingImmutable,
+      BufferPlacement{}));
+}
+
 Result<ExternalBuffer> Allocator::exportBuffer(const Buffer &buffer,
                                                ExternalBufferType type) const {
   std::string operation = strCat("export as ", externalBufferTypeName(type));
@@ -398,6 +419,9 @@ void Allocator::release(uint8_t *storage, uint64_t size,
   case BufferStorage::Kind::kImportedFd:
     munmap(storage, info.capacity);
     break;
+  case BufferStorage::Kind::kConstant:
+    (*info.onRelease)();
+    return;
   }
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.deallocations;

@@ -53,6 +53,9 @@ struct AllocatorStatistics {
   uint64_t poolHits = 0; // allocations (queue or not) served by a reused block
   uint64_t poolMisses = 0;        // pooled allocations that needed new memory
   uint64_t poolReservedBytes = 0; // bytes of free blocks kept for reuse
+  // Module constants wrapped for this allocator's device (wrapConstant):
+  // read in place, never allocated, so not in the byte counts above.
+  uint64_t constantBytes = 0;
 };
 
 // What a fresh allocation holds.
@@ -153,6 +156,15 @@ public:
   Result<std::shared_ptr<Buffer>>
   importBuffer(BufferParams params, const ExternalBuffer &external,
                std::function<void()> onRelease = {});
+  // A read-only buffer over a module's constant data, for this allocator's
+  // device: no allocation and no copy (the memory is host memory in a heap
+  // the device reads, the staging heap where device memory is not
+  // host-visible), usage TransferSource, DispatchStorageRead, MappingScoped
+  // and SharingImmutable only, so every write and export is refused. Holds
+  // `data` until the buffer goes. Counted in constantBytes, not as an
+  // allocation.
+  std::shared_ptr<Buffer> wrapConstant(std::shared_ptr<const uint8_t> data,
+                                       uint64_t size);
   // Exports `buffer` as `type`. Needs SharingExport usage; host allocations
   // also need HostVisible memory. An fd export returns a new fd the caller
   // must close; the buffer must outlive any use of the export.

@@ -79,13 +79,16 @@ struct BufferStorage {
     kMemfd,        // a mapping of `fd` (exportable as an opaque fd)
     kImportedHost, // a caller's host allocation; `onRelease` is called
     kImportedFd,   // a mapping of an imported fd, unmapped on release
+    kConstant,     // a module's constant data (Allocator::wrapConstant);
+                   // `onRelease` lets go of it, and it counts as no
+                   // allocation
   };
   Kind kind = Kind::kMapped;
   uint32_t heap = 0;     // allocator heap index
   uint64_t capacity = 0; // bytes reserved (>= the buffer's length)
   int fd = -1;
-  // Imported host allocations only. Boxed so that the common case (pool
-  // blocks) keeps a pointer-sized field on the buffer's hot cache lines.
+  // Imported host allocations and constants only. Boxed so that the common case
+  // (pool blocks) keeps a pointer-sized field on the buffer's hot cache lines.
   std::unique_ptr<std::function<void()>> onRelease;
 };
 

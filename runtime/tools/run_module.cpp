@@ -35,6 +35,7 @@ std::string statsFields(const DeviceReport &r, std::string_view indent) {
       {"dispatches", r.device.dispatches},
       {"transfers", r.device.transfers},
       {"bytes_transferred", r.device.bytesTransferred},
+      {"constant_bytes", r.allocator.constantBytes},
   };
   std::string out;
   for (size_t i = 0; i < std::size(fields); ++i)
@@ -337,6 +338,7 @@ std::string formatStatsJson(std::span<const DeviceReport> reports) {
     total.device.dispatches += r.device.dispatches;
     total.device.transfers += r.device.transfers;
     total.device.bytesTransferred += r.device.bytesTransferred;
+    total.allocator.constantBytes += r.allocator.constantBytes;
   }
   out += reports.empty() ? "},\n" : "\n  },\n";
   out += statsFields(total, "  ");

@@ -57,7 +57,8 @@ TEST_F(RunModuleTest, RunsAddAndWritesStats) {
       "fills": 0,
       "dispatches": 1,
       "transfers": 0,
-      "bytes_transferred": 0)";
+      "bytes_transferred": 0,
+      "constant_bytes": 0)";
   std::string json = readText(options.statsPath);
   EXPECT_NE(json.find("\"devices\": {\n    \"device_a\": {\n      " +
                       expectedDevice.substr(0, 18)),
@@ -66,7 +67,9 @@ TEST_F(RunModuleTest, RunsAddAndWritesStats) {
   EXPECT_NE(json.find("\n  \"allocations\": 4,"), std::string::npos) << json;
   EXPECT_NE(json.find("\n  \"live_bytes_at_exit\": 0,"), std::string::npos);
   EXPECT_NE(json.find("\n      \"dispatches\": 1,\n"), std::string::npos);
-  EXPECT_NE(json.find("\n      \"bytes_transferred\": 0\n"), std::string::npos);
+  EXPECT_NE(json.find("\n      \"bytes_transferred\": 0,\n"),
+            std::string::npos);
+  EXPECT_NE(json.find("\n      \"constant_bytes\": 0\n"), std::string::npos);
 }
 
 TEST_F(RunModuleTest, NpyInputAndOutput) {
@@ -204,7 +207,7 @@ TEST_F(RunModuleTest, StatsJsonSumsDevices) {
   EXPECT_NE(json.find("\n  \"allocations\": 5,"), std::string::npos) << json;
   EXPECT_NE(json.find("\n  \"dispatches\": 1,"), std::string::npos) << json;
   EXPECT_NE(json.find("\n  \"transfers\": 3,"), std::string::npos) << json;
-  EXPECT_NE(json.find("\n  \"bytes_transferred\": 48\n}"), std::string::npos)
+  EXPECT_NE(json.find("\n  \"bytes_transferred\": 48,\n"), std::string::npos)
       << json;
   EXPECT_NE(json.find("\"b\": {"), std::string::npos);
 }

@@ -156,6 +156,7 @@ Flags:
                          keys: allocations deallocations bytes_allocated
                          peak_bytes live_bytes_at_exit copies bytes_copied
                          fills dispatches transfers bytes_transferred
+                         constant_bytes
                          (transfers: copies into or back out of a device's
                          stand-in for a buffer of a device it shares no
                          memory or handle type with, staged through host

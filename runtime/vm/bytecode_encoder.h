@@ -147,6 +147,18 @@ appendExecutableTable(ByteWriter &out,
   return okStatus();
 }
 
+// Appends the constant table (count, then each constant's length and
+// bytes) to `out`.
+inline void
+appendConstantTable(ByteWriter &out,
+                    std::span<const std::span<const uint8_t>> constants) {
+  out.appendU32(uint32_t(constants.size()));
+  for (std::span<const uint8_t> constant : constants) {
+    out.appendU64(constant.size());
+    out.append(constant);
+  }
+}
+
 namespace detail {
 
 // Appends `value` as `bytes` little-endian bytes if it fits them unsigned.

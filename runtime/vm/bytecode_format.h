@@ -21,6 +21,7 @@
 //                                                      define)
 //     uint32 function_count; function_count x Function
 //     uint32 executable_count; executable_count x Executable (version 6)
+//     uint32 constant_count; constant_count x Constant       (version 6)
 //
 //   String   := uint32 length, then length bytes (no terminator)
 //   Import   := uint32 name (string index; "module.function", resolved by
@@ -45,6 +46,9 @@
 //               uint16 entry_count; entry_count x Entry
 //               uint64 image_bytes; image_bytes x uint8 (an ELF shared
 //                              object, runtime/hal/executable_abi.h)
+//   Constant   := uint64 byte_length; byte_length x uint8 (a dense tensor's
+//                              elements, little-endian, row-major: model
+//                              weights the program reads but never writes)
 //   Entry      := uint32 name (string index; the exported symbol: a C
 //                              identifier, unique in its executable)
 //               uint16 push_constant_count
@@ -91,8 +95,9 @@ inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
 // Version 4 gave every integer op the width it works at (and added the
 // rest of arith's integer ops), so older code no longer decodes. Version 5
 // added hal.buffer.allocation.claim (version 4 files still load). Version 6
-// added the executable table and hal.device.queue.dispatch.entry (versions 4
-// and 5 still load, with no executables).
+// added the executable table, hal.device.queue.dispatch.entry, the
+// constant table and hal.device.constant (versions 4 and 5 still load, with
+// no executables and no constants).
 inline constexpr uint32_t kFormatVersion = 6;
 // The first version with an executable table after the function table.
 inline constexpr uint32_t kFirstExecutableTableVersion = 6;
@@ -168,6 +173,7 @@ inline constexpr RegisterKind kImportResultRequestKinds[] = {
     "uint32 function table index (never the module initializer)")              \
   X(kGlobal, "global", "uint32 global index below kMaxGlobals")                \
   X(kExecutable, "executable", "uint32 executable table index")                \
+  X(kConstant, "constant", "uint32 constant table index")                      \
   X(kElementType, "type", "uint32 hal::ElementType")                           \
   X(kKernel, "kernel", "uint32 hal built-in kernel")                           \
   X(kCmpPredicate, "predicate", "uint8 CmpPredicate")                          \
@@ -437,6 +443,10 @@ FERRY_BYTECODE_OPERAND_KINDS(FERRY_X)
     "an opaque fd and imported (runtime/hal/buffer_import.h)",                 \
     kRefRegister("dst"), kRefRegister("device"), kRefRegister("buffer"),       \
     kOptionalRefRegister("wait"))                                              \
+  X(kDeviceConstant, 0x45, "hal.device.constant",                              \
+    "the module's read-only copy of a constant as a buffer of device (no "     \
+    "write or export usage; runtime/hal/allocator.h wrapConstant)",            \
+    kRefRegister("dst"), kRefRegister("device"), kConstant("constant"))        \
   /* Calls. */                                                                 \
   X(kCallImport, 0x50, "call.import", "", kImport("import"),                   \
     kArguments("arguments"), kResults("results"))                              \

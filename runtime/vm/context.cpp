@@ -124,6 +124,18 @@ Status Context::resolveImports() {
   return okStatus();
 }
 
+std::shared_ptr<hal::Buffer> Context::constantBuffer(hal::Device &device,
+                                                     uint32_t index) const {
+  std::lock_guard<std::mutex> lock(constantBuffers_->mutex);
+  std::shared_ptr<hal::Buffer> &buffer =
+      constantBuffers_->buffers[{&device, index}];
+  if (!buffer) {
+    const ModuleConstant &constant = module_->constants()[index];
+    buffer = device.allocator().wrapConstant(constant.data, constant.size);
+  }
+  return buffer;
+}
+
 void Context::watchExternalFence(const std::shared_ptr<hal::Fence> &signal,
                                  std::string_view importName) const {
   if (!fenceDeadlines_)
@@ -777,6 +789,12 @@ Status Frame::executeHal() {
     if (!imported.ok())
       return fail(imported.status());
     setRef(dst, std::move(*imported));
+    return okStatus();
+  }
+  case Opcode::kDeviceConstant: {
+    int64_t dst = operand();
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    setRef(dst, context_.constantBuffer(*device, uint32_t(operand())));
     return okStatus();
   }
   case Opcode::kBufferClaim: {

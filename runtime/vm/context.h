@@ -46,7 +46,9 @@
 #define FERRY_RUNTIME_VM_CONTEXT_H_
 
 #include <chrono>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -107,6 +109,13 @@ public:
   void watchExternalFence(const std::shared_ptr<hal::Fence> &signal,
                           std::string_view importName) const;
 
+  // Constant `index` of the module as a read-only buffer of `device`
+  // (hal.device.constant): wrapped once per device and kept for the
+  // context's lifetime (copies of the context share them), so each constant
+  // is one storage however often the program reads it.
+  std::shared_ptr<hal::Buffer> constantBuffer(hal::Device &device,
+                                              uint32_t index) const;
+
   // Attaches `observer` (null detaches) to the import calls of later
   // invocations (context_observer.h: threads, lifetime). Not owned; do not
   // call while an invoke() is running.
@@ -136,6 +145,14 @@ private:
   std::vector<int64_t> globals_;
   ContextObserver *observer_ = nullptr;
   ContextOptions options_;
+  struct ConstantBuffers {
+    std::mutex mutex;
+    std::map<std::pair<const hal::Device *, uint32_t>,
+             std::shared_ptr<hal::Buffer>>
+        buffers;
+  };
+  std::shared_ptr<ConstantBuffers> constantBuffers_ =
+      std::make_shared<ConstantBuffers>();
   // Set when options_.fenceTimeout is; shared by copies of the context.
   std::shared_ptr<hal::FenceDeadlines> fenceDeadlines_;
 };

@@ -243,5 +243,69 @@ TEST_F(OpcodeTest, OwnershipOpcodesCheckTypesAndUnderflow) {
       << results.status().toString();
 }
 
+// hal.device.constant: the module's bytes as a read-only buffer, the same
+// buffer every time on one device, aligned for kernels, never counted as an
+// allocation, and refused as a write target.
+TEST_F(OpcodeTest, ConstantsAreSharedReadOnlyBuffers) {
+  BytecodeWriter w;
+  w.device("device_a");
+  w.constant({1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0});
+  // i64 0: 4; refs: 0 device, 1 and 2 the constant, 3 view.
+  auto &f = w.function("main", {}, {K::kRef, K::kRef}, 1, 4);
+  f.deviceGet(0, 0)
+      .deviceConstant(1, 0, 0)
+      .deviceConstant(2, 0, 0)
+      .constI64(0, 4)
+      .viewCreate(3, 1, ElementType::kI32, {0})
+      .ret({{K::kRef, 3}, {K::kRef, 2}});
+  Result<Context> context = makeContext(w);
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  Result<std::vector<Value>> results = context->invoke("main", {});
+  ASSERT_TRUE(results.ok()) << results.status().toString();
+  EXPECT_EQ(read((*results)[0]), (std::vector<int32_t>{1, 2, 3, 4}));
+  auto buffer = (*results)[1].refAs<hal::Buffer>();
+  EXPECT_EQ(buffer, (*results)[0].refAs<hal::BufferView>()->buffer());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(buffer->data()) %
+                Module::kConstantAlignment,
+            0u);
+  EXPECT_FALSE(buffer->usage() & hal::kDispatchStorageWrite);
+  EXPECT_FALSE(buffer->usage() & hal::kTransferTarget);
+  // A second invocation reads the same storage.
+  Result<std::vector<Value>> again = context->invoke("main", {});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)[1].refAs<hal::Buffer>(), buffer);
+  hal::AllocatorStatistics stats = device->allocator().statistics();
+  EXPECT_EQ(stats.allocations, 0u);
+  EXPECT_EQ(stats.constantBytes, 16u);
+  // The buffer keeps the bytes alive after the context and module are gone.
+  results->clear();
+  again->clear();
+  context = makeContext(BytecodeWriter());
+  EXPECT_EQ(std::memcmp(buffer->data(), "\1\0\0\0\2\0\0\0", 8), 0);
+}
+
+TEST_F(OpcodeTest, WritingAConstantIsRefused) {
+  BytecodeWriter w;
+  w.device("device_a");
+  w.constant(std::vector<uint8_t>(16, 1));
+  // i64 0: 4; refs: 0 device, 1 constant, 2 fence.
+  auto &f = w.function("main", {}, {}, 1, 3);
+  f.deviceGet(0, 0)
+      .deviceConstant(1, 0, 0)
+      .constI64(0, 4)
+      .fenceCreate(2, 0)
+      .queueDispatch(0, kNoRegister, 2, hal::BuiltinKernel::kAdd,
+                     ElementType::kI32, 0, {1, 1, 1})
+      .fenceAwait({2})
+      .ret({});
+  Result<Context> context = makeContext(w);
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  Result<std::vector<Value>> results = context->invoke("main", {});
+  ASSERT_FALSE(results.ok());
+  EXPECT_NE(results.status().message().find("DispatchStorageWrite"),
+            std::string::npos)
+      << results.status().toString();
+}
+
 } // namespace
 } // namespace ferry::vm

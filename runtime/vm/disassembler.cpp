@@ -135,6 +135,8 @@ private:
       return strCat("@", module_.functions()[size_t(next())].name);
     case OperandKind::kExecutable:
       return strCat("@", module_.executables()[size_t(next())].name);
+    case OperandKind::kConstant:
+      return strCat("constant[", next(), "]");
     case OperandKind::kGlobal:
       return strCat("global[", next(), "]");
     case OperandKind::kElementType:
@@ -256,6 +258,10 @@ std::string disassemble(const Module &module) {
       out += ")\n";
     }
   }
+  const std::vector<ModuleConstant> &constants = module.constants();
+  out += strCat("constants (", constants.size(), "):\n");
+  for (size_t i = 0; i < constants.size(); ++i)
+    out += strCat("  [", i, "] ", constants[i].size, " bytes\n");
   return out;
 }
 

@@ -80,6 +80,7 @@ TEST(DisassemblerTest, EveryOpcodeEncodesLoadsAndPrints) {
     w.function("callee", {K::kI64}, {K::kI64}, 1, 0).ret({{K::kI64, 0}});
     // An entry taking the sample lists' two push constants and bindings.
     w.executable({"exe", "elf-x86_64", "", {{"e", 2, {1, 3}}}, {0}});
+    w.constant({0});
     // Only the initializer may store globals.
     bool store = info->opcode == Opcode::kGlobalStoreI64;
     auto &f =
@@ -149,7 +150,8 @@ TEST(DisassemblerTest, PrintsTablesAndInstructions) {
             "true_moves=[i2 <- i0] false_target=^0036 false_moves=[]\n"
             "    0036  assert condition=i1 message=\"bad \\\"x\\\"\\x0a\"\n"
             "    0043  return values=(i2)\n"
-            "executables (0):\n");
+            "executables (0):\n"
+            "constants (0):\n");
 }
 
 TEST(DisassemblerTest, PrintsTheExecutableTable) {

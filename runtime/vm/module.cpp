@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <set>
 
 #include "runtime/hal/builtin_kernels.h"
@@ -85,11 +86,12 @@ public:
                const std::vector<Import> &imports,
                const std::vector<Function> &functions,
                const std::vector<ExecutableRecord> &executables,
-               Function &function, std::span<const uint8_t> code,
-               uint32_t &globalCount)
+               size_t constantCount, Function &function,
+               std::span<const uint8_t> code, uint32_t &globalCount)
       : stringCount_(stringCount), deviceCount_(deviceCount), imports_(imports),
-        functions_(functions), executables_(executables), function_(function),
-        reader_(code), globalCount_(globalCount) {}
+        functions_(functions), executables_(executables),
+        constantCount_(constantCount), function_(function), reader_(code),
+        globalCount_(globalCount) {}
 
   Status run() {
     if (reader_.atEnd())
@@ -254,6 +256,10 @@ private:
     case OperandKind::kExecutable:
       FERRY_RETURN_IF_ERROR(indexOperand({}, "executable", value,
                                          executables_.size(), "executables"));
+      break;
+    case OperandKind::kConstant:
+      FERRY_RETURN_IF_ERROR(
+          indexOperand({}, "constant", value, constantCount_, "constants"));
       break;
     case OperandKind::kGlobal:
       if (value >= kMaxGlobals)
@@ -484,6 +490,7 @@ private:
   const std::vector<Import> &imports_;
   const std::vector<Function> &functions_;
   const std::vector<ExecutableRecord> &executables_;
+  size_t constantCount_;
   Function &function_;
   Reader reader_;
   size_t codeBytes_ = reader_.remaining();
@@ -593,6 +600,46 @@ Status readExecutables(Reader &reader, const std::vector<std::string> &strings,
   }
   if (reader.failed())
     return truncated();
+  return okStatus();
+}
+
+// The constant table (format version 6): each constant inside the payload,
+// copied into one block where every constant starts on a
+// Module::kConstantAlignment boundary (kernels read their elements as
+// aligned data; the payload is not aligned).
+Status readConstants(Reader &reader, std::vector<ModuleConstant> &constants) {
+  auto truncated = [] {
+    return invalidModule("the constant table runs past the payload end");
+  };
+  uint32_t count = reader.u32();
+  if (reader.failed())
+    return truncated();
+  std::vector<std::string_view> sources;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint64_t bytes = reader.u64();
+    if (reader.failed() || bytes > reader.remaining())
+      return truncated();
+    sources.push_back(reader.bytes(size_t(bytes)));
+    total += (bytes + Module::kConstantAlignment - 1) &
+             ~uint64_t(Module::kConstantAlignment - 1);
+  }
+  if (sources.empty())
+    return okStatus();
+  constexpr std::align_val_t alignment{Module::kConstantAlignment};
+  std::shared_ptr<uint8_t> block(
+      static_cast<uint8_t *>(
+          ::operator new(std::max<uint64_t>(total, 1), alignment)),
+      [](uint8_t *p) { ::operator delete(p, alignment); });
+  uint64_t offset = 0;
+  for (std::string_view source : sources) {
+    std::memcpy(block.get() + offset, source.data(), source.size());
+    constants.push_back(
+        {std::shared_ptr<const uint8_t>(block, block.get() + offset),
+         source.size()});
+    offset += (source.size() + Module::kConstantAlignment - 1) &
+              ~uint64_t(Module::kConstantAlignment - 1);
+  }
   return okStatus();
 }
 
@@ -866,20 +913,22 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
     return truncatedTable("function table");
   // Executables come before the code is verified: dispatches name them.
   bool hasExecutables = header.version >= kFirstExecutableTableVersion;
-  if (hasExecutables)
+  if (hasExecutables) {
     FERRY_RETURN_IF_ERROR(
         readExecutables(reader, module.strings_, module.executables_));
+    FERRY_RETURN_IF_ERROR(readConstants(reader, module.constants_));
+  }
   for (size_t i = 0; i < module.functions_.size(); ++i) {
     CodeVerifier verifier(module.strings_.size(), module.deviceNames_.size(),
                           module.imports_, module.functions_,
-                          module.executables_, module.functions_[i], codes[i],
-                          module.globalCount_);
+                          module.executables_, module.constants_.size(),
+                          module.functions_[i], codes[i], module.globalCount_);
     FERRY_RETURN_IF_ERROR(verifier.run());
   }
   if (!reader.atEnd())
     return invalidModule(
         strCat(reader.remaining(), " unexpected bytes after the ",
-               hasExecutables ? "executable" : "function", " table"));
+               hasExecutables ? "constant" : "function", " table"));
   return module;
 }
 

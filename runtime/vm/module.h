@@ -24,6 +24,7 @@
 #define FERRY_RUNTIME_VM_MODULE_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -92,6 +93,14 @@ struct Function {
   std::string signatureString() const;
 };
 
+// One constant of the constant table: its bytes, in a block the module
+// shares with the buffers made of it (hal.device.constant), so a buffer
+// outlives neither.
+struct ModuleConstant {
+  std::shared_ptr<const uint8_t> data;
+  uint64_t size = 0;
+};
+
 class Module {
 public:
   static Result<Module> load(std::span<const uint8_t> file);
@@ -118,6 +127,10 @@ public:
   const std::vector<bytecode::ExecutableRecord> &executables() const {
     return executables_;
   }
+  // The constant table (format version 6; empty for older files), in table
+  // order: each constant's bytes, aligned to kConstantAlignment.
+  const std::vector<ModuleConstant> &constants() const { return constants_; }
+  static constexpr size_t kConstantAlignment = 64;
   // Null if absent.
   const Function *lookupFunction(std::string_view name) const;
   // The module initializer (kInitializerFunctionName), or null.
@@ -136,6 +149,7 @@ private:
   std::vector<Import> imports_;
   std::vector<Function> functions_;
   std::vector<bytecode::ExecutableRecord> executables_;
+  std::vector<ModuleConstant> constants_;
   uint32_t globalCount_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "runtime/vm/module.h"
 
 #include <array>
+#include <cstring>
 #include <functional>
 #include <gtest/gtest.h>
 #include <random>
@@ -160,7 +161,7 @@ TEST(ModuleTest, TrailingBytesAndDuplicateFunctions) {
   std::vector<uint8_t> payload = w.payload();
   payload.push_back(0);
   EXPECT_NE(loadError(BytecodeWriter::withHeader(payload))
-                .find("1 unexpected bytes after the executable table"),
+                .find("1 unexpected bytes after the constant table"),
             std::string::npos);
   BytecodeWriter twice;
   twice.function("f", {}, {}, 0, 0).ret({});
@@ -264,12 +265,12 @@ TEST(ModuleTest, ImportTableChecked) {
   }
   {
     // A kind byte that is neither i64 nor ref. The payload ends with the
-    // import's kind:u8, result_count:u16, flags:u32, then function_count:u32
-    // and executable_count:u32.
+    // import's kind:u8, result_count:u16, flags:u32, then function_count:u32,
+    // executable_count:u32 and constant_count:u32.
     BytecodeWriter k;
     k.import("m.f", {K::kRef}, {});
     std::vector<uint8_t> p = k.payload();
-    p[p.size() - 15] = 9;
+    p[p.size() - 19] = 9;
     EXPECT_EQ(loadError(BytecodeWriter::withHeader(p)),
               "invalid module: import 'm.f' argument 0 has unknown register "
               "kind 9");
@@ -278,8 +279,8 @@ TEST(ModuleTest, ImportTableChecked) {
     BytecodeWriter w;
     w.import("m.f", {K::kRef, K::kRef}, {K::kRef});
     std::vector<uint8_t> p = w.payload();
-    // Cut the flags and the function and executable counts.
-    p.resize(p.size() - 10);
+    // Cut the flags and the function, executable and constant counts.
+    p.resize(p.size() - 14);
     EXPECT_EQ(loadError(BytecodeWriter::withHeader(p)),
               "invalid module: the import table runs past the payload end");
   }
@@ -572,10 +573,62 @@ TEST(ModuleExecutableTest, RawTableChecked) {
   // A version 6 file with no executable table at all.
   EXPECT_EQ(rawError({}),
             "invalid module: the executable table runs past the payload end");
-  // A good table.
+  // A good table, then no constant table.
   EXPECT_EQ(rawError({1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1,   0,
                       0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0x7F}),
+            "invalid module: the constant table runs past the payload end");
+  // A good table and an empty constant table.
+  EXPECT_EQ(rawError({1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,    0, 1, 0, 0, 0,
+                      0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0x7F, 0, 0, 0, 0}),
             "<loaded>");
+}
+
+TEST(ModuleConstantTest, LoadsConstantsAligned) {
+  BytecodeWriter w;
+  w.constant({1, 2, 3});
+  w.constant({});
+  w.constant({4, 5, 6, 7, 8});
+  Result<Module> module = Module::load(w.finish());
+  ASSERT_TRUE(module.ok()) << module.status().toString();
+  ASSERT_EQ(module->constants().size(), 3u);
+  const std::vector<ModuleConstant> &constants = module->constants();
+  EXPECT_EQ(constants[0].size, 3u);
+  EXPECT_EQ(constants[1].size, 0u);
+  EXPECT_EQ(constants[2].size, 5u);
+  EXPECT_EQ(std::memcmp(constants[0].data.get(), "\1\2\3", 3), 0);
+  EXPECT_EQ(std::memcmp(constants[2].data.get(), "\4\5\6\7\10", 5), 0);
+  for (const ModuleConstant &constant : constants)
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(constant.data.get()) %
+                  Module::kConstantAlignment,
+              0u);
+}
+
+TEST(ModuleConstantTest, TableAndIndicesChecked) {
+  auto rawError = [](std::vector<uint8_t> tail) {
+    BytecodeWriter w;
+    w.rawExecutableTable(std::move(tail));
+    return loadError(w.finish());
+  };
+  // No executables; one constant of 100 bytes the payload does not have.
+  EXPECT_EQ(rawError({0, 0, 0, 0, 1, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0}),
+            "invalid module: the constant table runs past the payload end");
+  // A length near 2^64.
+  EXPECT_EQ(rawError({0, 0, 0, 0, 1, 0, 0, 0, 0xF0, 0xFF, 0xFF, 0xFF, 0xFF,
+                      0xFF, 0xFF, 0xFF}),
+            "invalid module: the constant table runs past the payload end");
+  // Bytes after the constant table.
+  EXPECT_EQ(rawError({0, 0, 0, 0, 0, 0, 0, 0, 9}),
+            "invalid module: 1 unexpected bytes after the constant table");
+
+  BytecodeWriter w;
+  w.device("d");
+  w.constant({1, 2, 3, 4});
+  auto &f = w.function("f", {}, {}, 0, 2);
+  f.deviceGet(0, 0).deviceConstant(1, 0, 1).ret({});
+  EXPECT_EQ(loadError(w.finish()),
+            "invalid module: function 'f' at code offset 7: "
+            "hal.device.constant: constant index 1 is out of range (the module "
+            "has 1 constants)");
 }
 
 } // namespace

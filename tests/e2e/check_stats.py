@@ -10,7 +10,7 @@ import sys
 
 KEYS = ["allocations", "deallocations", "bytes_allocated", "peak_bytes",
         "live_bytes_at_exit", "copies", "bytes_copied", "fills", "dispatches",
-        "transfers", "bytes_transferred"]
+        "transfers", "bytes_transferred", "constant_bytes"]
 
 
 def fail(message):

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/RegionGraphTraits.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -30,8 +32,10 @@
 #include "runtime/vm/bytecode_encoder.h"
 #include "runtime/vm/bytecode_format.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
+#include <span>
 #include <vector>
 
 using namespace mlir;
@@ -98,6 +102,74 @@ private:
 };
 using FunctionTable = SymbolIndex;
 using GlobalTable = SymbolIndex;
+
+// The module's constant data (hal.device.constant), each distinct value
+// once, in first-use order: its elements' bytes as the constant table holds
+// them (little-endian, row-major).
+class ConstantTable {
+public:
+  FailureOr<uint32_t> add(Operation *op, ElementsAttr value) {
+    auto [it, inserted] = indices.try_emplace(value, data.size());
+    if (!inserted)
+      return it->second;
+    FailureOr<std::vector<uint8_t>> bytes = rawBytes(op, value);
+    if (failed(bytes)) {
+      indices.erase(it);
+      return failure();
+    }
+    data.push_back(std::move(*bytes));
+    return it->second;
+  }
+
+  void encode(ByteWriter &out) const {
+    std::vector<std::span<const uint8_t>> spans(data.begin(), data.end());
+    vm::bytecode::appendConstantTable(out, spans);
+  }
+
+private:
+  static FailureOr<std::vector<uint8_t>> rawBytes(Operation *op,
+                                                  ElementsAttr value) {
+    Type elementType = value.getElementType();
+    unsigned bits = elementType.getIntOrFloatBitWidth();
+    if (bits % 8 != 0)
+      return op->emitError() << "constant of " << elementType
+                             << " cannot be stored: only whole-byte element "
+                                "types are supported";
+    ArrayRef<char> raw;
+    bool splat = false;
+    if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+      raw = dense.getRawData();
+      splat = dense.isSplat();
+    } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+      AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+      if (!blob)
+        return op->emitError()
+               << "constant's resource blob '"
+               << resource.getRawHandle().getKey() << "' has no data";
+      raw = blob->getData();
+    } else {
+      return op->emitError() << "constant " << value
+                             << " cannot be stored: only dense elements and "
+                                "dense resources are supported";
+    }
+    size_t bytes = size_t(value.getNumElements()) * (bits / 8);
+    std::vector<uint8_t> out;
+    out.reserve(bytes);
+    while (out.size() < bytes && !raw.empty()) {
+      size_t take = std::min(raw.size(), bytes - out.size());
+      out.insert(out.end(), raw.begin(), raw.begin() + take);
+      if (!splat)
+        break;
+    }
+    if (out.size() != bytes)
+      return op->emitError() << "constant holds " << raw.size()
+                             << " bytes, its type needs " << bytes;
+    return out;
+  }
+
+  llvm::DenseMap<Attribute, uint32_t> indices;
+  std::vector<std::vector<uint8_t>> data;
+};
 
 // "'local' (drivers local-sync, local-task, local-discrete)" for messages.
 std::string describeBuiltinBackends() {
@@ -309,9 +381,9 @@ class FunctionEncoder {
 public:
   FunctionEncoder(StringTable &strings, const DeviceTable &devices,
                   const ImportTable &imports, const FunctionTable &functions,
-                  const GlobalTable &globals)
+                  const GlobalTable &globals, ConstantTable &constants)
       : strings(strings), devices(devices), imports(imports),
-        functions(functions), globals(globals) {}
+        functions(functions), globals(globals), constants(constants) {}
 
   LogicalResult encode(func::FuncOp func, ByteWriter &out);
 
@@ -339,6 +411,7 @@ private:
   LogicalResult encodeDeviceQuery(hal::DeviceQueryOp op);
   LogicalResult encodeAllocatorSelect(hal::AllocatorSelectOp op);
   LogicalResult encodeImportBuffer(hal::DeviceImportBufferOp op);
+  LogicalResult encodeDeviceConstant(hal::DeviceConstantOp op);
   LogicalResult encodeGlobalLoad(hal::GlobalLoadOp op);
   LogicalResult encodeGlobalStore(hal::GlobalStoreOp op);
   LogicalResult encodeQueueFill(hal::DeviceQueueFillOp op);
@@ -379,6 +452,7 @@ private:
   const ImportTable &imports;
   const FunctionTable &functions;
   const GlobalTable &globals;
+  ConstantTable &constants;
   RegisterFile registers;
   ByteWriter code;
   SmallVector<int64_t, 16> operands;
@@ -580,6 +654,7 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
           [&](hal::AllocatorSelectOp op) { return encodeAllocatorSelect(op); })
       .Case(
           [&](hal::DeviceImportBufferOp op) { return encodeImportBuffer(op); })
+      .Case([&](hal::DeviceConstantOp op) { return encodeDeviceConstant(op); })
       .Case([&](hal::GlobalLoadOp op) { return encodeGlobalLoad(op); })
       .Case([&](hal::GlobalStoreOp op) { return encodeGlobalStore(op); })
       .Case([&](hal::DeviceQueueFillOp op) { return encodeQueueFill(op); })
@@ -830,6 +905,16 @@ FunctionEncoder::encodeImportBuffer(hal::DeviceImportBufferOp op) {
   addRegister(op.getSourceBuffer());
   addOptionalRegister(op.getWaitFence());
   return emit(op, Opcode::kDeviceImportBuffer);
+}
+
+LogicalResult FunctionEncoder::encodeDeviceConstant(hal::DeviceConstantOp op) {
+  FailureOr<uint32_t> index = constants.add(op, op.getValue());
+  if (failed(index) || failed(defineResult(op)))
+    return failure();
+  addRegister(op.getResult());
+  addRegister(op.getDevice());
+  addImmediate(*index);
+  return emit(op, Opcode::kDeviceConstant);
 }
 
 FailureOr<uint32_t> FunctionEncoder::lookupGlobal(Operation *op,
@@ -1090,6 +1175,7 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module) {
                                  "holds at most "
                               << vm::bytecode::kMaxGlobals;
 
+  ConstantTable constants;
   ByteWriter functions;
   uint32_t functionCount = 0;
   bool succeeded = true;
@@ -1107,7 +1193,8 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module) {
     // Declarations are imports, resolved by the runtime.
     if (func.isExternal())
       continue;
-    FunctionEncoder encoder(strings, devices, imports, functionTable, globals);
+    FunctionEncoder encoder(strings, devices, imports, functionTable, globals,
+                            constants);
     if (failed(encoder.encode(func, functions))) {
       succeeded = false;
       continue;
@@ -1134,6 +1221,7 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module) {
   payload.appendU32(functionCount);
   payload.append(functions.bytes());
   payload.append(executables.bytes());
+  constants.encode(payload);
   return payload;
 }
 

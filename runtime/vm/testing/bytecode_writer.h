@@ -237,6 +237,10 @@ public:
                         int64_t(uint32_t(type)), count},
                        bindings));
     }
+    FunctionBuilder &deviceConstant(uint16_t dst, uint16_t device,
+                                    uint32_t constant) {
+      return emit(Opcode::kDeviceConstant, {dst, device, constant});
+    }
     FunctionBuilder &queueFill(uint16_t device, uint16_t wait, uint16_t signal,
                                uint16_t target, uint16_t offset,
                                uint16_t length, uint16_t pattern,
@@ -380,8 +384,13 @@ public:
     executables_.push_back(std::move(record));
     return uint32_t(executables_.size() - 1);
   }
-  // Replaces the encoded executable table (count included) with raw bytes,
-  // for tables the loader must reject.
+  // Adds a constant (the constant table's next entry); returns its index.
+  uint32_t constant(std::vector<uint8_t> bytes) {
+    constants_.push_back(std::move(bytes));
+    return uint32_t(constants_.size() - 1);
+  }
+  // Replaces the encoded executable table (count included) and the constant
+  // table after it with raw bytes, for tables the loader must reject.
   void rawExecutableTable(std::vector<uint8_t> bytes) {
     rawExecutableTable_ = std::move(bytes);
   }
@@ -449,8 +458,13 @@ public:
       out.appendU32(uint32_t(code.size()));
       out.append(code);
     }
-    if (version >= bytecode::kFirstExecutableTableVersion)
+    if (version >= bytecode::kFirstExecutableTableVersion) {
       out.append(executables.bytes());
+      std::vector<std::span<const uint8_t>> constants(constants_.begin(),
+                                                      constants_.end());
+      if (!rawExecutableTable_)
+        bytecode::appendConstantTable(out, constants);
+    }
     return out.take();
   }
 
@@ -479,6 +493,7 @@ private:
   std::vector<ImportEntry> imports_;
   std::deque<FunctionBuilder> functions_;
   std::vector<bytecode::ExecutableRecord> executables_;
+  std::vector<std::vector<uint8_t>> constants_;
   std::optional<std::vector<uint8_t>> rawExecutableTable_;
 };
 

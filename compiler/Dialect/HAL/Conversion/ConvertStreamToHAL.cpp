@@ -165,6 +165,8 @@ private:
       return lowerAlloca(alloca);
     if (auto dealloca = dyn_cast<stream::ResourceDeallocaOp>(op))
       return lowerDealloca(dealloca);
+    if (auto constant = dyn_cast<stream::ResourceConstantOp>(op))
+      return lowerConstant(constant);
     if (auto dispatch = dyn_cast<stream::CmdDispatchOp>(op))
       return lowerDispatch(dispatch, fenceFor(dispatch.getAwaitTimepoint()));
     if (auto fill = dyn_cast<stream::CmdFillOp>(op))
@@ -419,6 +421,19 @@ private:
     bufferDevices[buffer] = allocator;
     allocatedFences[buffer] = signal;
     fences[op.getResultTimepoint()] = signal;
+    return success();
+  }
+
+  // The module's copy, as a buffer of the device the constant is placed on
+  // (other devices use it as they use any buffer of that device).
+  LogicalResult lowerConstant(stream::ResourceConstantOp op) {
+    Value onDevice = deviceOf(op);
+    Value buffer =
+        DeviceConstantOp::create(builder, op.getLoc(),
+                                 BufferType::get(func.getContext()), onDevice,
+                                 op.getValue());
+    buffers[op.getResult()] = buffer;
+    bufferDevices[buffer] = onDevice;
     return success();
   }
 

@@ -573,6 +573,24 @@ def HAL_BufferAllocationClaimOp : HAL_Op<"buffer.allocation.claim"> {
   }];
 }
 
+def HAL_DeviceConstantOp : HAL_Op<"device.constant", [Pure]> {
+  let summary = "a read-only buffer of the module's constant data";
+  let description = [{
+    The module's copy of `value` as a buffer `device` may read: no
+    allocation and no copy where the device reaches host memory. The
+    buffer has no write or export usage, so a write into it is refused.
+
+    ```mlir
+    %b = hal.device.constant<%device : !hal.device> dense<[1, 2]> : tensor<2xi32>
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, ElementsAttr:$value);
+  let results = (outs HAL_Buffer:$result);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>` $value attr-dict
+  }];
+}
+
 def HAL_DeviceQueueDispatchOp : HAL_Op<"device.queue.dispatch", [AttrSizedOperandSegments]> {
   let summary = "runs a built-in kernel over buffers in queue order";
   let description = [{

@@ -94,6 +94,15 @@ DenseElementsAttr getSplatConstant(Operation *op) {
                                                                   : nullptr;
 }
 
+// A tensor constant of distinct elements (dense or a resource blob), or
+// null: model weights, stored once in the module.
+ElementsAttr getDataConstant(Operation *op) {
+  auto constant = dyn_cast<arith::ConstantOp>(op);
+  if (!constant || !isTensor(constant.getType()) || getSplatConstant(op))
+    return {};
+  return dyn_cast<ElementsAttr>(constant.getValue());
+}
+
 // Whether `func` takes over its caller's ownership of an argument.
 bool hasConsumedArguments(func::FuncOp func) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
@@ -123,7 +132,7 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   }
   if (isa<tensor::EmptyOp>(op))
     return checkRuntimeTensor(op, op->getResult(0).getType());
-  if (getSplatConstant(op))
+  if (getSplatConstant(op) || getDataConstant(op))
     return checkRuntimeTensor(op, op->getResult(0).getType());
   if (auto fill = dyn_cast<linalg::FillOp>(op)) {
     if (!fill.hasPureTensorSemantics() || fill.getNumResults() != 1)
@@ -414,6 +423,8 @@ private:
       importEmpty(empty);
     else if (DenseElementsAttr splat = getSplatConstant(op))
       importSplat(op, splat);
+    else if (ElementsAttr data = getDataConstant(op))
+      importDataConstant(op, data);
     else if (auto fill = dyn_cast<linalg::FillOp>(op))
       importFill(fill);
     else if (auto call = dyn_cast<func::CallOp>(op))
@@ -604,6 +615,17 @@ private:
     deadOps.push_back(op);
   }
 
+  void importDataConstant(Operation *op, ElementsAttr data) {
+    Location loc = op->getLoc();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    TensorStorage storage = sizedStorage(loc, type, {});
+    storage.resource = AsyncConstantOp::create(
+        builder, loc, resourceType(Lifetime::Unknown), data, storage.size);
+    setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
+    storages[op->getResult(0)] = storage;
+    deadOps.push_back(op);
+  }
+
   // linalg.fill writes its init operand in place.
   void importFill(linalg::FillOp op) {
     TensorStorage storage = storages[op.getOutputs()[0]];
@@ -755,10 +777,13 @@ private:
       // A caller in the module takes ownership of each result, so each must
       // be storage this function owns and returns once: an argument (the
       // caller's, imported without `consume`) or a repeated result is
-      // copied. The copy is a transfer, which copy elision keeps.
+      // copied. The copy is a transfer, which copy elision keeps. So is a
+      // constant, for every caller: the module's copy is read-only, and a
+      // caller may write its results.
       auto importOp = storage.resource.getDefiningOp<TensorImportOp>();
-      if (calledInternally && ((importOp && !importOp.getConsume()) ||
-                               returned.contains(storage.resource))) {
+      if (storage.resource.getDefiningOp<AsyncConstantOp>() ||
+          (calledInternally && ((importOp && !importOp.getConsume()) ||
+                                returned.contains(storage.resource)))) {
         storage.resource = AsyncTransferOp::create(
             builder, op.getLoc(), resourceType(Lifetime::External),
             storage.resource, storage.size, storage.size);

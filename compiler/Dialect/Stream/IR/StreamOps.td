@@ -338,6 +338,25 @@ def Stream_ResourceAllocaOp : Stream_Op<"resource.alloca", [
   }];
 }
 
+def Stream_ResourceConstantOp : Stream_Op<"resource.constant", [Pure]> {
+  let summary = "read-only storage holding constant data";
+  let description = [{
+    The module's copy of `value`: usable at once, never written (copy-on-write
+    copies it before any write), never freed by the program. Identical
+    constants are one storage.
+
+    ```mlir
+    %c = stream.resource.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+        -> !stream.resource<constant>{%size}
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value, Index:$storage_size);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = [{
+    $value `->` qualified(type($result)) `{` $storage_size `}` attr-dict
+  }];
+}
+
 def Stream_ResourceDeallocaOp : Stream_Op<"resource.dealloca", [
     AttrSizedOperandSegments, MemoryEffects<[MemFree<DefaultResource>]>]> {
   let summary = "returns a resource's memory in timeline order";

@@ -167,8 +167,8 @@ private:
       return scheduleUpdate(update);
     if (auto call = dyn_cast<AsyncCallOp>(op))
       return scheduleCall(call);
-    if (isa<AsyncConstantOp>(op))
-      return op->emitError() << "constant resources cannot be allocated yet";
+    if (auto constant = dyn_cast<AsyncConstantOp>(op))
+      return scheduleConstant(constant);
     if (auto exportOp = dyn_cast<TensorExportOp>(op))
       awaitExport(exportOp);
     return success();
@@ -280,6 +280,16 @@ private:
     setAffinity(fill, getAffinity(op));
     recordWrite(resource, fill.getResultTimepoint());
     return finish(op, {{op.getResult(), resource}});
+  }
+
+  // The module's read-only copy: nothing to allocate or wait for.
+  LogicalResult scheduleConstant(AsyncConstantOp op) {
+    auto constant = ResourceConstantOp::create(
+        builder, op.getLoc(),
+        ResourceType::get(func.getContext(), Lifetime::Constant),
+        op.getValue(), op.getStorageSize());
+    setAffinity(constant, getAffinity(op));
+    return finish(op, {{op.getResult(), constant.getResult()}});
   }
 
   // Clones and transfers: a new allocation filled from the source.

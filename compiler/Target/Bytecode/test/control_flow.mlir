@@ -23,6 +23,7 @@
 // CHECK-NEXT:     0069  add.i dst=i6 lhs=i1 rhs=i4 bits=64
 // CHECK-NEXT:     0077  br target=^0034 moves=[i1 <- i6]
 // CHECK-NEXT: executables (0):
+// CHECK-NEXT: constants (0):
 // CHECK-NOT:  {{.}}
 
 func.func @loop(%n: index) -> index {

@@ -20,6 +20,7 @@
 // CHECK-NEXT:     0030  call.import import=@Ext.fn arguments=(i0) results=(i1)
 // CHECK-NEXT:     0045  return values=(i1)
 // CHECK-NEXT: executables (0):
+// CHECK-NEXT: constants (0):
 // CHECK-NOT:  {{.}}
 
 func.func private @Ext.fn(index) -> index
