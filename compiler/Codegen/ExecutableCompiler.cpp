@@ -9,6 +9,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "runtime/hal/cpu_features.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -82,8 +83,10 @@ FailureOr<TargetChoice> chooseTarget(Location loc,
   SmallVector<std::string> recorded, features;
   for (auto &entry : hostFeatures) {
     llvm::StringRef name = entry.first();
-    bool keep = enabled.contains(name) && (!options.isCheckableFeature ||
-                                           options.isCheckableFeature(name));
+    bool keep =
+        enabled.contains(name) &&
+        hal::cpuFeatureIndex(std::string_view(name)).has_value() &&
+        (!options.isCheckableFeature || options.isCheckableFeature(name));
     features.push_back((keep ? "+" : "-") + name.str());
     if (keep)
       recorded.push_back(name.str());

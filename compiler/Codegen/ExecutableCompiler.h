@@ -69,8 +69,9 @@ mlir::FailureOr<EntryLayout> analyzeDispatchFunction(mlir::func::FuncOp func);
 struct TargetOptions {
   /// An LLVM CPU name of the host's architecture, or "host".
   std::string cpu = "host";
-  /// Whether the runtime can check an LLVM feature name on the CPU it runs
-  /// on; only those are given to LLVM (and recorded). Null: all of them.
+  /// LLVM is given only the CPU's features the runtime can check
+  /// (runtime/hal/cpu_features.h) and, if set, this accepts; every other
+  /// feature is disabled, and exactly those given are recorded.
   std::function<bool(llvm::StringRef)> isCheckableFeature;
   /// LLVM optimization level (0-3).
   unsigned optLevel = 3;

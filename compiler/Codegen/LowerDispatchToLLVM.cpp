@@ -5,6 +5,8 @@
 // builds memref descriptors from the state's bindings and push constants.
 #include "compiler/Codegen/LowerDispatchToLLVM.h"
 
+#include <cstddef>
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,10 +44,13 @@ namespace {
 constexpr llvm::StringLiteral kBodySuffix = "__body";
 
 /// Byte offsets of ferry_dispatch_state_t (runtime/hal/executable_abi.h).
-constexpr int64_t kStateWorkgroupId = 0;
-constexpr int64_t kStateWorkgroupCount = 12;
-constexpr int64_t kStateBindings = 32;
-constexpr int64_t kStatePushConstants = 48;
+constexpr int64_t kStateWorkgroupId =
+    offsetof(ferry_dispatch_state_t, workgroup_id);
+constexpr int64_t kStateWorkgroupCount =
+    offsetof(ferry_dispatch_state_t, workgroup_count);
+constexpr int64_t kStateBindings = offsetof(ferry_dispatch_state_t, bindings);
+constexpr int64_t kStatePushConstants =
+    offsetof(ferry_dispatch_state_t, push_constants);
 
 /// Rewrites the dispatch function `func` into a private `NAME__body` over
 /// binding memrefs (identity layout) and the workgroup id and count, with the

@@ -6,11 +6,11 @@
 
 #include "compiler/Codegen/ExecutableCompiler.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "runtime/hal/executable_abi.h"
 
 namespace ferry::codegen {
 
-/// FERRY_EXECUTABLE_ABI_VERSION of runtime/hal/executable_abi.h.
-constexpr uint32_t kExecutableAbiVersion = 1;
+constexpr uint32_t kExecutableAbiVersion = FERRY_EXECUTABLE_ABI_VERSION;
 
 /// Lowers every public function of `module` (not modified) into a new module
 /// in the LLVM dialect and appends each entry's layout to `entries`.

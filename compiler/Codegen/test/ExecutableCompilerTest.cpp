@@ -2,6 +2,8 @@
 // out, loaded with dlopen and run over its workgroups through the kernel ABI,
 // compared with a hand-written loop.
 #include "compiler/Codegen/ExecutableCompiler.h"
+#include "runtime/hal/cpu_features.h"
+#include "runtime/hal/executable_abi.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -16,18 +18,8 @@
 namespace ferry::codegen {
 namespace {
 
-// runtime/hal/executable_abi.h's state, as the runtime passes it.
-struct DispatchState {
-  uint32_t workgroup_id[3];
-  uint32_t workgroup_count[3];
-  uint32_t binding_count;
-  uint32_t push_constant_count;
-  void *const *bindings;
-  const uint64_t *binding_lengths;
-  const uint64_t *push_constants;
-};
-static_assert(sizeof(DispatchState) == 56);
-using EntryFn = int32_t (*)(const DispatchState *);
+using DispatchState = ferry_dispatch_state_t;
+using EntryFn = ferry_executable_entry_fn_t;
 
 class LoadedImage {
 public:
@@ -126,7 +118,14 @@ TEST(ExecutableCompilerTest, ExportsEntryAndAbiVersionOnly) {
   auto *version = static_cast<const uint32_t *>(
       loaded.symbol("ferry_executable_abi_version"));
   ASSERT_NE(version, nullptr);
-  EXPECT_EQ(*version, 1u);
+  EXPECT_EQ(*version, FERRY_EXECUTABLE_ABI_VERSION);
+  // Every feature recorded is one the runtime checks, and this CPU has it.
+  llvm::SmallVector<llvm::StringRef> features;
+  llvm::StringRef(compiled.image.cpuFeatures).split(features, ',', -1, false);
+  EXPECT_FALSE(features.empty());
+  for (llvm::StringRef feature : features)
+    EXPECT_TRUE(hal::CpuFeatureSet::host().has(std::string_view(feature)))
+        << feature.str();
   EXPECT_NE(loaded.symbol("matmul"), nullptr);
   EXPECT_EQ(loaded.symbol("matmul__body"), nullptr);
   ASSERT_EQ(compiled.image.entries.size(), 1u);
@@ -225,6 +224,42 @@ func.func @fresh(%a: tensor<4xf32>) -> tensor<4xf32> {
       std::string::npos)
       << diagnostics;
 }
+
+} // namespace
+} // namespace ferry::codegen
+
+namespace ferry::codegen {
+namespace {
+
+#if defined(__x86_64__)
+TEST(ExecutableCompilerTest, NamedCpuAndUnknownCpu) {
+  auto context = makeContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kMatmul, context.get());
+  ASSERT_TRUE(module);
+  TargetOptions baseline;
+  baseline.cpu = "x86-64";
+  auto image = compileExecutable(*module, baseline);
+  ASSERT_TRUE(mlir::succeeded(image));
+  // The baseline x86-64 has SSE2 but no AVX.
+  EXPECT_NE(image->cpuFeatures.find("sse2"), std::string::npos);
+  EXPECT_EQ(image->cpuFeatures.find("avx"), std::string::npos);
+
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(context.get(),
+                                        [&](mlir::Diagnostic &d) {
+                                          diagnostics += d.str();
+                                          return mlir::success();
+                                        });
+  TargetOptions unknown;
+  unknown.cpu = "no-such-cpu";
+  EXPECT_TRUE(mlir::failed(compileExecutable(*module, unknown)));
+  EXPECT_NE(diagnostics.find("unknown --target-cpu 'no-such-cpu'"),
+            std::string::npos)
+      << diagnostics;
+}
+
+#endif
 
 } // namespace
 } // namespace ferry::codegen
