@@ -16,6 +16,7 @@
 // arguments, is copied first. Functions without tensors (scalar code, which
 // may branch between blocks) are left as they are.
 
+#include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
@@ -26,9 +27,11 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_CONVERTINPUTTOSTREAMPASS
@@ -110,6 +113,51 @@ bool hasTiedResults(func::FuncOp func) {
   return false;
 }
 
+// The linalg ops dispatch formation makes a native dispatch of (one each).
+bool isDispatchableLinalgOp(Operation *op) {
+  return isa<linalg::GenericOp, linalg::MatmulOp, linalg::BatchMatmulOp,
+             linalg::MatvecOp, linalg::BroadcastOp, linalg::TransposeOp,
+             linalg::ReduceOp, linalg::MapOp, linalg::CopyOp>(op);
+}
+
+// Reports why a linalg op cannot become a dispatch: tensors only, one
+// result, projected-permutation maps, a body of arith/math ops, scalars
+// captured from outside only as constants.
+LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
+    return op->emitError() << "'" << op->getName()
+                           << "' is supported on tensors with one result only";
+  for (Type type : op->getOperandTypes())
+    if (failed(checkRuntimeTensor(op, type)))
+      return failure();
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return op->emitError() << "'" << op->getName() << "' has indexing map "
+                             << AffineMapAttr::get(map)
+                             << "; only projected permutations are supported";
+  WalkResult body = op->walk([&](Operation *nested) {
+    if (nested == op.getOperation() ||
+        isa<linalg::YieldOp, linalg::IndexOp>(nested) ||
+        isa<arith::ArithDialect, math::MathDialect>(nested->getDialect()))
+      return WalkResult::advance();
+    nested->emitError() << "'" << nested->getName() << "' in the body of '"
+                        << op->getName()
+                        << "' is not supported: bodies may use arith and "
+                           "math ops only";
+    return WalkResult::interrupt();
+  });
+  if (body.wasInterrupted())
+    return failure();
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  for (Value value : captured)
+    if (!matchPattern(value, m_Constant()))
+      return op->emitError() << "'" << op->getName()
+                             << "' uses a value defined outside it that is "
+                                "not a constant; only constants may be";
+  return success();
+}
+
 // Reports why `op` cannot be imported, or succeeds if it can.
 LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   if (getElementwiseKernel(op) && hasTensorTypes(op))
@@ -125,6 +173,8 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
     return checkRuntimeTensor(op, op->getResult(0).getType());
   if (getSplatConstant(op))
     return checkRuntimeTensor(op, op->getResult(0).getType());
+  if (isDispatchableLinalgOp(op))
+    return checkDispatchableLinalgOp(cast<linalg::LinalgOp>(op));
   if (auto fill = dyn_cast<linalg::FillOp>(op)) {
     if (!fill.hasPureTensorSemantics() || fill.getNumResults() != 1)
       return op->emitError() << "'linalg.fill' is supported on tensors only";
@@ -416,6 +466,8 @@ private:
       importSplat(op, splat);
     else if (auto fill = dyn_cast<linalg::FillOp>(op))
       importFill(fill);
+    else if (isDispatchableLinalgOp(op))
+      importLinalg(cast<linalg::LinalgOp>(op));
     else if (auto call = dyn_cast<func::CallOp>(op))
       importCall(call);
     else if (auto returnOp = dyn_cast<func::ReturnOp>(op))
@@ -605,6 +657,120 @@ private:
   }
 
   // linalg.fill writes its init operand in place.
+  // The value of dimension `d` of tensor `value`.
+  Value dimOf(Location loc, Value value, int64_t d) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!type.isDynamicDim(d))
+      return indexConstant(loc, type.getDimSize(d));
+    return storages[value].dynamicDims[type.getDynamicDimIndex(d)];
+  }
+
+  // Outlines `op` into an executable of its own (a nested module marked
+  // `ferry.executable` holding one dispatch function over its operands) and
+  // dispatches it, writing the destination (`outs`) operand in place.
+  void importLinalg(linalg::LinalgOp op) {
+    Location loc = op.getLoc();
+    ModuleOp module = func->getParentOfType<ModuleOp>();
+    SmallVector<Value> operands(op->getOperands());
+    SmallVector<Type> operandTypes(op->getOperandTypes());
+    Type resultType = op->getResult(0).getType();
+
+    OpBuilder moduleBuilder(func);
+    std::string name =
+        (func.getSymName() + "_dispatch_" + Twine(dispatchCount++)).str();
+    auto executable = ModuleOp::create(moduleBuilder, loc, StringRef(name));
+    executable->setAttr(kExecutableAttr, moduleBuilder.getUnitAttr());
+    symbols.insert(executable);
+    name = executable.getSymName()->str();
+    OpBuilder bodyBuilder = OpBuilder::atBlockEnd(executable.getBody());
+    auto entry = func::FuncOp::create(
+        bodyBuilder, loc, name,
+        bodyBuilder.getFunctionType(operandTypes, {resultType}));
+    Block *block = entry.addEntryBlock();
+    bodyBuilder.setInsertionPointToStart(block);
+    IRMapping mapping;
+    for (auto [operand, arg] : llvm::zip(operands, block->getArguments()))
+      mapping.map(operand, arg);
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value value : captured)
+      mapping.map(value,
+                  bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
+    Operation *clone = bodyBuilder.clone(*op, mapping);
+    func::ReturnOp::create(bodyBuilder, loc, clone->getResults());
+
+    FailureOr<codegen::EntryLayout> layout =
+        codegen::analyzeDispatchFunction(entry);
+    assert(succeeded(layout) && "a checked linalg op outlines cleanly");
+
+    // Operands mapped to the same loop must agree on its extent; where
+    // their dynamic dims are different values, the program checks.
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<Value> loopExtent(op.getNumLoops());
+    std::string what =
+        "operands of '" + op->getName().getStringRef().str() + "'";
+    for (auto [operand, map] : llvm::zip(operands, maps)) {
+      for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+        unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+        Value dim = dimOf(loc, operand, position);
+        if (!loopExtent[loop]) {
+          loopExtent[loop] = dim;
+          continue;
+        }
+        if (loopExtent[loop] == dim ||
+            (matchPattern(loopExtent[loop], m_Constant()) &&
+             matchPattern(dim, m_Constant())))
+          continue;
+        Value same = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq, loopExtent[loop], dim);
+        cf::AssertOp::create(builder, loc, same,
+                             (what + locationSuffix(loc) +
+                              " differ in the extent of loop " + Twine(loop))
+                                 .str());
+      }
+    }
+
+    SmallVector<Value> pushConstants, resources, sizes;
+    for (Value operand : operands) {
+      const TensorStorage &storage = storages[operand];
+      llvm::append_range(pushConstants, storage.dynamicDims);
+      resources.push_back(storage.resource);
+      sizes.push_back(storage.size);
+    }
+    Value one = indexConstant(loc, 1);
+    Value countX = one;
+    if (layout->workgroups.tileSize > 0) {
+      Value extent = layout->workgroups.staticExtent
+                         ? indexConstant(loc, *layout->workgroups.staticExtent)
+                         : dimOf(loc, operands[layout->workgroups.bindingIndex],
+                                 layout->workgroups.dimIndex);
+      countX = arith::CeilDivUIOp::create(
+          builder, loc, extent,
+          indexConstant(loc, layout->workgroups.tileSize));
+    }
+    int64_t tied = layout->resultBindings.front();
+    Value dest = operands[tied];
+    TensorStorage result = storages[dest];
+    auto dispatch = AsyncDispatchEntryOp::create(
+        builder, loc, resourceType(Lifetime::Unknown),
+        SymbolRefAttr::get(executable.getSymNameAttr(),
+                           {FlatSymbolRefAttr::get(entry.getSymNameAttr())}),
+        ValueRange{countX, one, one}, pushConstants, resources, sizes,
+        result.size, builder.getDenseI64ArrayAttr({tied}));
+    setAffinity(dispatch, affinityOf(op));
+    result.resource = dispatch.getResult();
+    storages[op->getResult(0)] = result;
+    deadOps.push_back(op);
+  }
+
+  static std::string locationSuffix(Location loc) {
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      return (" at " + file.getFilename().getValue() + ":" +
+              Twine(file.getLine()) + ":" + Twine(file.getColumn()))
+          .str();
+    return "";
+  }
+
   void importFill(linalg::FillOp op) {
     TensorStorage storage = storages[op.getOutputs()[0]];
     storage.resource =
@@ -791,6 +957,7 @@ private:
   SmallVector<TensorStorage> argumentStorages;
   llvm::DenseMap<Value, TensorStorage> storages;
   SmallVector<Operation *> deadOps;
+  unsigned dispatchCount = 0;
 };
 
 struct ConvertInputToStreamPass
@@ -810,6 +977,8 @@ struct ConvertInputToStreamPass
         continue;
       }
       if (isa<hal::HALDialect>(op.getDialect()))
+        continue;
+      if (isa<ModuleOp>(op) && op.hasAttr(kExecutableAttr))
         continue;
       op.emitError() << "'" << op.getName()
                      << "' is not supported at module level";
