@@ -49,6 +49,11 @@ typedef struct ferry_dispatch_state_t {
   const uint64_t *push_constants;  /* offset 48: dynamic sizes, scalars */
 } ferry_dispatch_state_t;
 
+/* How an entry uses a binding (the module records one per binding): the
+ * runtime checks the buffer allows it before any workgroup runs. */
+#define FERRY_BINDING_ACCESS_READ 1u
+#define FERRY_BINDING_ACCESS_WRITE 2u
+
 /* An entry point: 0 on success, else a failure code the runtime reports. */
 typedef int32_t (*ferry_executable_entry_fn_t)(
     const ferry_dispatch_state_t *state);

@@ -15,8 +15,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -84,6 +86,65 @@ inline std::vector<uint8_t> sealModule(std::span<const uint8_t> payload,
   out.appendU64(fnv1a64(payload.data(), payload.size()));
   out.append(payload);
   return out.take();
+}
+
+// One entry point of an executable (bytecode_format.h "Entry").
+struct EntryRecord {
+  std::string name; // the exported symbol
+  uint16_t pushConstantCount = 0;
+  std::vector<uint8_t> bindingAccess; // BindingAccess per binding
+};
+
+// One executable of the executable table (bytecode_format.h "Executable").
+// The loader gives back the same records (Module::executables()).
+struct ExecutableRecord {
+  std::string name;        // the compiler's symbol, for errors
+  std::string format;      // "elf-x86_64" or "elf-aarch64"
+  std::string cpuFeatures; // "avx,avx2,fma" (runtime/hal/cpu_features.h)
+  std::vector<EntryRecord> entries;
+  std::vector<uint8_t> image; // the ELF shared object
+};
+
+// Appends the executable table (count, then each executable) to `out`,
+// turning names into string indices with `intern` (the writer's string
+// table; call this before the string table is written). Fails, leaving
+// `out` as it was, when a count does not fit its field. It does not check
+// names, formats or access bytes: the loader does.
+inline Status
+appendExecutableTable(ByteWriter &out,
+                      std::span<const ExecutableRecord> executables,
+                      const std::function<uint32_t(std::string_view)> &intern) {
+  size_t start = out.size();
+  auto fail = [&](auto &&...why) {
+    out.truncate(start);
+    return invalidArgument(why...);
+  };
+  if (executables.size() > UINT32_MAX)
+    return fail(executables.size(), " executables do not fit 32 bits");
+  out.appendU32(uint32_t(executables.size()));
+  for (const ExecutableRecord &executable : executables) {
+    out.appendU32(intern(executable.name));
+    out.appendU32(intern(executable.format));
+    out.appendU32(intern(executable.cpuFeatures));
+    if (executable.entries.size() > UINT16_MAX)
+      return fail("executable '", executable.name,
+                  "': ", executable.entries.size(),
+                  " entries do not fit 16 bits");
+    out.appendU16(uint16_t(executable.entries.size()));
+    for (const EntryRecord &entry : executable.entries) {
+      out.appendU32(intern(entry.name));
+      out.appendU16(entry.pushConstantCount);
+      if (entry.bindingAccess.size() > UINT16_MAX)
+        return fail("executable '", executable.name, "' entry '", entry.name,
+                    "': ", entry.bindingAccess.size(),
+                    " bindings do not fit 16 bits");
+      out.appendU16(uint16_t(entry.bindingAccess.size()));
+      out.append(entry.bindingAccess);
+    }
+    out.appendU64(executable.image.size());
+    out.append(executable.image);
+  }
+  return okStatus();
 }
 
 namespace detail {

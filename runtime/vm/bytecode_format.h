@@ -20,6 +20,7 @@
 //                                                      calls but does not
 //                                                      define)
 //     uint32 function_count; function_count x Function
+//     uint32 executable_count; executable_count x Executable (version 6)
 //
 //   String   := uint32 length, then length bytes (no terminator)
 //   Import   := uint32 name (string index; "module.function", resolved by
@@ -33,6 +34,22 @@
 //               uint16 i64_register_count
 //               uint16 ref_register_count
 //               uint32 code_bytes; code_bytes of instructions
+//   Executable := uint32 name (string index; the compiler's symbol, for
+//                              errors; non-empty, unique in the module)
+//               uint32 format (string index: "elf-x86_64" or "elf-aarch64")
+//               uint32 cpu_features (string index: comma-separated LLVM
+//                              target feature names the code may use,
+//                              runtime/hal/cpu_features.h; the runtime refuses
+//                              the module if the running CPU lacks one or it
+//                              cannot check a name)
+//               uint16 entry_count; entry_count x Entry
+//               uint64 image_bytes; image_bytes x uint8 (an ELF shared
+//                              object, runtime/hal/executable_abi.h)
+//   Entry      := uint32 name (string index; the exported symbol: a C
+//                              identifier, unique in its executable)
+//               uint16 push_constant_count
+//               uint16 binding_count; binding_count x uint8 access
+//                              (BindingAccess: 1 read, 2 write, 3 both)
 //
 // Arguments arrive in registers in order within their kind: the first i64
 // argument in i64 register 0, the first ref argument in ref register 0, and so
@@ -64,6 +81,8 @@
 #include <span>
 #include <string_view>
 
+#include "runtime/hal/executable_abi.h"
+
 namespace ferry::vm::bytecode {
 
 inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
@@ -71,8 +90,12 @@ inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
 // internal calls (br, br.cond, assert, cmp, select.i64, select.ref, call).
 // Version 4 gave every integer op the width it works at (and added the
 // rest of arith's integer ops), so older code no longer decodes. Version 5
-// added hal.buffer.allocation.claim (version 4 files still load).
-inline constexpr uint32_t kFormatVersion = 5;
+// added hal.buffer.allocation.claim (version 4 files still load). Version 6
+// added the executable table and hal.device.queue.dispatch.entry (versions 4
+// and 5 still load, with no executables).
+inline constexpr uint32_t kFormatVersion = 6;
+// The first version with an executable table after the function table.
+inline constexpr uint32_t kFirstExecutableTableVersion = 6;
 inline constexpr size_t kHeaderBytes = 32;
 inline constexpr uint16_t kNoRegister = 0xFFFF;
 // The module initializer: when a module defines a function of this name (no
@@ -144,6 +167,7 @@ inline constexpr RegisterKind kImportResultRequestKinds[] = {
   X(kFunction, "f",                                                            \
     "uint32 function table index (never the module initializer)")              \
   X(kGlobal, "global", "uint32 global index below kMaxGlobals")                \
+  X(kExecutable, "executable", "uint32 executable table index")                \
   X(kElementType, "type", "uint32 hal::ElementType")                           \
   X(kKernel, "kernel", "uint32 hal built-in kernel")                           \
   X(kCmpPredicate, "predicate", "uint8 CmpPredicate")                          \
@@ -385,6 +409,15 @@ FERRY_BYTECODE_OPERAND_KINDS(FERRY_X)
     kRefRegister("device"), kOptionalRefRegister("wait"),                      \
     kRefRegister("signal"), kRefRegister("buffer"), kDeallocaFlags("flags"),   \
     kI64Register("condition"))                                                 \
+  X(kQueueDispatchEntry, 0x39, "hal.device.queue.dispatch.entry",              \
+    "runs an executable's entry over a workgroups_x*y*z grid; the three "      \
+    "binding lists match the entry's bindings and push_constant its count",    \
+    kRefRegister("device"), kOptionalRefRegister("wait"),                      \
+    kRefRegister("signal"), kExecutable("executable"), kU32("entry"),          \
+    kI64Register("workgroups_x"), kI64Register("workgroups_y"),                \
+    kI64Register("workgroups_z"), kI64RegisterList("push_constant"),           \
+    kRefRegisterList("binding"), kI64RegisterList("binding_offset"),           \
+    kI64RegisterList("binding_length"))                                        \
   /* Device queries, allocation device choice and module globals. */           \
   X(kDeviceQuery, 0x40, "hal.device.query",                                    \
     "value: the answer or default, truncated to value_bits, sign-extended",    \
@@ -518,6 +551,37 @@ inline constexpr bool isKnownCmpPredicate(uint8_t value) {
 
 // kQueueDispatch's kernel:u32 operand carries a hal::BuiltinKernel
 // (runtime/hal/builtin_kernels.h).
+
+// How an executable entry uses one binding (Entry's access bytes); the bits
+// are the ABI's (runtime/hal/executable_abi.h).
+enum BindingAccess : uint8_t {
+  kBindingRead = FERRY_BINDING_ACCESS_READ,
+  kBindingWrite = FERRY_BINDING_ACCESS_WRITE,
+};
+inline constexpr bool isBindingAccess(uint8_t access) {
+  return access >= 1 && access <= (kBindingRead | kBindingWrite);
+}
+
+// Executable image formats (Executable::format).
+inline constexpr std::string_view kExecutableFormats[] = {"elf-x86_64",
+                                                          "elf-aarch64"};
+inline constexpr bool isExecutableFormat(std::string_view format) {
+  for (std::string_view known : kExecutableFormats)
+    if (format == known)
+      return true;
+  return false;
+}
+
+// An entry's name is the symbol the image exports: a C identifier.
+inline constexpr bool isEntryName(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9'))
+    return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (c >= '0' && c <= '9') || c == '_'))
+      return false;
+  return true;
+}
 
 // 64-bit FNV-1a: detects truncation and corruption of the payload.
 inline constexpr uint64_t fnv1a64(const uint8_t *data, size_t size) {

@@ -73,6 +73,17 @@ constexpr FlagName kImportFlagNames[] = {
     {kImportCoarseFences, "coarse_fences"},
     {kImportTiedMayAlias, "tied_may_alias"}};
 
+std::string_view bindingAccessName(uint8_t access) {
+  switch (access) {
+  case kBindingRead:
+    return "read";
+  case kBindingWrite:
+    return "write";
+  default:
+    return "read_write";
+  }
+}
+
 std::string registerString(RegisterKind kind, int64_t reg) {
   return strCat(kind == RegisterKind::kI64 ? "i" : "r", reg);
 }
@@ -122,6 +133,8 @@ private:
       return strCat("@", module_.imports()[size_t(next())].name);
     case OperandKind::kFunction:
       return strCat("@", module_.functions()[size_t(next())].name);
+    case OperandKind::kExecutable:
+      return strCat("@", module_.executables()[size_t(next())].name);
     case OperandKind::kGlobal:
       return strCat("global[", next(), "]");
     case OperandKind::kElementType:
@@ -225,6 +238,23 @@ std::string disassemble(const Module &module) {
       out +=
           strCat("    ", offsetString(instruction.codeOffset), "  ",
                  disassembleInstruction(module, function, instruction), "\n");
+  }
+  const std::vector<ExecutableRecord> &executables = module.executables();
+  out += strCat("executables (", executables.size(), "):\n");
+  for (size_t i = 0; i < executables.size(); ++i) {
+    const ExecutableRecord &executable = executables[i];
+    out +=
+        strCat("  [", i, "] @", executable.name, " format=", executable.format,
+               " cpu_features=", quoted(executable.cpuFeatures),
+               " image=", executable.image.size(), " bytes\n");
+    for (size_t e = 0; e < executable.entries.size(); ++e) {
+      const EntryRecord &entry = executable.entries[e];
+      out += strCat("    entry [", e, "] @", entry.name,
+                    " push_constants=", entry.pushConstantCount, " bindings=(");
+      for (size_t b = 0; b < entry.bindingAccess.size(); ++b)
+        out += strCat(b ? ", " : "", bindingAccessName(entry.bindingAccess[b]));
+      out += ")\n";
+    }
   }
   return out;
 }

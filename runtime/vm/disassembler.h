@@ -16,6 +16,9 @@
 //     [0] @f(i64) -> (i64, ref) registers=1 i64, 1 ref code=16 bytes
 //       0000  hal.device.get dst=r0 device=@dev
 //       0007  return values=(i0, r0)
+//   executables (1):
+//     [0] @dispatch_0 format=elf-x86_64 cpu_features="avx,avx2" image=9 bytes
+//       entry [0] @dispatch_0_add push_constants=1 bindings=(read, write)
 //
 // Instructions start with their byte offset in the function's code; branch
 // targets print as ^OFFSET of the instruction they jump to.

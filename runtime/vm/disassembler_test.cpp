@@ -78,6 +78,8 @@ TEST(DisassemblerTest, EveryOpcodeEncodesLoadsAndPrints) {
     w.device("d");
     w.import("m.f", {K::kI64}, {K::kI64});
     w.function("callee", {K::kI64}, {K::kI64}, 1, 0).ret({{K::kI64, 0}});
+    // An entry taking the sample lists' two push constants and bindings.
+    w.executable({"exe", "elf-x86_64", "", {{"e", 2, {1, 3}}}, {0}});
     // Only the initializer may store globals.
     bool store = info->opcode == Opcode::kGlobalStoreI64;
     auto &f =
@@ -146,7 +148,41 @@ TEST(DisassemblerTest, PrintsTablesAndInstructions) {
             "    0016  br.cond condition=i1 true_target=^0036 "
             "true_moves=[i2 <- i0] false_target=^0036 false_moves=[]\n"
             "    0036  assert condition=i1 message=\"bad \\\"x\\\"\\x0a\"\n"
-            "    0043  return values=(i2)\n");
+            "    0043  return values=(i2)\n"
+            "executables (0):\n");
+}
+
+TEST(DisassemblerTest, PrintsTheExecutableTable) {
+  BytecodeWriter w;
+  w.device("d");
+  w.executable({"exe",
+                "elf-x86_64",
+                "avx,avx2",
+                {{"run", 1, {1, 2, 3}}, {"other", 0, {}}},
+                {7, 7, 7, 7}});
+  auto &f = w.function("f", {}, {}, 2, 4);
+  f.queueDispatchEntry(0, bytecode::kNoRegister, 1, 0, 0, 0, 0, 1, {1},
+                       {{2, 0, 1}, {3, 0, 1}, {2, 0, 1}})
+      .ret({});
+  Result<Module> module = Module::load(w.finish());
+  ASSERT_TRUE(module.ok()) << module.status().toString();
+  std::string text = disassemble(*module);
+  EXPECT_NE(text.find("    0000  hal.device.queue.dispatch.entry device=r0 "
+                      "wait=none signal=r1 executable=@exe entry=0 "
+                      "workgroups_x=i0 workgroups_y=i0 workgroups_z=i1 "
+                      "push_constant=[i1] binding=[r2, r3, r2] "
+                      "binding_offset=[i0, i0, i0] "
+                      "binding_length=[i1, i1, i1]\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("executables (1):\n"
+                      "  [0] @exe format=elf-x86_64 cpu_features=\"avx,avx2\" "
+                      "image=4 bytes\n"
+                      "    entry [0] @run push_constants=1 "
+                      "bindings=(read, write, read_write)\n"
+                      "    entry [1] @other push_constants=0 bindings=()\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(DisassemblerTest, InstructionSetListsEveryOpcode) {

@@ -83,11 +83,13 @@ public:
   // decoded yet), for checking `call` against its callee.
   CodeVerifier(size_t stringCount, size_t deviceCount,
                const std::vector<Import> &imports,
-               const std::vector<Function> &functions, Function &function,
-               std::span<const uint8_t> code, uint32_t &globalCount)
+               const std::vector<Function> &functions,
+               const std::vector<ExecutableRecord> &executables,
+               Function &function, std::span<const uint8_t> code,
+               uint32_t &globalCount)
       : stringCount_(stringCount), deviceCount_(deviceCount), imports_(imports),
-        functions_(functions), function_(function), reader_(code),
-        globalCount_(globalCount) {}
+        functions_(functions), executables_(executables), function_(function),
+        reader_(code), globalCount_(globalCount) {}
 
   Status run() {
     if (reader_.atEnd())
@@ -249,6 +251,10 @@ private:
                  strCat("function '", callee.name, "'")};
       break;
     }
+    case OperandKind::kExecutable:
+      FERRY_RETURN_IF_ERROR(indexOperand({}, "executable", value,
+                                         executables_.size(), "executables"));
+      break;
     case OperandKind::kGlobal:
       if (value >= kMaxGlobals)
         return operandError(strCat("global index ", value,
@@ -427,6 +433,8 @@ private:
       if (function_.operands[operandBegin + 1] == 0)
         return operandError("selects from no devices");
       return okStatus();
+    case Opcode::kQueueDispatchEntry:
+      return checkDispatchEntry(operandBegin);
     case Opcode::kGlobalStoreI64:
       if (function_.name != kInitializerFunctionName)
         return operandError(strCat("only the module initializer '",
@@ -438,10 +446,44 @@ private:
     }
   }
 
+  // The entry exists, and the push constants and the three binding lists
+  // have the entry's counts.
+  Status checkDispatchEntry(size_t operandBegin) {
+    const std::vector<int64_t> &operands = function_.operands;
+    const ExecutableRecord &executable =
+        executables_[size_t(operands[operandBegin + 3])];
+    uint64_t entryIndex = uint64_t(operands[operandBegin + 4]);
+    if (entryIndex >= executable.entries.size())
+      return operandError(strCat(
+          "entry index ", entryIndex, " is out of range (executable '",
+          executable.name, "' has ", executable.entries.size(), " entries)"));
+    const EntryRecord &entry = executable.entries[entryIndex];
+    std::string owner =
+        strCat("executable '", executable.name, "' entry '", entry.name, "'");
+    size_t at = operandBegin + 8; // the push constant list's count
+    int64_t pushConstants = operands[at];
+    if (pushConstants != entry.pushConstantCount)
+      return operandError(strCat("passes ", pushConstants,
+                                 " push constants but ", owner, " takes ",
+                                 entry.pushConstantCount));
+    at += 1 + size_t(pushConstants);
+    for (std::string_view list :
+         {"binding", "binding_offset", "binding_length"}) {
+      int64_t count = operands[at];
+      if (uint64_t(count) != entry.bindingAccess.size())
+        return operandError(strCat(list, " has ", count, " elements but ",
+                                   owner, " has ", entry.bindingAccess.size(),
+                                   " bindings"));
+      at += 1 + size_t(count);
+    }
+    return okStatus();
+  }
+
   size_t stringCount_;
   size_t deviceCount_;
   const std::vector<Import> &imports_;
   const std::vector<Function> &functions_;
+  const std::vector<ExecutableRecord> &executables_;
   Function &function_;
   Reader reader_;
   size_t codeBytes_ = reader_.remaining();
@@ -466,6 +508,91 @@ Status readKinds(Reader &reader, std::vector<RegisterKind> &kinds,
                                   " has unknown register kind ", int(kind)));
     kinds.push_back(RegisterKind(kind));
   }
+  return okStatus();
+}
+
+// The executable table (format version 6): every name a valid string,
+// unique where it must be, a known format, access bytes 1 to 3, and the image
+// inside the payload. The images themselves are checked when a Context loads
+// them (runtime/hal/executable.h).
+Status readExecutables(Reader &reader, const std::vector<std::string> &strings,
+                       std::vector<ExecutableRecord> &executables) {
+  auto truncated = [] {
+    return invalidModule("the executable table runs past the payload end");
+  };
+  // A string operand of the table; `what` names it in messages.
+  auto string = [&](std::string_view what, uint32_t index,
+                    std::string &out) -> Status {
+    if (index >= strings.size())
+      return invalidModule(strCat(what, " names string ", index,
+                                  " but the module has ", strings.size(),
+                                  " strings"));
+    out = strings[index];
+    return okStatus();
+  };
+  uint32_t count = reader.u32();
+  std::set<std::string, std::less<>> names;
+  for (uint32_t i = 0; i < count; ++i) {
+    ExecutableRecord executable;
+    uint32_t name = reader.u32();
+    uint32_t format = reader.u32();
+    uint32_t features = reader.u32();
+    if (reader.failed())
+      return truncated();
+    FERRY_RETURN_IF_ERROR(
+        string(strCat("executable ", i), name, executable.name));
+    if (executable.name.empty())
+      return invalidModule(strCat("executable ", i, " has an empty name"));
+    if (!names.insert(executable.name).second)
+      return invalidModule(
+          strCat("executable '", executable.name, "' is defined twice"));
+    std::string owner = strCat("executable '", executable.name, "'");
+    FERRY_RETURN_IF_ERROR(
+        string(strCat(owner, " format"), format, executable.format));
+    if (!isExecutableFormat(executable.format))
+      return invalidModule(strCat(owner, " has unknown format '",
+                                  executable.format,
+                                  "' (known: elf-x86_64, elf-aarch64)"));
+    FERRY_RETURN_IF_ERROR(string(strCat(owner, " cpu_features"), features,
+                                 executable.cpuFeatures));
+    uint16_t entryCount = reader.u16();
+    std::set<std::string, std::less<>> entryNames;
+    for (uint16_t e = 0; e < entryCount; ++e) {
+      EntryRecord entry;
+      uint32_t entryName = reader.u32();
+      entry.pushConstantCount = reader.u16();
+      uint16_t bindingCount = reader.u16();
+      std::string_view access = reader.bytes(bindingCount);
+      if (reader.failed())
+        return truncated();
+      FERRY_RETURN_IF_ERROR(
+          string(strCat(owner, " entry ", e), entryName, entry.name));
+      if (!isEntryName(entry.name))
+        return invalidModule(strCat(owner, " entry ", e, " is named '",
+                                    entry.name,
+                                    "', not a symbol (a C identifier)"));
+      if (!entryNames.insert(entry.name).second)
+        return invalidModule(
+            strCat(owner, " declares entry '", entry.name, "' twice"));
+      for (size_t b = 0; b < access.size(); ++b) {
+        uint8_t bits = uint8_t(access[b]);
+        if (!isBindingAccess(bits))
+          return invalidModule(strCat(
+              owner, " entry '", entry.name, "' binding ", b, " has access ",
+              int(bits), " (1 read, 2 write, 3 read and write)"));
+        entry.bindingAccess.push_back(bits);
+      }
+      executable.entries.push_back(std::move(entry));
+    }
+    uint64_t imageBytes = reader.u64();
+    if (reader.failed() || imageBytes > reader.remaining())
+      return truncated();
+    std::string_view image = reader.bytes(size_t(imageBytes));
+    executable.image.assign(image.begin(), image.end());
+    executables.push_back(std::move(executable));
+  }
+  if (reader.failed())
+    return truncated();
   return okStatus();
 }
 
@@ -737,15 +864,22 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
   }
   if (reader.failed())
     return truncatedTable("function table");
+  // Executables come before the code is verified: dispatches name them.
+  bool hasExecutables = header.version >= kFirstExecutableTableVersion;
+  if (hasExecutables)
+    FERRY_RETURN_IF_ERROR(
+        readExecutables(reader, module.strings_, module.executables_));
   for (size_t i = 0; i < module.functions_.size(); ++i) {
     CodeVerifier verifier(module.strings_.size(), module.deviceNames_.size(),
                           module.imports_, module.functions_,
-                          module.functions_[i], codes[i], module.globalCount_);
+                          module.executables_, module.functions_[i], codes[i],
+                          module.globalCount_);
     FERRY_RETURN_IF_ERROR(verifier.run());
   }
   if (!reader.atEnd())
-    return invalidModule(strCat(reader.remaining(),
-                                " unexpected bytes after the function table"));
+    return invalidModule(
+        strCat(reader.remaining(), " unexpected bytes after the ",
+               hasExecutables ? "executable" : "function", " table"));
   return module;
 }
 

@@ -1,14 +1,14 @@
 // Module: a loaded and fully verified bytecode module (.fvm).
 //
 // Module::load() treats every byte as untrusted. It checks the header (magic,
-// version, payload size, checksum), decodes the string, device, import and
-// function tables, and verifies every instruction of every function up front:
-// known opcode, operands inside the code, register indices inside the
-// function's register counts and of the kind the operand needs, string /
-// device / import / element type / kernel / flag values valid, `return`
-// matching the function's result kinds, `call.import` and `call` matching the
-// callee's argument and result kinds, and every branch target the first byte
-// of an instruction of the same function. After load() succeeds the
+// version, payload size, checksum), decodes the string, device, import,
+// function and executable tables, and verifies every instruction of every
+// function up front: known opcode, operands inside the code, register indices
+// inside the function's register counts and of the kind the operand needs,
+// string / device / import / element type / kernel / flag values valid,
+// `return` matching the function's result kinds, `call.import` and `call`
+// matching the callee's argument and result kinds, and every branch target the
+// first byte of an instruction of the same function. After load() succeeds the
 // interpreter can run any function without bounds checks on the encoding;
 // only runtime values (null refs, sizes, shapes, call depth) can still fail.
 //
@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "runtime/base/status.h"
+#include "runtime/vm/bytecode_encoder.h"
 #include "runtime/vm/bytecode_format.h"
 
 namespace ferry::vm {
@@ -111,6 +112,12 @@ public:
   const std::vector<std::string> &deviceNames() const { return deviceNames_; }
   const std::vector<Import> &imports() const { return imports_; }
   const std::vector<Function> &functions() const { return functions_; }
+  // The executable table (format version 6; empty for older files): names,
+  // formats and entries checked, images not yet (the Context loads them,
+  // runtime/hal/executable.h).
+  const std::vector<bytecode::ExecutableRecord> &executables() const {
+    return executables_;
+  }
   // Null if absent.
   const Function *lookupFunction(std::string_view name) const;
   // The module initializer (kInitializerFunctionName), or null.
@@ -128,6 +135,7 @@ private:
   std::vector<std::string> deviceNames_;
   std::vector<Import> imports_;
   std::vector<Function> functions_;
+  std::vector<bytecode::ExecutableRecord> executables_;
   uint32_t globalCount_ = 0;
 };
 

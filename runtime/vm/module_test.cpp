@@ -1,5 +1,7 @@
 #include "runtime/vm/module.h"
 
+#include <array>
+#include <functional>
 #include <gtest/gtest.h>
 #include <random>
 
@@ -78,7 +80,7 @@ TEST(ModuleTest, NewerVersion) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(7)),
             "module format version 7 is newer than this runtime supports "
-            "(versions 4 to 5); recompile it with a matching ferry-compile");
+            "(versions 4 to 6); recompile it with a matching ferry-compile");
 }
 
 TEST(ModuleTest, BadRegisterIndex) {
@@ -158,7 +160,7 @@ TEST(ModuleTest, TrailingBytesAndDuplicateFunctions) {
   std::vector<uint8_t> payload = w.payload();
   payload.push_back(0);
   EXPECT_NE(loadError(BytecodeWriter::withHeader(payload))
-                .find("1 unexpected bytes after the function table"),
+                .find("1 unexpected bytes after the executable table"),
             std::string::npos);
   BytecodeWriter twice;
   twice.function("f", {}, {}, 0, 0).ret({});
@@ -179,13 +181,15 @@ TEST(ModuleTest, OlderVersionRejected) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(1)),
             "module format version 1 is older than this runtime supports "
-            "(versions 4 to 5); recompile it with a matching ferry-compile");
+            "(versions 4 to 6); recompile it with a matching ferry-compile");
   // Version 3's integer ops had no width: its code would decode wrongly.
   EXPECT_EQ(loadError(w.finish(3)),
             "module format version 3 is older than this runtime supports "
-            "(versions 4 to 5); recompile it with a matching ferry-compile");
-  // Version 5 only added an opcode: version 4 files still load.
+            "(versions 4 to 6); recompile it with a matching ferry-compile");
+  // Version 5 only added an opcode: version 4 files still load; so do
+  // version 5 files, which have no executable table.
   EXPECT_EQ(loadError(w.finish(4)), "<loaded>");
+  EXPECT_EQ(loadError(w.finish(5)), "<loaded>");
 }
 
 TEST(ModuleTest, LoadsTheImportTable) {
@@ -260,11 +264,12 @@ TEST(ModuleTest, ImportTableChecked) {
   }
   {
     // A kind byte that is neither i64 nor ref. The payload ends with the
-    // import's kind:u8, result_count:u16, flags:u32, then function_count:u32.
+    // import's kind:u8, result_count:u16, flags:u32, then function_count:u32
+    // and executable_count:u32.
     BytecodeWriter k;
     k.import("m.f", {K::kRef}, {});
     std::vector<uint8_t> p = k.payload();
-    p[p.size() - 11] = 9;
+    p[p.size() - 15] = 9;
     EXPECT_EQ(loadError(BytecodeWriter::withHeader(p)),
               "invalid module: import 'm.f' argument 0 has unknown register "
               "kind 9");
@@ -273,7 +278,8 @@ TEST(ModuleTest, ImportTableChecked) {
     BytecodeWriter w;
     w.import("m.f", {K::kRef, K::kRef}, {K::kRef});
     std::vector<uint8_t> p = w.payload();
-    p.resize(p.size() - 6); // cut the flags and the function count
+    // Cut the flags and the function and executable counts.
+    p.resize(p.size() - 10);
     EXPECT_EQ(loadError(BytecodeWriter::withHeader(p)),
               "invalid module: the import table runs past the payload end");
   }
@@ -424,6 +430,152 @@ TEST(ModuleTest, RandomMutationsNeverCrash) {
       ++rejected;
   }
   EXPECT_GT(rejected, 10000);
+}
+
+} // namespace
+} // namespace ferry::vm
+
+namespace ferry::vm {
+namespace {
+
+// An executable with one entry "run" of one push constant and bindings
+// (read, write); the image is not looked at by the loader.
+bytecode::ExecutableRecord sampleExecutable() {
+  return {"exe", "elf-x86_64", "avx", {{"run", 1, {1, 2}}}, {1, 2, 3}};
+}
+
+// A module with sampleExecutable() (changed by `edit`) and a function
+// dispatching its entry `entry` with `pushConstants` and `bindings`.
+std::vector<uint8_t> dispatchModule(
+    std::function<void(bytecode::ExecutableRecord &)> edit, uint32_t entry = 0,
+    std::initializer_list<uint16_t> pushConstants = {0},
+    std::initializer_list<std::array<uint16_t, 3>> bindings = {{0, 0, 0},
+                                                               {1, 0, 0}},
+    uint32_t executable = 0) {
+  BytecodeWriter w;
+  w.device("d");
+  bytecode::ExecutableRecord record = sampleExecutable();
+  edit(record);
+  w.executable(record);
+  auto &f = w.function("f", {}, {}, 2, 4);
+  f.queueDispatchEntry(2, kNoRegister, 3, executable, entry, 0, 0, 0,
+                       pushConstants, bindings)
+      .ret({});
+  return w.finish();
+}
+
+TEST(ModuleExecutableTest, LoadsTheExecutableTable) {
+  Result<Module> module =
+      Module::load(dispatchModule([](bytecode::ExecutableRecord &) {}));
+  ASSERT_TRUE(module.ok()) << module.status().toString();
+  ASSERT_EQ(module->executables().size(), 1u);
+  const bytecode::ExecutableRecord &exe = module->executables()[0];
+  EXPECT_EQ(exe.name, "exe");
+  EXPECT_EQ(exe.format, "elf-x86_64");
+  EXPECT_EQ(exe.cpuFeatures, "avx");
+  EXPECT_EQ(exe.image, (std::vector<uint8_t>{1, 2, 3}));
+  ASSERT_EQ(exe.entries.size(), 1u);
+  EXPECT_EQ(exe.entries[0].name, "run");
+  EXPECT_EQ(exe.entries[0].pushConstantCount, 1);
+  EXPECT_EQ(exe.entries[0].bindingAccess, (std::vector<uint8_t>{1, 2}));
+}
+
+TEST(ModuleExecutableTest, DispatchOperandsChecked) {
+  auto none = [](bytecode::ExecutableRecord &) {};
+  EXPECT_EQ(loadError(dispatchModule(none, 0, {0}, {{0, 0, 0}, {1, 0, 0}}, 1)),
+            "invalid module: function 'f' at code offset 0: "
+            "hal.device.queue.dispatch.entry: executable index 1 is out of "
+            "range (the module has 1 executables)");
+  EXPECT_EQ(loadError(dispatchModule(none, 1)),
+            "invalid module: function 'f' at code offset 0: "
+            "hal.device.queue.dispatch.entry: entry index 1 is out of range "
+            "(executable 'exe' has 1 entries)");
+  EXPECT_EQ(loadError(dispatchModule(none, 0, {})),
+            "invalid module: function 'f' at code offset 0: "
+            "hal.device.queue.dispatch.entry: passes 0 push constants but "
+            "executable 'exe' entry 'run' takes 1");
+  EXPECT_EQ(loadError(dispatchModule(none, 0, {0}, {{0, 0, 0}})),
+            "invalid module: function 'f' at code offset 0: "
+            "hal.device.queue.dispatch.entry: binding has 1 elements but "
+            "executable 'exe' entry 'run' has 2 bindings");
+  // The offset and length lists must match too: written by hand, each list
+  // a different length.
+  BytecodeWriter w;
+  w.device("d");
+  w.executable(sampleExecutable());
+  auto &f = w.function("f", {}, {}, 2, 4);
+  f.emit(Opcode::kQueueDispatchEntry,
+         {2, kNoRegister, 3, 0, 0, 0, 0, 0, 1, 0, 2, 0, 1, 2, 0, 0, 1, 0})
+      .ret({});
+  EXPECT_EQ(loadError(w.finish()),
+            "invalid module: function 'f' at code offset 0: "
+            "hal.device.queue.dispatch.entry: binding_length has 1 elements "
+            "but executable 'exe' entry 'run' has 2 bindings");
+}
+
+TEST(ModuleExecutableTest, TableChecked) {
+  auto error = [](std::function<void(bytecode::ExecutableRecord &)> edit) {
+    return loadError(dispatchModule(std::move(edit)));
+  };
+  EXPECT_EQ(error([](auto &e) { e.entries[0].bindingAccess[1] = 0; }),
+            "invalid module: executable 'exe' entry 'run' binding 1 has "
+            "access 0 (1 read, 2 write, 3 read and write)");
+  EXPECT_EQ(error([](auto &e) { e.entries[0].bindingAccess[0] = 4; }),
+            "invalid module: executable 'exe' entry 'run' binding 0 has "
+            "access 4 (1 read, 2 write, 3 read and write)");
+  EXPECT_EQ(error([](auto &e) { e.format = "elf-sparc"; }),
+            "invalid module: executable 'exe' has unknown format 'elf-sparc' "
+            "(known: elf-x86_64, elf-aarch64)");
+  EXPECT_EQ(error([](auto &e) { e.name = ""; }),
+            "invalid module: executable 0 has an empty name");
+  EXPECT_EQ(error([](auto &e) { e.entries[0].name = "9lives"; }),
+            "invalid module: executable 'exe' entry 0 is named '9lives', not "
+            "a symbol (a C identifier)");
+  EXPECT_EQ(error([](auto &e) { e.entries[0].name = "a.b"; }),
+            "invalid module: executable 'exe' entry 0 is named 'a.b', not a "
+            "symbol (a C identifier)");
+  EXPECT_EQ(error([](auto &e) { e.entries.push_back(e.entries[0]); }),
+            "invalid module: executable 'exe' declares entry 'run' twice");
+
+  BytecodeWriter twice;
+  twice.executable(sampleExecutable());
+  twice.executable(sampleExecutable());
+  EXPECT_EQ(loadError(twice.finish()),
+            "invalid module: executable 'exe' is defined twice");
+}
+
+TEST(ModuleExecutableTest, RawTableChecked) {
+  auto rawError = [](std::vector<uint8_t> table) {
+    BytecodeWriter w;
+    w.string("exe");
+    w.string("elf-x86_64");
+    w.rawExecutableTable(std::move(table));
+    return loadError(w.finish());
+  };
+  // count 1, name string 7 (the module has 2).
+  EXPECT_EQ(rawError({1, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}),
+            "invalid module: executable 0 names string 7 but the module has 2 "
+            "strings");
+  // A format string index out of range.
+  EXPECT_EQ(rawError({1, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 1, 0, 0, 0}),
+            "invalid module: executable 'exe' format names string 9 but the "
+            "module has 2 strings");
+  // No entries, then an image of 100 bytes the payload does not have.
+  EXPECT_EQ(rawError({1, 0, 0, 0, 0, 0,   0, 0, 1, 0, 0, 0, 1,
+                      0, 0, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0}),
+            "invalid module: the executable table runs past the payload end");
+  // An image size near 2^64.
+  EXPECT_EQ(
+      rawError({1, 0, 0, 0, 0, 0,    0,    0,    1,    0,    0,    0,    1,
+                0, 0, 0, 0, 0, 0xF0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}),
+      "invalid module: the executable table runs past the payload end");
+  // A version 6 file with no executable table at all.
+  EXPECT_EQ(rawError({}),
+            "invalid module: the executable table runs past the payload end");
+  // A good table.
+  EXPECT_EQ(rawError({1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1,   0,
+                      0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0x7F}),
+            "<loaded>");
 }
 
 } // namespace

@@ -1117,12 +1117,23 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module) {
   if (!succeeded)
     return failure();
 
+  // The executable table interns its names, so it is encoded before the
+  // string table is written. No executables yet.
+  ByteWriter executables;
+  Status status = vm::bytecode::appendExecutableTable(
+      executables, {},
+      [&](std::string_view text) { return strings.intern(text); });
+  if (!status.ok())
+    return module.emitError()
+           << "cannot encode the executable table: " << status.message();
+
   ByteWriter payload;
   strings.encode(payload);
   devices.encode(payload);
   imports.encode(payload);
   payload.appendU32(functionCount);
   payload.append(functions.bytes());
+  payload.append(executables.bytes());
   return payload;
 }
 

@@ -12,12 +12,14 @@
 #ifndef FERRY_RUNTIME_VM_TESTING_BYTECODE_WRITER_H_
 #define FERRY_RUNTIME_VM_TESTING_BYTECODE_WRITER_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -256,6 +258,24 @@ public:
       return emit(Opcode::kQueueDeallocaIf,
                   {device, wait, signal, buffer, flags, condition});
     }
+    // hal.device.queue.dispatch.entry: `bindings` are (buffer, offset,
+    // length) register triples.
+    FunctionBuilder &queueDispatchEntry(
+        uint16_t device, uint16_t wait, uint16_t signal, uint32_t executable,
+        uint32_t entry, uint16_t workgroupsX, uint16_t workgroupsY,
+        uint16_t workgroupsZ, std::initializer_list<uint16_t> pushConstants,
+        std::initializer_list<std::array<uint16_t, 3>> bindings) {
+      std::vector<int64_t> operands =
+          list({device, wait, signal, executable, entry, workgroupsX,
+                workgroupsY, workgroupsZ},
+               pushConstants);
+      for (size_t field = 0; field < 3; ++field) {
+        operands.push_back(int64_t(bindings.size()));
+        for (const std::array<uint16_t, 3> &binding : bindings)
+          operands.push_back(binding[field]);
+      }
+      return emit(Opcode::kQueueDispatchEntry, std::move(operands));
+    }
     // (kind, register) pairs for the arguments and results.
     FunctionBuilder &callImport(
         uint32_t import,
@@ -354,6 +374,17 @@ public:
         ImportEntry{string(name), std::move(args), std::move(results), flags});
     return uint32_t(imports_.size() - 1);
   }
+  // Adds an executable (its names are interned when the payload is
+  // written); returns its index.
+  uint32_t executable(bytecode::ExecutableRecord record) {
+    executables_.push_back(std::move(record));
+    return uint32_t(executables_.size() - 1);
+  }
+  // Replaces the encoded executable table (count included) with raw bytes,
+  // for tables the loader must reject.
+  void rawExecutableTable(std::vector<uint8_t> bytes) {
+    rawExecutableTable_ = std::move(bytes);
+  }
   // The returned reference stays valid as more functions are added.
   FunctionBuilder &function(std::string_view name,
                             std::vector<RegisterKind> args,
@@ -369,10 +400,33 @@ public:
     return f;
   }
 
-  std::vector<uint8_t> payload() const {
+  // The payload as format `version` writes it: the executable table only
+  // from kFirstExecutableTableVersion on.
+  std::vector<uint8_t>
+  payload(uint32_t version = bytecode::kFormatVersion) const {
+    // Executable names go into the string table, so encode them first.
+    std::vector<std::string> strings = strings_;
+    ByteWriter executables;
+    auto intern = [&](std::string_view text) {
+      for (size_t i = 0; i < strings.size(); ++i)
+        if (strings[i] == text)
+          return uint32_t(i);
+      strings.emplace_back(text);
+      return uint32_t(strings.size() - 1);
+    };
+    if (rawExecutableTable_) {
+      executables.append(*rawExecutableTable_);
+    } else {
+      Status status =
+          bytecode::appendExecutableTable(executables, executables_, intern);
+      if (!status.ok()) {
+        std::fprintf(stderr, "BytecodeWriter: %s\n", status.toString().c_str());
+        std::abort();
+      }
+    }
     ByteWriter out;
-    out.appendU32(uint32_t(strings_.size()));
-    for (const std::string &s : strings_) {
+    out.appendU32(uint32_t(strings.size()));
+    for (const std::string &s : strings) {
       out.appendU32(uint32_t(s.size()));
       out.append(s);
     }
@@ -395,13 +449,15 @@ public:
       out.appendU32(uint32_t(code.size()));
       out.append(code);
     }
+    if (version >= bytecode::kFirstExecutableTableVersion)
+      out.append(executables.bytes());
     return out.take();
   }
 
   // The whole file: header + payload.
   std::vector<uint8_t>
   finish(uint32_t version = bytecode::kFormatVersion) const {
-    return withHeader(payload(), version);
+    return withHeader(payload(version), version);
   }
 
   static std::vector<uint8_t>
@@ -422,6 +478,8 @@ private:
   std::vector<uint32_t> devices_;
   std::vector<ImportEntry> imports_;
   std::deque<FunctionBuilder> functions_;
+  std::vector<bytecode::ExecutableRecord> executables_;
+  std::optional<std::vector<uint8_t>> rawExecutableTable_;
 };
 
 } // namespace ferry::vm::testing

@@ -59,6 +59,49 @@ inline std::vector<uint8_t> buildElementwiseModule(
   return w.finish();
 }
 
+// A module with one device "device_a", one executable `executable` and
+//   @main(tensor<Nxf32>, tensor<Nxf32>) -> tensor<Nxf32>   (N dynamic)
+// dispatching `executable`'s entry 0 over a workgroups[0..2] grid with the
+// push constant N and bindings (lhs, rhs, a new result), each of N*4 bytes at
+// offset 0, the way the compiler lowers a dispatch region: alloca the
+// result, dispatch, await, view, return. The result's allocation uses
+// `usage`.
+inline std::vector<uint8_t> buildDispatchEntryModule(
+    bytecode::ExecutableRecord executable,
+    std::array<int64_t, 3> workgroups = {1, 1, 1},
+    uint32_t usage = hal::kTransfer | hal::kDispatchStorage | hal::kMapping) {
+  BytecodeWriter w;
+  w.device("device_a");
+  w.executable(std::move(executable));
+  using K = RegisterKind;
+  // i64 registers: 0 n, 1 elemsize, 2 bytes, 3 memtype, 4 usage,
+  //                5-7 workgroups, 8 zero
+  // ref registers: 0 lhs view, 1 rhs view, 2 device, 3 lhs buf, 4 rhs buf,
+  //                5 fence0, 6 out buf, 7 fence1, 8 out view
+  auto &f = w.function("main", {K::kRef, K::kRef}, {K::kRef}, 9, 9);
+  f.viewDim(0, 0, 0)
+      .viewBuffer(3, 0)
+      .viewBuffer(4, 1)
+      .deviceGet(2, 0)
+      .constI64(1, 4)
+      .binary(Opcode::kMulI, 2, 0, 1)
+      .constI64(3, hal::kHostVisible | hal::kDeviceVisible)
+      .constI64(4, usage)
+      .fenceCreate(5, 2)
+      .queueAlloca(6, 2, kNoRegister, 5, 3, 4, 2)
+      .fenceCreate(7, 2)
+      .constI64(5, workgroups[0])
+      .constI64(6, workgroups[1])
+      .constI64(7, workgroups[2])
+      .constI64(8, 0)
+      .queueDispatchEntry(2, 5, 7, 0, 0, 5, 6, 7, {0},
+                          {{3, 8, 2}, {4, 8, 2}, {6, 8, 2}})
+      .fenceAwait({7})
+      .viewCreate(8, 6, hal::ElementType::kF32, {0})
+      .ret({{K::kRef, 8}});
+  return w.finish();
+}
+
 // A module with one device "device_a" and
 //   @main(tensor<?x?xi32>) -> tensor<?x?xi32>
 // calling `importName` (a coarse-fences import taking (in, out, wait, signal)

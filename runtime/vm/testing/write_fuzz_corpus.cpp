@@ -16,7 +16,14 @@ int main(int argc, char **argv) {
       buildElementwiseModule(), buildCoarseFencesCallModule(),
       buildElementwiseModule(BuiltinKernel::kMul, ferry::hal::ElementType::kF32,
                              "other"),
-      buildControlFlowModule()};
+      buildControlFlowModule(),
+      // The loader does not look into the image.
+      buildDispatchEntryModule({"exe",
+                                "elf-x86_64",
+                                "avx,avx2",
+                                {{"add", 1, {1, 1, 2}}},
+                                {0x7F, 'E', 'L', 'F'}},
+                               {3, 2, 1})};
   for (size_t i = 0; i < files.size(); ++i) {
     std::string path = std::string(argv[1]) + "/sample" + std::to_string(i);
     std::ofstream out(path, std::ios::binary);

@@ -10,7 +10,7 @@
 // RUN: head -c 60 %t.fvm > %t.truncated.fvm
 // RUN: not ferry-dump %t.truncated.fvm > %t.out 2>&1
 // RUN: FileCheck %s --check-prefix=TRUNCATED < %t.out
-// TRUNCATED: ferry-dump: error: {{.*}}truncated.fvm': module file is truncated: header says 67 payload bytes, file has 28
+// TRUNCATED: ferry-dump: error: {{.*}}truncated.fvm': module file is truncated: header says 71 payload bytes, file has 28
 // TRUNCATED-NOT: module:
 
 // A corrupt payload the checksum catches.

@@ -19,6 +19,7 @@
 // CHECK-NEXT:     0000  call function=@count arguments=(i0) results=(i1)
 // CHECK-NEXT:     0015  add.i dst=i0 lhs=i1 rhs=i1 bits=64
 // CHECK-NEXT:     0023  return values=(i0)
+// CHECK-NEXT: executables (0):
 // CHECK-NOT:  {{.}}
 
 // The seed example: queue operations print their fences, flags and

@@ -22,6 +22,7 @@
 // CHECK-NEXT:     0063  return values=(i2)
 // CHECK-NEXT:     0069  add.i dst=i6 lhs=i1 rhs=i4 bits=64
 // CHECK-NEXT:     0077  br target=^0034 moves=[i1 <- i6]
+// CHECK-NEXT: executables (0):
 // CHECK-NOT:  {{.}}
 
 func.func @loop(%n: index) -> index {

@@ -19,6 +19,7 @@
 // CHECK-NEXT:     0015  call function=@double arguments=(i1) results=(i0)
 // CHECK-NEXT:     0030  call.import import=@Ext.fn arguments=(i0) results=(i1)
 // CHECK-NEXT:     0045  return values=(i1)
+// CHECK-NEXT: executables (0):
 // CHECK-NOT:  {{.}}
 
 func.func private @Ext.fn(index) -> index

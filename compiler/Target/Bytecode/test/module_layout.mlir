@@ -1,13 +1,14 @@
 // The whole of a small module, checked against the layout in
 // runtime/vm/bytecode_format.h through ferry-dump: header, string table,
-// device table, import table, then one function with a device.get and a
-// two-kind return. Offsets and sizes pin the encoding: 67 payload bytes,
+// device table, import table, one function with a device.get and a
+// two-kind return, then an empty executable table. Offsets and sizes pin the
+// encoding: 71 payload bytes,
 // device.get takes 7 bytes (opcode, dst:u16, device:u32) and the return 9
 // (opcode, count:u16, 2 x (kind:u8, register:u16)).
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s --match-full-lines
 
-// CHECK:      module: format version 5, 67 payload bytes, checksum 0x{{[0-9a-f]+}}
+// CHECK:      module: format version 6, 71 payload bytes, checksum 0x{{[0-9a-f]+}}
 // CHECK-NEXT: strings (2):
 // CHECK-NEXT:   [0] "dev"
 // CHECK-NEXT:   [1] "f"
@@ -18,6 +19,7 @@
 // CHECK-NEXT:   [0] @f(i64) -> (i64, ref) registers=1 i64, 1 ref code=16 bytes
 // CHECK-NEXT:     0000  hal.device.get dst=r0 device=@dev
 // CHECK-NEXT:     0007  return values=(i0, r0)
+// CHECK-NEXT: executables (0):
 // CHECK-NOT:  {{.}}
 
 hal.device.global @dev = #hal.device.target<"local", {}>
