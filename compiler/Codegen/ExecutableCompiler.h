@@ -90,7 +90,9 @@ struct ExecutableImage {
 /// Compiles every public function of `module` (each a dispatch function) into
 /// one shared object exporting each under its name plus
 /// `ferry_executable_abi_version`. `module` is not modified. Errors are
-/// emitted at the op that failed.
+/// emitted at the op that failed. LLD links in process and, parsing its own
+/// options, resets every llvm::cl option of the process to its default: a
+/// tool reads its options before calling this.
 mlir::FailureOr<ExecutableImage>
 compileExecutable(mlir::ModuleOp module, const TargetOptions &options);
 
