@@ -158,10 +158,33 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
   return success();
 }
 
+// An elementwise arith or math op on ranked tensors of one shape that no
+// built-in kernel implements: it becomes a linalg.generic (what
+// convert-elementwise-to-linalg makes of it) dispatched like any other.
+bool isGenericElementwise(Operation *op) {
+  if (getElementwiseKernel(op) || op->getNumResults() != 1 ||
+      !op->hasTrait<OpTrait::Elementwise>() ||
+      !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return false;
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType)
+    return false;
+  return llvm::all_of(op->getOperandTypes(), [&](Type type) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    return tensorType && tensorType.getShape() == resultType.getShape();
+  });
+}
+
 // Reports why `op` cannot be imported, or succeeds if it can.
 LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   if (getElementwiseKernel(op) && hasTensorTypes(op))
     return checkRuntimeTensor(op, op->getResult(0).getType());
+  if (isGenericElementwise(op)) {
+    for (Type type : op->getOperandTypes())
+      if (failed(checkRuntimeTensor(op, type)))
+        return failure();
+    return checkRuntimeTensor(op, op->getResult(0).getType());
+  }
   if (auto dimOp = dyn_cast<tensor::DimOp>(op)) {
     if (!dimOp.getConstantIndex())
       return op->emitError()
@@ -468,6 +491,8 @@ private:
       importFill(fill);
     else if (isDispatchableLinalgOp(op))
       importLinalg(cast<linalg::LinalgOp>(op));
+    else if (isGenericElementwise(op))
+      importGenericElementwise(op);
     else if (auto call = dyn_cast<func::CallOp>(op))
       importCall(call);
     else if (auto returnOp = dyn_cast<func::ReturnOp>(op))
@@ -769,6 +794,36 @@ private:
               Twine(file.getLine()) + ":" + Twine(file.getColumn()))
           .str();
     return "";
+  }
+
+  // Rewrites `op` as a linalg.generic into a fresh tensor.empty of its
+  // result's shape (the dims of its first operand) and dispatches that.
+  void importGenericElementwise(Operation *op) {
+    Location loc = op->getLoc();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    auto empty = tensor::EmptyOp::create(
+        builder, loc, type, storages[op->getOperand(0)].dynamicDims);
+    setAffinity(empty, getAffinity(op));
+    importEmpty(empty);
+    AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
+    SmallVector<AffineMap> maps(op->getNumOperands() + 1, identity);
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        builder, loc, TypeRange{type}, op->getOperands(),
+        ValueRange{empty.getResult()}, maps, iterators,
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+          OperationState state(nestedLoc, op->getName());
+          state.addOperands(args.drop_back());
+          state.addTypes(type.getElementType());
+          state.addAttributes(op->getAttrs());
+          Operation *scalar = nested.create(state);
+          linalg::YieldOp::create(nested, nestedLoc, scalar->getResults());
+        });
+    setAffinity(generic, getAffinity(op));
+    importLinalg(generic);
+    storages[op->getResult(0)] = storages[generic.getResult(0)];
+    deadOps.push_back(op);
   }
 
   void importFill(linalg::FillOp op) {

@@ -103,3 +103,24 @@ func.func @captured(%a: tensor<?xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Elementwise arith/math on whole tensors that no built-in kernel covers
+// becomes a linalg.generic into a fresh alloca, dispatched the same way.
+// CHECK-LABEL: module @divexp_dispatch_0
+// CHECK:         linalg.generic
+// CHECK:           arith.divf
+// CHECK-LABEL: module @divexp_dispatch_1
+// CHECK:         linalg.generic
+// CHECK:           math.exp
+// CHECK-LABEL: func.func @divexp(
+// CHECK:         %[[E:.*]] = stream.async.alloca
+// CHECK:         %[[D:.*]] = stream.async.dispatch.entry @divexp_dispatch_0::@divexp_dispatch_0 {{.*}} -> %[[E]]
+// CHECK:         %[[E2:.*]] = stream.async.alloca
+// CHECK:         stream.async.dispatch.entry @divexp_dispatch_1::@divexp_dispatch_1 {{.*}}(%[[D]], %[[E2]]) {{.*}} -> %[[E2]]
+func.func @divexp(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = arith.divf %a, %b : tensor<4xf32>
+  %1 = math.exp %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
