@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ ccache
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+  lld-22 liblld-22-dev  # LLD as a library: links native executables
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-22 libclang-rt-22-dev  # the module loader's libFuzzer target
   python3 python3-numpy

@@ -9,6 +9,7 @@
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Transforms/Passes.h"
 
+#include "compiler/Codegen/ExecutableCompiler.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,6 +25,8 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
+  // math in linalg bodies, and what executables are compiled with.
+  codegen::registerCodegenDialects(registry);
 }
 
 void registerAllPasses() {

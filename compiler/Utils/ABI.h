@@ -26,6 +26,15 @@ inline constexpr llvm::StringLiteral kTiedMayAliasAttr =
 inline constexpr llvm::StringLiteral kResultAllocationAttr =
     "ferry.abi.result_allocation";
 
+// On a nested builtin.module: a native executable, whose public functions
+// are dispatch functions (compiler/Codegen/ExecutableCompiler.h) that
+// `stream.async.dispatch.entry` and its lowerings name as
+// `@executable::@function`. convert-input-to-stream outlines one per
+// dispatched linalg op; the bytecode writer compiles each into the image of
+// the module's executable table. The stream passes, which visit the
+// top-level functions only, never see inside.
+inline constexpr llvm::StringLiteral kExecutableAttr = "ferry.executable";
+
 } // namespace ferry
 
 #endif // FERRY_COMPILER_UTILS_ABI_H_

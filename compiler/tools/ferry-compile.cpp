@@ -99,6 +99,16 @@ llvm::cl::opt<bool> explainMemoryProperties(
                    "chose its memory type and usage bits"),
     llvm::cl::cat(ferryCategory));
 
+llvm::cl::opt<std::string> targetCpu(
+    "target-cpu",
+    llvm::cl::desc("The LLVM CPU name native executables (the dispatches of "
+                   "linalg ops) are compiled for, on the host's architecture; "
+                   "'host' is the CPU this runs on. The module records the "
+                   "CPU features the code may use and the runtime refuses to "
+                   "load it on a CPU without them"),
+    llvm::cl::init("host"), llvm::cl::value_desc("NAME"),
+    llvm::cl::cat(ferryCategory));
+
 constexpr const char *kOverview =
     "ferry-compile: compiles an MLIR program into a Ferry bytecode module\n"
     "(.fvm) that ferry-run executes.\n"
@@ -194,7 +204,9 @@ mlir::LogicalResult renderOutput(ModuleOp module, std::string &contents) {
     module->print(os, OpPrintingFlags());
     return success();
   }
-  return ferry::writeBytecodeModule(module, os);
+  ferry::BytecodeWriterOptions options;
+  options.target.cpu = targetCpu;
+  return ferry::writeBytecodeModule(module, os, options);
 }
 
 // Writes to a temporary file beside `path` and renames it over `path`, so
@@ -251,14 +263,16 @@ mlir::LogicalResult writeFileInPlace(llvm::StringRef path,
   return success();
 }
 
-mlir::LogicalResult writeOutput(llvm::StringRef contents) {
-  if (!writesToStdout()) {
+// `path`: --o as parsed (read before linking executables: LLD resets every
+// llvm::cl option of the process when it parses its own).
+mlir::LogicalResult writeOutput(const std::string &path,
+                                llvm::StringRef contents) {
+  if (!path.empty() && path != "-") {
     llvm::sys::fs::file_status status;
-    if (!llvm::sys::fs::status(outputFilename, status) &&
-        llvm::sys::fs::exists(status) &&
+    if (!llvm::sys::fs::status(path, status) && llvm::sys::fs::exists(status) &&
         !llvm::sys::fs::is_regular_file(status))
-      return writeFileInPlace(outputFilename, contents);
-    return writeFileAtomically(outputFilename, contents);
+      return writeFileInPlace(path, contents);
+    return writeFileAtomically(path, contents);
   }
   llvm::outs() << contents;
   llvm::outs().flush();
@@ -318,12 +332,13 @@ mlir::LogicalResult compileMain(int argc, char **argv) {
     return failure();
 
   std::string contents;
+  std::string output = outputFilename;
   {
     TimingScope outputTiming = timing.nest("Output");
     if (failed(renderOutput(*module, contents)))
       return failure();
   }
-  return writeOutput(contents);
+  return writeOutput(output, contents);
 }
 
 } // namespace

@@ -29,7 +29,7 @@ enum class StatusCode {
   kResourceExhausted,  // an allocation could not be satisfied
   kDataLoss,           // a file is truncated or corrupt
   kUnimplemented,      // a valid request this runtime cannot do (yet)
-  kAborted,            // a program asked to fail (vm `fail`)
+  kAborted,            // a program asked to fail (vm `fail`, a kernel's code)
   kDeadlock,           // a wait that nothing could ever satisfy
   kDeadlineExceeded,   // a wait timed out before it was satisfied
   kInternal,           // a runtime bug

@@ -506,6 +506,174 @@ Status Device::queueDispatch(
   });
 }
 
+Status Device::queueDispatchEntry(
+    const std::shared_ptr<Fence> &wait, const std::shared_ptr<Fence> &signal,
+    const std::shared_ptr<const Executable> &executable, uint32_t entryIndex,
+    std::array<uint64_t, 3> workgroupCount,
+    std::span<const uint64_t> pushConstants,
+    std::span<const DispatchBinding> bindings) {
+  if (!executable) {
+    std::string context = strCat("queue dispatch on device '", name_, "'");
+    FERRY_CHECK_SIGNAL(signal, context);
+    return reject(signal, invalidArgument(context, ": the executable is null"));
+  }
+  if (entryIndex >= executable->entries().size()) {
+    std::string context =
+        strCat("queue dispatch of executable '", executable->name(),
+               "' on device '", name_, "'");
+    FERRY_CHECK_SIGNAL(signal, context);
+    return reject(signal,
+                  outOfRange(context, ": entry index ", entryIndex,
+                             " is out of range (it has ",
+                             executable->entries().size(), " entries)"));
+  }
+  const Executable::Entry &entry = executable->entries()[entryIndex];
+  std::string context =
+      strCat("queue dispatch of executable '", executable->name(), "' entry '",
+             entry.name, "' on device '", name_, "'");
+  FERRY_CHECK_SIGNAL(signal, context);
+  if (pushConstants.size() != entry.pushConstantCount)
+    return reject(signal, invalidArgument(context, ": ", pushConstants.size(),
+                                          " push constants given, the entry "
+                                          "takes ",
+                                          entry.pushConstantCount));
+  if (bindings.size() != entry.bindingAccess.size())
+    return reject(signal, invalidArgument(context, ": ", bindings.size(),
+                                          " bindings given, the entry takes ",
+                                          entry.bindingAccess.size()));
+  uint64_t workgroups = 1;
+  for (size_t d = 0; d < 3; ++d) {
+    if (workgroupCount[d] > UINT32_MAX)
+      return reject(signal, outOfRange(context, ": workgroup count ", "xyz"[d],
+                                       " = ", int64_t(workgroupCount[d]),
+                                       " is outside [0, 2^32)"));
+    if (workgroupCount[d] &&
+        workgroups > std::numeric_limits<uint64_t>::max() / workgroupCount[d])
+      return reject(signal,
+                    outOfRange(context, ": ", workgroupCount[0], " x ",
+                               workgroupCount[1], " x ", workgroupCount[2],
+                               " workgroups overflow 64 bits"));
+    workgroups *= workgroupCount[d];
+  }
+  uint64_t writtenBytes = 0;
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    const DispatchBinding &binding = bindings[i];
+    std::string operation = strCat(context, " (binding ", i, ")");
+    if (!binding.buffer)
+      return reject(signal, invalidArgument(operation, ": the buffer is null"));
+    if (binding.buffer->isReleased())
+      return reject(signal,
+                    failedPrecondition(binding.buffer->describe(), ": ",
+                                       operation, ": already deallocated"));
+    uint64_t size = binding.buffer->byteLength();
+    if (binding.offset > size || binding.length > size - binding.offset)
+      return reject(signal,
+                    outOfRange(binding.buffer->describe(), ": ", operation,
+                               ": offset ", binding.offset, " + length ",
+                               binding.length, " is outside the buffer's ",
+                               size, " bytes"));
+    uint8_t access = entry.bindingAccess[i];
+    uint32_t usage = 0;
+    if (access & FERRY_BINDING_ACCESS_READ)
+      usage |= kDispatchStorageRead;
+    if (access & FERRY_BINDING_ACCESS_WRITE)
+      usage |= kDispatchStorageWrite;
+    Status status = binding.buffer->requireUsage(usage, operation);
+    if (status.ok())
+      status = checkAccess(*binding.buffer, operation);
+    if (!status.ok())
+      return reject(signal, status);
+    if (access & FERRY_BINDING_ACCESS_WRITE)
+      writtenBytes += binding.length;
+  }
+  std::vector<DispatchBinding> held(bindings.begin(), bindings.end());
+  std::vector<uint64_t> constants(pushConstants.begin(), pushConstants.end());
+  auto operation = describe(QueueOperationKind::kDispatch, writtenBytes);
+  operation.executable = executable->name();
+  operation.entry = entry.name;
+  operation.workgroups = workgroups;
+  return enqueue(
+      wait, signal, operation,
+      [=, this, held = std::move(held), constants = std::move(constants)] {
+        const Executable::Entry &entry = executable->entries()[entryIndex];
+        std::vector<void *> pointers;
+        std::vector<uint64_t> lengths;
+        std::vector<std::shared_ptr<Buffer>> buffers;
+        pointers.reserve(held.size());
+        lengths.reserve(held.size());
+        buffers.reserve(held.size());
+        for (const DispatchBinding &binding : held) {
+          if (!binding.buffer->data())
+            return binding.buffer->requireLive(context);
+          pointers.push_back(binding.buffer->data() + binding.offset);
+          lengths.push_back(binding.length);
+          buffers.push_back(binding.buffer);
+        }
+        FERRY_RETURN_IF_ERROR(transferMirrorsIn(buffers));
+        dispatches_.fetch_add(1, std::memory_order_relaxed);
+        FERRY_RETURN_IF_ERROR(runWorkgroups(*executable, entry, workgroupCount,
+                                            workgroups, constants, pointers,
+                                            lengths, context));
+        // Write back every distinct mirror the entry may have written.
+        for (size_t i = 0; i < held.size(); ++i) {
+          if (!(entry.bindingAccess[i] & FERRY_BINDING_ACCESS_WRITE) ||
+              !buffers[i]->transferSource())
+            continue;
+          bool seen = false;
+          for (size_t j = 0; j < i && !seen; ++j)
+            seen = (entry.bindingAccess[j] & FERRY_BINDING_ACCESS_WRITE) &&
+                   &buffers[j]->root() == &buffers[i]->root();
+          if (!seen)
+            FERRY_RETURN_IF_ERROR(transferMirror(*buffers[i], /*in=*/false));
+        }
+        return okStatus();
+      });
+}
+
+Status Device::runWorkgroups(const Executable &executable,
+                             const Executable::Entry &entry,
+                             std::array<uint64_t, 3> count, uint64_t total,
+                             std::span<const uint64_t> pushConstants,
+                             std::span<void *const> bindings,
+                             std::span<const uint64_t> lengths,
+                             const std::string &context) {
+  if (total == 0)
+    return okStatus();
+  // Once a workgroup fails the rest are skipped; the first failure wins.
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  Status result;
+  Status status = executeWorkgroups(total, [&](uint64_t begin, uint64_t end) {
+    ferry_dispatch_state_t state = {};
+    for (size_t d = 0; d < 3; ++d)
+      state.workgroup_count[d] = uint32_t(count[d]);
+    state.binding_count = uint32_t(bindings.size());
+    state.push_constant_count = uint32_t(pushConstants.size());
+    state.bindings = bindings.data();
+    state.binding_lengths = lengths.data();
+    state.push_constants = pushConstants.data();
+    for (uint64_t i = begin; i < end; ++i) {
+      if (failed.load(std::memory_order_relaxed))
+        return okStatus();
+      state.workgroup_id[0] = uint32_t(i % count[0]);
+      state.workgroup_id[1] = uint32_t(i / count[0] % count[1]);
+      state.workgroup_id[2] = uint32_t(i / count[0] / count[1]);
+      int32_t code = entry.function(&state);
+      if (code == 0)
+        continue;
+      failed.store(true, std::memory_order_relaxed);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (result.ok())
+        result = makeStatus(StatusCode::kAborted, context, ": workgroup (",
+                            state.workgroup_id[0], ", ", state.workgroup_id[1],
+                            ", ", state.workgroup_id[2], ") returned ", code);
+      return okStatus();
+    }
+    return okStatus();
+  });
+  return result.ok() ? status : result;
+}
+
 Status Device::queueHostCall(const std::shared_ptr<Fence> &wait,
                              const std::shared_ptr<Fence> &signal,
                              std::function<Status()> call) {

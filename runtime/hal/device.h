@@ -6,9 +6,10 @@
 // dealloca policy (prefer_origin routing, barrier when nothing is freed,
 // double dealloca) and statistics. A driver supplies only how work runs
 // (submit: inline or on its own queue) and the compute hooks (fill, copy,
-// dispatch), so a new kind of device touches only its own folder
-// (runtime/drivers/<name>/). Every queue operation takes an optional wait
-// fence (null: no dependency) and a required signal fence. Contract:
+// dispatch, and how to split an executable's workgroups), so a new kind of
+// device touches only its own folder (runtime/drivers/<name>/). Every queue
+// operation takes an optional wait fence (null: no dependency) and a required
+// signal fence. Contract:
 //   - the operation runs only after `wait` is signaled, and after every
 //     operation submitted to this device before it (one in-order queue);
 //   - if `wait` failed, the operation does not run, `signal` fails with the
@@ -28,6 +29,7 @@
 #ifndef FERRY_RUNTIME_HAL_DEVICE_H_
 #define FERRY_RUNTIME_HAL_DEVICE_H_
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -44,6 +46,7 @@
 #include "runtime/hal/builtin_kernels.h"
 #include "runtime/hal/device_observer.h"
 #include "runtime/hal/element_type.h"
+#include "runtime/hal/executable.h"
 #include "runtime/hal/fence.h"
 #include "runtime/hal/queue_flags.h"
 #include "runtime/hal/topology.h"
@@ -91,6 +94,14 @@ struct DeviceQueryResult {
 inline constexpr std::string_view kQueryCategoryDevice = "hal.device";
 inline constexpr std::string_view kQueryCategoryMemory = "hal.device.memory";
 inline constexpr std::string_view kQueryCategoryLink = "hal.device.link";
+
+// One binding of an executable dispatch (Device::queueDispatchEntry): the
+// `length` bytes of `buffer` from `offset`, which the entry may touch.
+struct DispatchBinding {
+  std::shared_ptr<Buffer> buffer;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
 
 struct DeviceStatistics {
   uint64_t copies = 0;
@@ -190,6 +201,27 @@ public:
                        uint64_t count,
                        std::span<const std::shared_ptr<Buffer>> bindings);
 
+  // Runs entry `entry` of `executable` (executable.h) once per workgroup of
+  // a workgroupCount[0] x [1] x [2] grid, with `pushConstants` and
+  // `bindings` (executable_abi.h: the base pointer of each is the buffer's
+  // data plus its offset). Checked at submission, before any workgroup runs,
+  // each failure naming executable, entry and binding: the entry exists,
+  // the push constant and binding counts are the entry's, each count is
+  // below 2^32 and their product fits 64 bits, and every binding is live,
+  // lies within its buffer and has DispatchStorageRead / DispatchStorageWrite
+  // for the entry's access to it (and the device may reach its memory). The
+  // driver may run workgroups in any order and concurrently
+  // (executeWorkgroups). A workgroup returning nonzero fails `signal` naming
+  // the workgroup and its code (other workgroups may have run). Keeps
+  // `executable` alive until the dispatch has run.
+  Status queueDispatchEntry(const std::shared_ptr<Fence> &wait,
+                            const std::shared_ptr<Fence> &signal,
+                            const std::shared_ptr<const Executable> &executable,
+                            uint32_t entry,
+                            std::array<uint64_t, 3> workgroupCount,
+                            std::span<const uint64_t> pushConstants,
+                            std::span<const DispatchBinding> bindings);
+
   // Runs `call` on the host in queue order; its status resolves `signal`.
   // Calls must not block on later work of this queue.
   Status queueHostCall(const std::shared_ptr<Fence> &wait,
@@ -253,6 +285,15 @@ protected:
   virtual Status executeDispatch(BuiltinKernel kernel, ElementType elementType,
                                  uint64_t count,
                                  std::span<uint8_t *const> bindings) = 0;
+  // Runs workgroups [0, count) of an executable dispatch by calling
+  // run(begin, end) on ranges that cover every index exactly once, and
+  // returns the first failure. The base runs one range inline; drivers with
+  // threads split it.
+  virtual Status
+  executeWorkgroups(uint64_t count,
+                    const std::function<Status(uint64_t, uint64_t)> &run) {
+    return run(0, count);
+  }
 
 private:
   friend class DeviceGroup;
@@ -264,6 +305,15 @@ private:
   // through host-visible buffers on both devices; runs inside the queue
   // operation using the mirror, so it waits for the source device's copy.
   Status transferMirror(const Buffer &mirror, bool in);
+  // Calls `entry` for each of `total` workgroups of a `count` grid through
+  // executeWorkgroups(); a nonzero code becomes an error under `context`.
+  Status runWorkgroups(const Executable &executable,
+                       const Executable::Entry &entry,
+                       std::array<uint64_t, 3> count, uint64_t total,
+                       std::span<const uint64_t> pushConstants,
+                       std::span<void *const> bindings,
+                       std::span<const uint64_t> lengths,
+                       const std::string &context);
   // transferMirror(in) once for every distinct mirror among `buffers`.
   Status transferMirrorsIn(std::span<const std::shared_ptr<Buffer>> buffers);
   // Validates the signal fence; fails `signal` with the returned error.

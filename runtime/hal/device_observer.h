@@ -73,10 +73,16 @@ struct QueueOperation {
   // Bytes allocated, freed, filled or copied; for a dispatch, the bytes of
   // its output binding (element count x element size).
   uint64_t bytes = 0;
-  // Dispatches only.
+  // Built-in dispatches only.
   std::optional<BuiltinKernel> kernel;
   ElementType elementType = ElementType::kI32;
   uint64_t elementCount = 0;
+  // Executable dispatches only (Device::queueDispatchEntry; `bytes` is what
+  // its written bindings span): the executable and entry names (valid while
+  // the observer runs) and the number of workgroups.
+  std::string_view executable;
+  std::string_view entry;
+  uint64_t workgroups = 0;
   // When the operation started and finished running (not when it was
   // submitted), and how it ended.
   Clock::time_point start;

@@ -155,6 +155,11 @@ void TraceRecorder::onQueueOperation(const hal::Device &device,
                                                 operation.elementType)));
     event.args.emplace_back("count", int64_t(operation.elementCount));
   }
+  if (!operation.entry.empty()) {
+    event.args.emplace_back("executable", std::string(operation.executable));
+    event.args.emplace_back("entry", std::string(operation.entry));
+    event.args.emplace_back("workgroups", int64_t(operation.workgroups));
+  }
   if (!operation.ok)
     event.args.emplace_back("failed", int64_t(1));
   std::lock_guard<std::mutex> lock(mutex_);

@@ -17,10 +17,11 @@
 //       process 2 + i per attached device i, named "NAME (DRIVER)", thread
 //         "queue": one "X" event per executed queue operation (category
 //         "queue", name alloca / dealloca / barrier / fill / copy / dispatch
-//         / host_call, args bytes and for dispatches kernel, element_type
-//         and count), and a counter "live_bytes" (args {"bytes": N}): the
-//         device allocator's live bytes after each operation and whenever
-//         sampleLiveBytes() is called.
+//         / host_call, args bytes and for built-in dispatches kernel,
+//         element_type and count, for executable dispatches executable,
+//         entry and workgroups), and a counter "live_bytes" (args {"bytes":
+//         N}): the device allocator's live bytes after each operation and
+//         whenever sampleLiveBytes() is called.
 //
 // Ownership/threads: TraceRecorder is thread-safe (one mutex around the
 // event list); it keeps each attached device's allocator alive so the final

@@ -13,6 +13,7 @@
 #include "runtime/base/testing/status_assertions.h"
 #include "runtime/drivers/local/local_device.h"
 #include "runtime/hal/buffer_bits.h"
+#include "runtime/hal/testing/test_executables.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/native_module.h"
 #include "runtime/vm/testing/sample_modules.h"
@@ -392,6 +393,33 @@ TEST_P(TraceRecorderTest, FailedOperationsAreMarked) {
   ASSERT_NE(call, trace.events.end());
   ASSERT_EQ(call->args.size(), 2u);
   EXPECT_EQ(call->args[1].first, "failed");
+}
+
+// An executable dispatch's event names the executable, entry and grid.
+TEST_P(TraceRecorderTest, ExecutableDispatchesNameTheirEntry) {
+  std::shared_ptr<hal::Device> a = makeDevice("device_a");
+  recorder.attach(*a);
+  Result<vm::Module> module =
+      vm::Module::load(vm::testing::buildDispatchEntryModule(
+          hal::testing::testExecutableRecord(), {2, 2, 1}));
+  ASSERT_TRUE(module.ok()) << module.status().toString();
+  Result<vm::Context> context = vm::Context::create(
+      std::make_shared<const vm::Module>(std::move(*module)), {a});
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  auto lhs = input(*a, {1, 2, 3}, {3});
+  auto rhs = input(*a, {4, 5, 6}, {3});
+  ASSERT_TRUE(context->invoke("main", {lhs, rhs}).ok());
+  Trace trace = recorder.snapshot();
+  auto dispatch = std::find_if(
+      trace.events.begin(), trace.events.end(),
+      [](const TraceEvent &event) { return event.name == "dispatch"; });
+  ASSERT_NE(dispatch, trace.events.end());
+  std::map<std::string, std::variant<int64_t, std::string>> args(
+      dispatch->args.begin(), dispatch->args.end());
+  EXPECT_EQ(std::get<std::string>(args.at("executable")), "test_exe");
+  EXPECT_EQ(std::get<std::string>(args.at("entry")), "add_f32");
+  EXPECT_EQ(std::get<int64_t>(args.at("workgroups")), 4);
+  EXPECT_EQ(std::get<int64_t>(args.at("bytes")), 12);
 }
 
 INSTANTIATE_TEST_SUITE_P(Drivers, TraceRecorderTest, ::testing::Bool(),

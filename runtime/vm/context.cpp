@@ -2,6 +2,7 @@
 #include "runtime/vm/integer_ops.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <limits>
 #include <optional>
@@ -64,8 +65,25 @@ Context::create(std::shared_ptr<const Module> module,
   if (options.fenceTimeout.count() > 0)
     context.fenceDeadlines_ = std::make_shared<hal::FenceDeadlines>();
   FERRY_RETURN_IF_ERROR(context.resolveImports());
+  FERRY_RETURN_IF_ERROR(context.loadExecutables());
   FERRY_RETURN_IF_ERROR(context.initialize());
   return context;
+}
+
+Status Context::loadExecutables() {
+  for (const bytecode::ExecutableRecord &record : module_->executables()) {
+    std::vector<hal::ExecutableEntrySpec> entries;
+    for (const bytecode::EntryRecord &entry : record.entries)
+      entries.push_back(
+          {entry.name, entry.pushConstantCount, entry.bindingAccess});
+    Result<std::shared_ptr<hal::Executable>> executable =
+        hal::Executable::load({record.name, record.format, record.cpuFeatures,
+                               entries, record.image});
+    if (!executable.ok())
+      return executable.status().withContext("loading the module");
+    executables_.push_back(std::move(*executable));
+  }
+  return okStatus();
 }
 
 Status Context::resolveImports() {
@@ -748,6 +766,54 @@ Status Frame::executeHal() {
     }
     Status status = device->queueDispatch(wait, signal, kernel, type,
                                           uint64_t(count), bindings);
+    return status.ok() ? status : fail(status);
+  }
+  case Opcode::kQueueDispatchEntry: {
+    FERRY_ASSIGN_OR_RETURN(auto device, refOperand<hal::Device>("device"));
+    FERRY_ASSIGN_OR_RETURN(auto wait,
+                           optionalRefOperand<hal::Fence>("wait fence"));
+    FERRY_ASSIGN_OR_RETURN(auto signal, refOperand<hal::Fence>("signal fence"));
+    const std::shared_ptr<const hal::Executable> &executable =
+        context_.executables()[size_t(operand())];
+    auto entry = uint32_t(operand());
+    std::array<int64_t, 3> counts = {i64Operand(), i64Operand(), i64Operand()};
+    std::vector<uint64_t> pushConstants(static_cast<size_t>(operand()));
+    for (uint64_t &value : pushConstants)
+      value = uint64_t(i64Operand());
+    std::vector<hal::DispatchBinding> bindings(static_cast<size_t>(operand()));
+    for (size_t i = 0; i < bindings.size(); ++i) {
+      FERRY_ASSIGN_OR_RETURN(bindings[i].buffer,
+                             refOperand<hal::Buffer>(strCat("binding ", i)));
+    }
+    std::array<std::vector<int64_t>, 2> ranges; // offsets, lengths
+    for (std::vector<int64_t> &range : ranges) {
+      range.resize(size_t(operand()));
+      for (int64_t &value : range)
+        value = i64Operand();
+    }
+    // Negative counts, offsets and lengths never reach the device.
+    auto negative = [&](std::string_view what, size_t i, int64_t value) {
+      Status status = failWith("executable '", executable->name(), "' ", what,
+                               " ", i, " is negative (", value, ")");
+      signal->fail(status);
+      return status;
+    };
+    std::array<uint64_t, 3> workgroups;
+    for (size_t d = 0; d < 3; ++d) {
+      if (counts[d] < 0)
+        return negative("workgroup count", d, counts[d]);
+      workgroups[d] = uint64_t(counts[d]);
+    }
+    for (size_t i = 0; i < bindings.size(); ++i) {
+      if (ranges[0][i] < 0)
+        return negative("binding offset", i, ranges[0][i]);
+      if (ranges[1][i] < 0)
+        return negative("binding length", i, ranges[1][i]);
+      bindings[i].offset = uint64_t(ranges[0][i]);
+      bindings[i].length = uint64_t(ranges[1][i]);
+    }
+    Status status = device->queueDispatchEntry(
+        wait, signal, executable, entry, workgroups, pushConstants, bindings);
     return status.ok() ? status : fail(status);
   }
   case Opcode::kDeviceQuery: {

@@ -32,6 +32,11 @@
 // error instead of hanging. A function that blocks inside its call is not
 // interrupted.
 //
+// Executables: create() loads each of the module's native executables once
+// (runtime/hal/executable.h: format, CPU features, ELF, ABI version, entry
+// symbols), so a bad or mismatched one fails create() naming it, never a
+// later dispatch; hal.device.queue.dispatch.entry runs them.
+//
 // Module initialization: create() runs the module initializer (a function
 // named bytecode::kInitializerFunctionName, if the module has one) once,
 // before returning; it is the only code that may store to the module's
@@ -99,6 +104,11 @@ public:
   std::span<const NativeFunction *const> resolvedImports() const {
     return imports_;
   }
+  // The module's executables, loaded once by create() (executable.h), in
+  // executable-table order.
+  std::span<const std::shared_ptr<const hal::Executable>> executables() const {
+    return executables_;
+  }
   // The module's globals, as the initializer left them.
   std::span<const int64_t> globals() const { return globals_; }
   const ContextOptions &options() const { return options_; }
@@ -132,6 +142,8 @@ private:
   Status initialize();
   // Fills imports_ from nativeModules_.
   Status resolveImports();
+  // Loads every executable of the module into executables_.
+  Status loadExecutables();
 
   Context(std::shared_ptr<const Module> module,
           std::vector<std::shared_ptr<hal::Device>> devices)
@@ -142,6 +154,7 @@ private:
   std::vector<std::shared_ptr<hal::Device>> devices_;
   std::vector<std::shared_ptr<const NativeModule>> nativeModules_;
   std::vector<const NativeFunction *> imports_;
+  std::vector<std::shared_ptr<const hal::Executable>> executables_;
   std::vector<int64_t> globals_;
   ContextObserver *observer_ = nullptr;
   ContextOptions options_;

@@ -11,6 +11,7 @@
 #include "compiler/Target/Bytecode/BytecodeWriter.h"
 
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
+#include "compiler/Utils/ABI.h"
 
 #include "mlir/Analysis/Liveness.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,6 +24,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "runtime/drivers/builtin_backends.h"
@@ -373,6 +375,68 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
+// Executables
+//===----------------------------------------------------------------------===//
+
+// `@executable::@function` -> (executable table index, entry index).
+using EntryTable = llvm::DenseMap<Attribute, std::pair<uint32_t, uint32_t>>;
+
+bool isExecutable(Operation *op) {
+  return isa<ModuleOp>(op) && op->hasAttr(kExecutableAttr);
+}
+
+// Compiles every executable of `module` into one shared object: executable
+// 0 of the table, one entry per dispatch function, in module order.
+LogicalResult
+compileExecutables(ModuleOp module, const BytecodeWriterOptions &options,
+                   std::vector<vm::bytecode::ExecutableRecord> &records,
+                   EntryTable &entries) {
+  OpBuilder builder(module.getContext());
+  OwningOpRef<ModuleOp> merged = ModuleOp::create(module.getLoc());
+  builder.setInsertionPointToEnd(merged->getBody());
+  SmallVector<Attribute> symbols;
+  llvm::StringSet<> names;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (!isExecutable(&op))
+      continue;
+    auto executable = cast<ModuleOp>(op);
+    for (auto func : executable.getOps<func::FuncOp>()) {
+      if (!func.isPublic())
+        continue;
+      if (!names.insert(func.getSymName()).second)
+        return func.emitError() << "dispatch function '" << func.getSymName()
+                                << "' is defined by two executables; entry "
+                                   "names must be unique in a module";
+      builder.clone(*func);
+      symbols.push_back(
+          SymbolRefAttr::get(executable.getSymNameAttr(),
+                             {FlatSymbolRefAttr::get(func.getSymNameAttr())}));
+    }
+  }
+  if (symbols.empty())
+    return success();
+  FailureOr<codegen::ExecutableImage> image =
+      codegen::compileExecutable(*merged, options.target);
+  if (failed(image))
+    return failure();
+  vm::bytecode::ExecutableRecord record;
+  record.name = "dispatches";
+  record.format = image->format;
+  record.cpuFeatures = image->cpuFeatures;
+  record.image = std::move(image->image);
+  for (auto [index, entry] : llvm::enumerate(image->entries)) {
+    vm::bytecode::EntryRecord entryRecord;
+    entryRecord.name = entry.name;
+    entryRecord.pushConstantCount = entry.pushConstantCount;
+    entryRecord.bindingAccess = entry.bindingAccess;
+    record.entries.push_back(std::move(entryRecord));
+    entries[symbols[index]] = {0u, uint32_t(index)};
+  }
+  records.push_back(std::move(record));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Functions
 //===----------------------------------------------------------------------===//
 
@@ -381,9 +445,11 @@ class FunctionEncoder {
 public:
   FunctionEncoder(StringTable &strings, const DeviceTable &devices,
                   const ImportTable &imports, const FunctionTable &functions,
-                  const GlobalTable &globals, ConstantTable &constants)
+                  const GlobalTable &globals, const EntryTable &entries,
+                  ConstantTable &constants)
       : strings(strings), devices(devices), imports(imports),
-        functions(functions), globals(globals), constants(constants) {}
+        functions(functions), globals(globals), entries(entries),
+        constants(constants) {}
 
   LogicalResult encode(func::FuncOp func, ByteWriter &out);
 
@@ -408,6 +474,7 @@ private:
   LogicalResult encodeQueueAlloca(hal::DeviceQueueAllocaOp op);
   LogicalResult encodeQueueDealloca(hal::DeviceQueueDeallocaOp op);
   LogicalResult encodeQueueDispatch(hal::DeviceQueueDispatchOp op);
+  LogicalResult encodeQueueDispatchEntry(hal::DeviceQueueDispatchEntryOp op);
   LogicalResult encodeDeviceQuery(hal::DeviceQueryOp op);
   LogicalResult encodeAllocatorSelect(hal::AllocatorSelectOp op);
   LogicalResult encodeImportBuffer(hal::DeviceImportBufferOp op);
@@ -452,6 +519,7 @@ private:
   const ImportTable &imports;
   const FunctionTable &functions;
   const GlobalTable &globals;
+  const EntryTable &entries;
   ConstantTable &constants;
   RegisterFile registers;
   ByteWriter code;
@@ -648,6 +716,9 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
       })
       .Case([&](hal::DeviceQueueDispatchOp op) {
         return encodeQueueDispatch(op);
+      })
+      .Case([&](hal::DeviceQueueDispatchEntryOp op) {
+        return encodeQueueDispatchEntry(op);
       })
       .Case([&](hal::DeviceQueryOp op) { return encodeDeviceQuery(op); })
       .Case(
@@ -870,6 +941,26 @@ FunctionEncoder::encodeQueueDispatch(hal::DeviceQueueDispatchOp op) {
   if (failed(addRegisters(op, op.getBindings(), "binding")))
     return failure();
   return emit(op, Opcode::kQueueDispatch);
+}
+
+LogicalResult
+FunctionEncoder::encodeQueueDispatchEntry(hal::DeviceQueueDispatchEntryOp op) {
+  auto entry = entries.find(op.getEntry());
+  if (entry == entries.end())
+    return op.emitError() << "dispatches " << op.getEntry()
+                          << ", which is not a dispatch function of an "
+                             "executable of this module";
+  addQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
+  addImmediate(entry->second.first);
+  addImmediate(entry->second.second);
+  for (Value count : op.getWorkgroups())
+    addRegister(count);
+  if (failed(addRegisters(op, op.getPushConstants(), "push constant")) ||
+      failed(addRegisters(op, op.getBindings(), "binding")) ||
+      failed(addRegisters(op, op.getBindingOffsets(), "binding offset")) ||
+      failed(addRegisters(op, op.getBindingLengths(), "binding length")))
+    return failure();
+  return emit(op, Opcode::kQueueDispatchEntry);
 }
 
 LogicalResult FunctionEncoder::encodeDeviceQuery(hal::DeviceQueryOp op) {
@@ -1152,7 +1243,8 @@ LogicalResult FunctionEncoder::emit(Operation *op, Opcode opcode) {
 
 // Encodes everything after the header. Reports every function's first error
 // rather than stopping at the first bad function.
-FailureOr<ByteWriter> encodePayload(ModuleOp module) {
+FailureOr<ByteWriter> encodePayload(ModuleOp module,
+                                    const BytecodeWriterOptions &options) {
   StringTable strings;
   DeviceTable devices;
   for (auto device : module.getOps<hal::DeviceGlobalOp>())
@@ -1175,12 +1267,18 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module) {
                                  "holds at most "
                               << vm::bytecode::kMaxGlobals;
 
+  std::vector<vm::bytecode::ExecutableRecord> executableRecords;
+  EntryTable entryTable;
+  if (failed(
+          compileExecutables(module, options, executableRecords, entryTable)))
+    return failure();
+
   ConstantTable constants;
   ByteWriter functions;
   uint32_t functionCount = 0;
   bool succeeded = true;
   for (Operation &op : module.getBody()->getOperations()) {
-    if (isa<hal::DeviceGlobalOp, hal::GlobalOp>(op))
+    if (isa<hal::DeviceGlobalOp, hal::GlobalOp>(op) || isExecutable(&op))
       continue;
     auto func = dyn_cast<func::FuncOp>(op);
     if (!func) {
@@ -1194,7 +1292,7 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module) {
     if (func.isExternal())
       continue;
     FunctionEncoder encoder(strings, devices, imports, functionTable, globals,
-                            constants);
+                            entryTable, constants);
     if (failed(encoder.encode(func, functions))) {
       succeeded = false;
       continue;
@@ -1205,10 +1303,10 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module) {
     return failure();
 
   // The executable table interns its names, so it is encoded before the
-  // string table is written. No executables yet.
+  // string table is written.
   ByteWriter executables;
   Status status = vm::bytecode::appendExecutableTable(
-      executables, {},
+      executables, executableRecords,
       [&](std::string_view text) { return strings.intern(text); });
   if (!status.ok())
     return module.emitError()
@@ -1227,8 +1325,9 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module) {
 
 } // namespace
 
-LogicalResult writeBytecodeModule(ModuleOp module, llvm::raw_ostream &os) {
-  FailureOr<ByteWriter> payload = encodePayload(module);
+LogicalResult writeBytecodeModule(ModuleOp module, llvm::raw_ostream &os,
+                                  const BytecodeWriterOptions &options) {
+  FailureOr<ByteWriter> payload = encodePayload(module, options);
   if (failed(payload))
     return failure();
   std::vector<uint8_t> file = vm::bytecode::sealModule(payload->bytes());

@@ -172,6 +172,24 @@ Status LocalDevice::executeDispatch(hal::BuiltinKernel kernel,
   return result;
 }
 
+Status LocalDevice::executeWorkgroups(
+    uint64_t count, const std::function<Status(uint64_t, uint64_t)> &run) {
+  if (!executor_)
+    return run(0, count);
+  // Workgroups are the unit of work: each chunk runs a range of them.
+  std::mutex mutex;
+  Status result;
+  executor_->parallelFor(count, 1, [&](uint64_t begin, uint64_t end) {
+    Status status = run(begin, end);
+    if (!status.ok()) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (result.ok())
+        result = status;
+    }
+  });
+  return result;
+}
+
 Status registerLocalDrivers(hal::DriverRegistry &registry) {
   struct Entry {
     std::string_view name;

@@ -4,7 +4,8 @@
 //                   run, resolve the signal fence, return. The reference
 //                   driver, simple enough to be obviously right.
 //   local-task      a TaskExecutor: one in-order queue thread per device plus
-//                   helper threads that split copies, fills and dispatches;
+//                   helper threads that split copies, fills and dispatches
+//                   (an executable's grid by workgroups);
 //                   queue calls return as soon as the work is queued.
 //   local-discrete  a TESTING device: local-sync whose default memory is
 //                   not host-visible (a device heap plus a host-visible
@@ -78,6 +79,9 @@ protected:
   Status executeDispatch(hal::BuiltinKernel kernel,
                          hal::ElementType elementType, uint64_t count,
                          std::span<uint8_t *const> bindings) override;
+  Status executeWorkgroups(
+      uint64_t count,
+      const std::function<Status(uint64_t, uint64_t)> &run) override;
 
 private:
   LocalDevice(std::string name, std::shared_ptr<hal::Allocator> allocator,

@@ -169,6 +169,9 @@ private:
       return lowerConstant(constant);
     if (auto dispatch = dyn_cast<stream::CmdDispatchOp>(op))
       return lowerDispatch(dispatch, fenceFor(dispatch.getAwaitTimepoint()));
+    if (auto dispatch = dyn_cast<stream::CmdDispatchEntryOp>(op))
+      return lowerDispatchEntry(dispatch,
+                                fenceFor(dispatch.getAwaitTimepoint()));
     if (auto fill = dyn_cast<stream::CmdFillOp>(op))
       return lowerFill(fill, fenceFor(fill.getAwaitTimepoint()));
     if (auto copy = dyn_cast<stream::CmdCopyOp>(op))
@@ -509,6 +512,26 @@ private:
     return success();
   }
 
+  // Each binding is a whole resource: offset 0, its size as the length the
+  // kernel may touch (the runtime checks it against the buffer).
+  LogicalResult lowerDispatchEntry(stream::CmdDispatchEntryOp op, Value wait) {
+    Location loc = op.getLoc();
+    StringRef symbol = deviceSymbolOf(op);
+    SmallVector<Value> bindings, offsets;
+    for (Value resource : op.getResourceOperands()) {
+      bindings.push_back(usableOn(buffers.lookup(resource), symbol));
+      offsets.push_back(index(loc, 0));
+    }
+    Value onDevice = deviceOf(op);
+    Value signal = newFence(loc, onDevice);
+    DeviceQueueDispatchEntryOp::create(builder, loc, onDevice, wait, signal,
+                                       op.getEntryAttr(), op.getWorkgroups(),
+                                       op.getPushConstants(), bindings, offsets,
+                                       op.getResourceOperandSizes());
+    fences[op.getResultTimepoint()] = signal;
+    return success();
+  }
+
   // Fill patterns travel as integers of the value's width; a float
   // constant becomes its bit pattern.
   FailureOr<Value> fillPattern(stream::CmdFillOp op) {
@@ -576,6 +599,9 @@ private:
           TypeSwitch<Operation *, LogicalResult>(&command)
               .Case([&](stream::CmdDispatchOp dispatch) {
                 return lowerDispatch(dispatch, wait);
+              })
+              .Case([&](stream::CmdDispatchEntryOp dispatch) {
+                return lowerDispatchEntry(dispatch, wait);
               })
               .Case(
                   [&](stream::CmdFillOp fill) { return lowerFill(fill, wait); })

@@ -92,6 +92,19 @@ LogicalResult DeviceQueueDispatchOp::verify() {
   return verifyElementType(*this, getElementType());
 }
 
+LogicalResult DeviceQueueDispatchEntryOp::verify() {
+  if (getWorkgroups().size() != 3)
+    return emitOpError() << "has " << getWorkgroups().size()
+                         << " workgroup counts; it needs 3 (x, y, z)";
+  if (getBindingOffsets().size() != getBindings().size() ||
+      getBindingLengths().size() != getBindings().size())
+    return emitOpError() << "has " << getBindings().size() << " bindings, "
+                         << getBindingOffsets().size() << " offsets and "
+                         << getBindingLengths().size()
+                         << " lengths; they must match";
+  return success();
+}
+
 Value BufferViewDimOp::getExternalBuffer() { return getBufferView(); }
 int64_t BufferViewDimOp::getDimIndex() { return getIndexAttr().getInt(); }
 

@@ -616,4 +616,41 @@ def HAL_DeviceQueueDispatchOp : HAL_Op<"device.queue.dispatch", [AttrSizedOperan
   let hasVerifier = 1;
 }
 
+def HAL_DeviceQueueDispatchEntryOp : HAL_Op<"device.queue.dispatch.entry", [AttrSizedOperandSegments]> {
+  let summary = "runs an entry of a native executable over buffers in queue order";
+  let description = [{
+    Runs entry `entry` (`@executable::@function`, a dispatch function of a
+    nested `builtin.module` marked `ferry.executable`) once per workgroup of
+    the grid `workgroups` (x, y, z), with `push_constants` and the byte
+    ranges (`binding_offsets`, `binding_lengths`) of `bindings` in order.
+    The bytecode writer compiles the executable into the module's executable
+    table and this op into opcode 0x39 (`hal.device.queue.dispatch.entry`);
+    the runtime checks every range against its buffer and the buffer's
+    dispatch usage bits before any workgroup runs.
+
+    ```mlir
+    hal.device.queue.dispatch.entry<%device : !hal.device> wait(%f0)
+        signal(%f1) entry(@d0::@d0) workgroups(%x, %c1, %c1)
+        push_constants(%m) bindings(%a, %b, %c) offsets(%c0, %c0, %c0)
+        lengths(%la, %lb, %lc)
+    ```
+  }];
+  let arguments = (ins HAL_Device:$device, Optional<HAL_Fence>:$wait_fence,
+                       HAL_Fence:$signal_fence, SymbolRefAttr:$entry,
+                       Variadic<Index>:$workgroups,
+                       Variadic<Index>:$push_constants,
+                       Variadic<HAL_Buffer>:$bindings,
+                       Variadic<Index>:$binding_offsets,
+                       Variadic<Index>:$binding_lengths);
+  let assemblyFormat = [{
+    `<` $device `:` type($device) `>`
+    (`wait` `(` $wait_fence^ `)`)? `signal` `(` $signal_fence `)`
+    `entry` `(` $entry `)` `workgroups` `(` $workgroups `)`
+    `push_constants` `(` $push_constants `)` `bindings` `(` $bindings `)`
+    `offsets` `(` $binding_offsets `)` `lengths` `(` $binding_lengths `)`
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // FERRY_DIALECT_HAL_OPS

@@ -83,7 +83,8 @@ bool isOnlyRead(Value resource) {
     bool reads =
         TypeSwitch<Operation *, bool>(user)
             .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp,
-                  AsyncUpdateOp>([](auto) { return true; })
+                  AsyncDispatchEntryOp, AsyncUpdateOp>(
+                [](auto) { return true; })
             // An external function reads its untied inputs; a function of
             // the module may write an argument it is given as a last use.
             .Case<AsyncCallOp>([&](AsyncCallOp call) {

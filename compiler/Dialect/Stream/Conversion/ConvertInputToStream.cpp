@@ -16,6 +16,7 @@
 // arguments, is copied first. Functions without tensors (scalar code, which
 // may branch between blocks) are left as they are.
 
+#include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
@@ -26,9 +27,11 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_CONVERTINPUTTOSTREAMPASS
@@ -119,10 +122,78 @@ bool hasTiedResults(func::FuncOp func) {
   return false;
 }
 
+// The linalg ops dispatch formation makes a native dispatch of (one each).
+bool isDispatchableLinalgOp(Operation *op) {
+  return isa<linalg::GenericOp, linalg::MatmulOp, linalg::BatchMatmulOp,
+             linalg::MatvecOp, linalg::BroadcastOp, linalg::TransposeOp,
+             linalg::ReduceOp, linalg::MapOp, linalg::CopyOp>(op);
+}
+
+// Reports why a linalg op cannot become a dispatch: tensors only, one
+// result, projected-permutation maps, a body of arith/math ops, scalars
+// captured from outside only as constants.
+LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
+    return op->emitError() << "'" << op->getName()
+                           << "' is supported on tensors with one result only";
+  for (Type type : op->getOperandTypes())
+    if (failed(checkRuntimeTensor(op, type)))
+      return failure();
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return op->emitError() << "'" << op->getName() << "' has indexing map "
+                             << AffineMapAttr::get(map)
+                             << "; only projected permutations are supported";
+  WalkResult body = op->walk([&](Operation *nested) {
+    if (nested == op.getOperation() ||
+        isa<linalg::YieldOp, linalg::IndexOp>(nested) ||
+        isa<arith::ArithDialect, math::MathDialect>(nested->getDialect()))
+      return WalkResult::advance();
+    nested->emitError() << "'" << nested->getName() << "' in the body of '"
+                        << op->getName()
+                        << "' is not supported: bodies may use arith and "
+                           "math ops only";
+    return WalkResult::interrupt();
+  });
+  if (body.wasInterrupted())
+    return failure();
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  for (Value value : captured)
+    if (!matchPattern(value, m_Constant()))
+      return op->emitError() << "'" << op->getName()
+                             << "' uses a value defined outside it that is "
+                                "not a constant; only constants may be";
+  return success();
+}
+
+// An elementwise arith or math op on ranked tensors of one shape that no
+// built-in kernel implements: it becomes a linalg.generic (what
+// convert-elementwise-to-linalg makes of it) dispatched like any other.
+bool isGenericElementwise(Operation *op) {
+  if (getElementwiseKernel(op) || op->getNumResults() != 1 ||
+      !op->hasTrait<OpTrait::Elementwise>() ||
+      !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return false;
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType)
+    return false;
+  return llvm::all_of(op->getOperandTypes(), [&](Type type) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    return tensorType && tensorType.getShape() == resultType.getShape();
+  });
+}
+
 // Reports why `op` cannot be imported, or succeeds if it can.
 LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   if (getElementwiseKernel(op) && hasTensorTypes(op))
     return checkRuntimeTensor(op, op->getResult(0).getType());
+  if (isGenericElementwise(op)) {
+    for (Type type : op->getOperandTypes())
+      if (failed(checkRuntimeTensor(op, type)))
+        return failure();
+    return checkRuntimeTensor(op, op->getResult(0).getType());
+  }
   if (auto dimOp = dyn_cast<tensor::DimOp>(op)) {
     if (!dimOp.getConstantIndex())
       return op->emitError()
@@ -134,6 +205,8 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
     return checkRuntimeTensor(op, op->getResult(0).getType());
   if (getSplatConstant(op) || getDataConstant(op))
     return checkRuntimeTensor(op, op->getResult(0).getType());
+  if (isDispatchableLinalgOp(op))
+    return checkDispatchableLinalgOp(cast<linalg::LinalgOp>(op));
   if (auto fill = dyn_cast<linalg::FillOp>(op)) {
     if (!fill.hasPureTensorSemantics() || fill.getNumResults() != 1)
       return op->emitError() << "'linalg.fill' is supported on tensors only";
@@ -427,6 +500,10 @@ private:
       importDataConstant(op, data);
     else if (auto fill = dyn_cast<linalg::FillOp>(op))
       importFill(fill);
+    else if (isDispatchableLinalgOp(op))
+      importLinalg(cast<linalg::LinalgOp>(op));
+    else if (isGenericElementwise(op))
+      importGenericElementwise(op);
     else if (auto call = dyn_cast<func::CallOp>(op))
       importCall(call);
     else if (auto returnOp = dyn_cast<func::ReturnOp>(op))
@@ -627,6 +704,150 @@ private:
   }
 
   // linalg.fill writes its init operand in place.
+  // The value of dimension `d` of tensor `value`.
+  Value dimOf(Location loc, Value value, int64_t d) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!type.isDynamicDim(d))
+      return indexConstant(loc, type.getDimSize(d));
+    return storages[value].dynamicDims[type.getDynamicDimIndex(d)];
+  }
+
+  // Outlines `op` into an executable of its own (a nested module marked
+  // `ferry.executable` holding one dispatch function over its operands) and
+  // dispatches it, writing the destination (`outs`) operand in place.
+  void importLinalg(linalg::LinalgOp op) {
+    Location loc = op.getLoc();
+    ModuleOp module = func->getParentOfType<ModuleOp>();
+    SmallVector<Value> operands(op->getOperands());
+    SmallVector<Type> operandTypes(op->getOperandTypes());
+    Type resultType = op->getResult(0).getType();
+
+    OpBuilder moduleBuilder(func);
+    std::string name =
+        (func.getSymName() + "_dispatch_" + Twine(dispatchCount++)).str();
+    auto executable = ModuleOp::create(moduleBuilder, loc, StringRef(name));
+    executable->setAttr(kExecutableAttr, moduleBuilder.getUnitAttr());
+    symbols.insert(executable);
+    name = executable.getSymName()->str();
+    OpBuilder bodyBuilder = OpBuilder::atBlockEnd(executable.getBody());
+    auto entry = func::FuncOp::create(
+        bodyBuilder, loc, name,
+        bodyBuilder.getFunctionType(operandTypes, {resultType}));
+    Block *block = entry.addEntryBlock();
+    bodyBuilder.setInsertionPointToStart(block);
+    IRMapping mapping;
+    for (auto [operand, arg] : llvm::zip(operands, block->getArguments()))
+      mapping.map(operand, arg);
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value value : captured)
+      mapping.map(value,
+                  bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
+    Operation *clone = bodyBuilder.clone(*op, mapping);
+    func::ReturnOp::create(bodyBuilder, loc, clone->getResults());
+
+    FailureOr<codegen::EntryLayout> layout =
+        codegen::analyzeDispatchFunction(entry);
+    assert(succeeded(layout) && "a checked linalg op outlines cleanly");
+
+    // Operands mapped to the same loop must agree on its extent; where
+    // their dynamic dims are different values, the program checks.
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<Value> loopExtent(op.getNumLoops());
+    std::string what =
+        "operands of '" + op->getName().getStringRef().str() + "'";
+    for (auto [operand, map] : llvm::zip(operands, maps)) {
+      for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+        unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+        Value dim = dimOf(loc, operand, position);
+        if (!loopExtent[loop]) {
+          loopExtent[loop] = dim;
+          continue;
+        }
+        if (loopExtent[loop] == dim ||
+            (matchPattern(loopExtent[loop], m_Constant()) &&
+             matchPattern(dim, m_Constant())))
+          continue;
+        Value same = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq, loopExtent[loop], dim);
+        cf::AssertOp::create(builder, loc, same,
+                             (what + locationSuffix(loc) +
+                              " differ in the extent of loop " + Twine(loop))
+                                 .str());
+      }
+    }
+
+    SmallVector<Value> pushConstants, resources, sizes;
+    for (Value operand : operands) {
+      const TensorStorage &storage = storages[operand];
+      llvm::append_range(pushConstants, storage.dynamicDims);
+      resources.push_back(storage.resource);
+      sizes.push_back(storage.size);
+    }
+    Value one = indexConstant(loc, 1);
+    Value countX = one;
+    if (layout->workgroups.tileSize > 0) {
+      Value extent = layout->workgroups.staticExtent
+                         ? indexConstant(loc, *layout->workgroups.staticExtent)
+                         : dimOf(loc, operands[layout->workgroups.bindingIndex],
+                                 layout->workgroups.dimIndex);
+      countX = arith::CeilDivUIOp::create(
+          builder, loc, extent,
+          indexConstant(loc, layout->workgroups.tileSize));
+    }
+    int64_t tied = layout->resultBindings.front();
+    Value dest = operands[tied];
+    TensorStorage result = storages[dest];
+    auto dispatch = AsyncDispatchEntryOp::create(
+        builder, loc, resourceType(Lifetime::Unknown),
+        SymbolRefAttr::get(executable.getSymNameAttr(),
+                           {FlatSymbolRefAttr::get(entry.getSymNameAttr())}),
+        ValueRange{countX, one, one}, pushConstants, resources, sizes,
+        result.size, builder.getDenseI64ArrayAttr({tied}));
+    setAffinity(dispatch, affinityOf(op));
+    result.resource = dispatch.getResult();
+    storages[op->getResult(0)] = result;
+    deadOps.push_back(op);
+  }
+
+  static std::string locationSuffix(Location loc) {
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      return (" at " + file.getFilename().getValue() + ":" +
+              Twine(file.getLine()) + ":" + Twine(file.getColumn()))
+          .str();
+    return "";
+  }
+
+  // Rewrites `op` as a linalg.generic into a fresh tensor.empty of its
+  // result's shape (the dims of its first operand) and dispatches that.
+  void importGenericElementwise(Operation *op) {
+    Location loc = op->getLoc();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    auto empty = tensor::EmptyOp::create(
+        builder, loc, type, storages[op->getOperand(0)].dynamicDims);
+    setAffinity(empty, getAffinity(op));
+    importEmpty(empty);
+    AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
+    SmallVector<AffineMap> maps(op->getNumOperands() + 1, identity);
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        builder, loc, TypeRange{type}, op->getOperands(),
+        ValueRange{empty.getResult()}, maps, iterators,
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+          OperationState state(nestedLoc, op->getName());
+          state.addOperands(args.drop_back());
+          state.addTypes(type.getElementType());
+          state.addAttributes(op->getAttrs());
+          Operation *scalar = nested.create(state);
+          linalg::YieldOp::create(nested, nestedLoc, scalar->getResults());
+        });
+    setAffinity(generic, getAffinity(op));
+    importLinalg(generic);
+    storages[op->getResult(0)] = storages[generic.getResult(0)];
+    deadOps.push_back(op);
+  }
+
   void importFill(linalg::FillOp op) {
     TensorStorage storage = storages[op.getOutputs()[0]];
     storage.resource =
@@ -816,6 +1037,7 @@ private:
   SmallVector<TensorStorage> argumentStorages;
   llvm::DenseMap<Value, TensorStorage> storages;
   SmallVector<Operation *> deadOps;
+  unsigned dispatchCount = 0;
 };
 
 struct ConvertInputToStreamPass
@@ -835,6 +1057,8 @@ struct ConvertInputToStreamPass
         continue;
       }
       if (isa<hal::HALDialect>(op.getDialect()))
+        continue;
+      if (isa<ModuleOp>(op) && op.hasAttr(kExecutableAttr))
         continue;
       op.emitError() << "'" << op.getName()
                      << "' is not supported at module level";

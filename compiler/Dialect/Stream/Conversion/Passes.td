@@ -9,9 +9,19 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     Rewrites every public `func.func` so that its tensor arguments and
     results become `!hal.buffer_view` values: each argument is checked
     against its tensor type and imported as an external resource, each
-    result is exported. Elementwise `arith` ops on ranked tensors (static
-    or dynamic shapes) become `stream.async.dispatch` of a built-in kernel,
-    and `tensor.dim` reads the dimension the import recorded.
+    result is exported. Elementwise `arith` add/sub/mul on ranked tensors
+    (static or dynamic shapes) become `stream.async.dispatch` of a built-in
+    kernel, and `tensor.dim` reads the dimension the import recorded.
+
+    Dispatch formation: every accepted linalg op on tensors (`generic` with
+    projected-permutation maps and an arith/math body, `matmul`,
+    `batch_matmul`, `matvec`, `broadcast`, `transpose`, `reduce`, `map`,
+    `copy`), and every other elementwise arith/math op on whole tensors (as
+    the `linalg.generic` it becomes), is outlined into an executable of its
+    own (a nested module marked `ferry.executable`) and becomes
+    `stream.async.dispatch.entry`, whose result is its `outs` operand
+    written in place; operands mapped to the same loop are checked at run
+    time where their dynamic dims are different values.
 
     A result a function (with a body) ties to an argument with
     `iree.abi.tied` is written into the buffer the host lent for it: the tie
@@ -46,7 +56,9 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
   }];
   let dependentDialects = [
     "::ferry::stream::StreamDialect", "::ferry::hal::HALDialect",
-    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect"
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    // Elementwise ops on tensors become linalg.generic into tensor.empty.
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 

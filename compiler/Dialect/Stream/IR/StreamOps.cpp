@@ -373,6 +373,44 @@ OpOperand *AsyncDispatchOp::getTiedOperand(unsigned resultIndex) {
                        resultIndex);
 }
 
+// An entry dispatch has three workgroup counts and writes exactly one of its
+// operands.
+static LogicalResult verifyEntryDispatch(Operation *op, ValueRange workgroups) {
+  if (workgroups.size() != 3)
+    return op->emitOpError() << "has " << workgroups.size()
+                             << " workgroup counts; it needs 3 (x, y, z)";
+  return success();
+}
+
+LogicalResult AsyncDispatchEntryOp::verify() {
+  if (failed(verifySizes(*this, getResourceOperands(),
+                         getResourceOperandSizes())) ||
+      failed(verifyEntryDispatch(*this, getWorkgroups())))
+    return failure();
+  if (getTiedOperands().size() != 1 || getTiedOperands()[0] < 0)
+    return emitOpError() << "must write its result into one of its operands";
+  return verifyTies(*this, getTiedOperands(), getResourceOperands(),
+                    getOperation()->getResultTypes());
+}
+
+OpOperand *AsyncDispatchEntryOp::getTiedOperand(unsigned resultIndex) {
+  return tiedOperandAt(*this, getTiedOperands(), getResourceOperands(),
+                       resultIndex);
+}
+
+LogicalResult CmdDispatchEntryOp::verify() {
+  if (failed(verifySizes(*this, getResourceOperands(),
+                         getResourceOperandSizes())) ||
+      failed(verifyEntryDispatch(*this, getWorkgroups())))
+    return failure();
+  if (getOutputIndex() < 0 ||
+      getOutputIndex() >= static_cast<int64_t>(getResourceOperands().size()))
+    return emitOpError() << "output " << getOutputIndex()
+                         << " is not one of its "
+                         << getResourceOperands().size() << " resources";
+  return success();
+}
+
 static LogicalResult verifyFillValue(Operation *op, Type valueType) {
   unsigned width = valueType.getIntOrFloatBitWidth();
   if (width != 8 && width != 16 && width != 32 && width != 64)
@@ -652,11 +690,12 @@ LogicalResult CmdExecuteOp::verifyRegions() {
                             "least one dispatch, fill or copy";
   AffinityAttr affinity = getAffinity(*this);
   for (Operation &op : body) {
-    if (!isa<CmdDispatchOp, CmdFillOp, CmdCopyOp>(op)) {
-      InFlightDiagnostic diag = op.emitOpError()
-                                << "cannot run inside an execution region: "
-                                   "only stream.cmd.dispatch, fill and copy "
-                                   "can";
+    if (!isa<CmdDispatchOp, CmdDispatchEntryOp, CmdFillOp, CmdCopyOp>(op)) {
+      InFlightDiagnostic diag =
+          op.emitOpError() << "cannot run inside an execution region: "
+                              "only stream.cmd.dispatch, dispatch.entry, fill "
+                              "and copy "
+                              "can";
       if (isa<ResourceAllocaOp, ResourceDeallocaOp>(op))
         diag << " (memory is allocated and freed on the timeline around a "
                 "region, never inside it)";

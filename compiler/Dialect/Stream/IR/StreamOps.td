@@ -125,6 +125,48 @@ def Stream_AsyncDispatchOp : Stream_Op<"async.dispatch", [
   let hasVerifier = 1;
 }
 
+def Stream_AsyncDispatchEntryOp : Stream_Op<"async.dispatch.entry", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Stream_TiedOpInterface>]> {
+  let summary = "an entry of a native executable over resources";
+  let description = [{
+    Runs entry `entry` (`@executable::@function`, a dispatch function of a
+    nested `builtin.module` marked `ferry.executable`) over a grid of
+    `workgroups` (x, y, z), with `push_constants` (the dynamic dimensions of
+    its bindings) and the resources as bindings, in order. What dispatch
+    formation makes of a linalg op: the result is always the destination
+    operand (linalg's `outs`) written in place, so copy-on-write, elision,
+    scheduling and reference counting treat it like every tied op; a
+    `tensor.empty` destination is a fresh `stream.async.alloca`.
+
+    ```mlir
+    %r = stream.async.dispatch.entry @dispatch_0::@dispatch_0
+        workgroups(%x, %c1, %c1) push_constants(%m)
+        (%a, %b, %c) : (!stream.resource<*>{%sa}, !stream.resource<*>{%sb},
+        !stream.resource<*>{%sc}) -> %c{%sc}
+    ```
+  }];
+  let arguments = (ins SymbolRefAttr:$entry,
+                       Variadic<Index>:$workgroups,
+                       Variadic<Index>:$push_constants,
+                       Variadic<Stream_AnyResource>:$resource_operands,
+                       Variadic<Index>:$resource_operand_sizes,
+                       Index:$result_size,
+                       DenseI64ArrayAttr:$tied_operands);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = [{
+    $entry `workgroups` `(` $workgroups `)`
+    `push_constants` `(` $push_constants `)`
+    `(` $resource_operands `)` `:`
+    custom<SizedTypeList>(type($resource_operands), $resource_operand_sizes)
+    `->` custom<TiedResult>(type($result), $result_size,
+                            ref($resource_operands),
+                            ref(type($resource_operands)), $tied_operands)
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def Stream_AsyncAllocaOp : Stream_Op<"async.alloca", [
     MemoryEffects<[MemAlloc<DefaultResource>]>]> {
   let summary = "a new resource whose contents are undefined";
@@ -472,6 +514,49 @@ def Stream_CmdDispatchOp : Stream_Op<"cmd.dispatch", [AttrSizedOperandSegments]>
   let extraClassDeclaration = [{
     ::mlir::Value getOutput() { return getResourceOperands().back(); }
     ::mlir::Value getOutputSize() { return getResourceOperandSizes().back(); }
+  }];
+}
+
+def Stream_CmdDispatchEntryOp : Stream_Op<"cmd.dispatch.entry", [AttrSizedOperandSegments]> {
+  let summary = "runs an entry of a native executable in timeline order";
+  let description = [{
+    The command form of `stream.async.dispatch.entry`: the resources are the
+    entry's bindings in order; `output_index` names the one it writes (the
+    tied destination). Runs once `await_timepoint` is reached;
+    `result_timepoint` is reached when every workgroup is done.
+
+    ```mlir
+    %t = stream.cmd.dispatch.entry @dispatch_0::@dispatch_0
+        workgroups(%x, %c1, %c1) push_constants(%m) output(2) await(%t0)
+        (%a, %b, %c) : (!stream.resource<external>{%sa},
+        !stream.resource<external>{%sb}, !stream.resource<transient>{%sc})
+        => !stream.timepoint
+    ```
+  }];
+  let arguments = (ins SymbolRefAttr:$entry,
+                       Variadic<Index>:$workgroups,
+                       Variadic<Index>:$push_constants,
+                       I64Attr:$output_index,
+                       Optional<Stream_Timepoint>:$await_timepoint,
+                       Variadic<Stream_AnyResource>:$resource_operands,
+                       Variadic<Index>:$resource_operand_sizes);
+  let results = (outs Stream_Timepoint:$result_timepoint);
+  let assemblyFormat = [{
+    $entry `workgroups` `(` $workgroups `)`
+    `push_constants` `(` $push_constants `)` `output` `(` $output_index `)`
+    (`await` `(` $await_timepoint^ `)`)?
+    `(` $resource_operands `)` `:`
+    custom<SizedTypeList>(type($resource_operands), $resource_operand_sizes)
+    `=` `>` type($result_timepoint) attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Value getOutput() {
+      return getResourceOperands()[getOutputIndex()];
+    }
+    ::mlir::Value getOutputSize() {
+      return getResourceOperandSizes()[getOutputIndex()];
+    }
   }];
 }
 

@@ -124,8 +124,8 @@ private:
                          await.getResourceOperands().getBeginOperandIndex();
         if (!forEachUse(await.getResults()[index], fn))
           return false;
-      } else if (!isa<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp,
-                      CmdExecuteOp, TensorExportOp, ResourceRetainOp,
+      } else if (!isa<CmdDispatchOp, CmdDispatchEntryOp, CmdFillOp, CmdCopyOp,
+                      CmdCallOp, CmdExecuteOp, TensorExportOp, ResourceRetainOp,
                       ResourceReleaseOp, ResourceIsTerminalOp,
                       ResourceDeallocaOp>(user)) {
         return false;
@@ -182,7 +182,8 @@ private:
   // when its last command is.
   static Value completionOf(Operation *user) {
     return TypeSwitch<Operation *, Value>(user)
-        .Case<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp, CmdExecuteOp>(
+        .Case<CmdDispatchOp, CmdDispatchEntryOp, CmdFillOp, CmdCopyOp,
+              CmdCallOp, CmdExecuteOp>(
             [](auto op) { return op.getResultTimepoint(); })
         .Default([](Operation *) { return Value(); });
   }
@@ -190,7 +191,8 @@ private:
   // What `user` waited for before it ran.
   static Value awaitOf(Operation *user) {
     return TypeSwitch<Operation *, Value>(user)
-        .Case<CmdDispatchOp, CmdFillOp, CmdCopyOp, CmdCallOp, CmdExecuteOp>(
+        .Case<CmdDispatchOp, CmdDispatchEntryOp, CmdFillOp, CmdCopyOp,
+              CmdCallOp, CmdExecuteOp>(
             [](auto op) { return op.getAwaitTimepoint(); })
         .Default([](Operation *) { return Value(); });
   }
@@ -213,6 +215,10 @@ private:
              use.getOperandNumber() + 1 ==
                  dispatch.getResourceOperands().getBeginOperandIndex() +
                      dispatch.getResourceOperands().size();
+    if (auto entry = dyn_cast<CmdDispatchEntryOp>(user))
+      return use.getOperandNumber() ==
+             entry.getResourceOperands().getBeginOperandIndex() +
+                 entry.getOutputIndex();
     if (auto fill = dyn_cast<CmdFillOp>(user))
       return &use == &fill.getTargetMutable();
     if (auto copy = dyn_cast<CmdCopyOp>(user))

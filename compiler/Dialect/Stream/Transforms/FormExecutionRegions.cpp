@@ -28,7 +28,7 @@ namespace {
 
 // Device work that can run inside a region.
 bool isCommand(Operation *op) {
-  return isa<CmdDispatchOp, CmdFillOp, CmdCopyOp>(op);
+  return isa<CmdDispatchOp, CmdDispatchEntryOp, CmdFillOp, CmdCopyOp>(op);
 }
 
 // Ops a run may continue across: they neither touch memory nor the
@@ -39,15 +39,17 @@ bool isTransparent(Operation *op) {
 
 OpOperand *awaitOperandOf(Operation *command) {
   return TypeSwitch<Operation *, OpOperand *>(command)
-      .Case<CmdDispatchOp, CmdFillOp, CmdCopyOp>([](auto op) -> OpOperand * {
-        MutableOperandRange await = op.getAwaitTimepointMutable();
-        return await.empty() ? nullptr : &await[0];
-      });
+      .Case<CmdDispatchOp, CmdDispatchEntryOp, CmdFillOp, CmdCopyOp>(
+          [](auto op) -> OpOperand * {
+            MutableOperandRange await = op.getAwaitTimepointMutable();
+            return await.empty() ? nullptr : &await[0];
+          });
 }
 
 void clearAwait(Operation *command) {
-  TypeSwitch<Operation *>(command).Case<CmdDispatchOp, CmdFillOp, CmdCopyOp>(
-      [](auto op) { op.getAwaitTimepointMutable().clear(); });
+  TypeSwitch<Operation *>(command)
+      .Case<CmdDispatchOp, CmdDispatchEntryOp, CmdFillOp, CmdCopyOp>(
+          [](auto op) { op.getAwaitTimepointMutable().clear(); });
 }
 
 // Calls `fn(resource, size)` for each resource operand of `command`.
@@ -57,6 +59,10 @@ void forEachSizedResource(Operation *command,
     for (auto [resource, size] :
          llvm::zip_equal(dispatch.getResourceOperands(),
                          dispatch.getResourceOperandSizes()))
+      fn(resource, size);
+  } else if (auto entry = dyn_cast<CmdDispatchEntryOp>(command)) {
+    for (auto [resource, size] : llvm::zip_equal(
+             entry.getResourceOperands(), entry.getResourceOperandSizes()))
       fn(resource, size);
   } else if (auto fill = dyn_cast<CmdFillOp>(command)) {
     fn(fill.getTarget(), fill.getTargetSize());

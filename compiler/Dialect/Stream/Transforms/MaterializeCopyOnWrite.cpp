@@ -27,6 +27,10 @@ Value getOperandSize(OpOperand &use) {
     return dispatch.getResourceOperandSizes()[use.getOperandNumber() -
                                               dispatch.getResourceOperands()
                                                   .getBeginOperandIndex()];
+  if (auto dispatch = dyn_cast<AsyncDispatchEntryOp>(op))
+    return dispatch.getResourceOperandSizes()[use.getOperandNumber() -
+                                              dispatch.getResourceOperands()
+                                                  .getBeginOperandIndex()];
   auto call = cast<AsyncCallOp>(op);
   return call.getResourceOperandSizes()[use.getOperandNumber() -
                                         call.getResourceOperands()

@@ -55,9 +55,9 @@ public:
 
 private:
   static bool isAsyncOp(Operation *op) {
-    return isa<AsyncDispatchOp, AsyncAllocaOp, AsyncSplatOp, AsyncCloneOp,
-               AsyncTransferOp, AsyncFillOp, AsyncUpdateOp, AsyncCallOp,
-               AsyncConstantOp>(op);
+    return isa<AsyncDispatchOp, AsyncDispatchEntryOp, AsyncAllocaOp,
+               AsyncSplatOp, AsyncCloneOp, AsyncTransferOp, AsyncFillOp,
+               AsyncUpdateOp, AsyncCallOp, AsyncConstantOp>(op);
   }
 
   // Only the function's own block is scheduled: an async op inside another
@@ -119,14 +119,14 @@ private:
         break;
       value = tied->get();
     }
-    Value size =
-        TypeSwitch<Operation *, Value>(producer)
-            .Case<AsyncDispatchOp>([](auto op) { return op.getResultSize(); })
-            .Case<AsyncAllocaOp, AsyncSplatOp>(
-                [](auto op) { return op.getStorageSize(); })
-            .Case<AsyncCloneOp, AsyncTransferOp>(
-                [](auto op) { return op.getResultSize(); })
-            .Default([](Operation *) { return Value(); });
+    Value size = TypeSwitch<Operation *, Value>(producer)
+                     .Case<AsyncDispatchOp, AsyncDispatchEntryOp>(
+                         [](auto op) { return op.getResultSize(); })
+                     .Case<AsyncAllocaOp, AsyncSplatOp>(
+                         [](auto op) { return op.getStorageSize(); })
+                     .Case<AsyncCloneOp, AsyncTransferOp>(
+                         [](auto op) { return op.getResultSize(); })
+                     .Default([](Operation *) { return Value(); });
     if (!size || !sameIndex(size, update.getTargetSize()))
       return nullptr;
     Value target = update.getTarget();
@@ -155,6 +155,8 @@ private:
   LogicalResult schedule(Operation *op) {
     if (auto dispatch = dyn_cast<AsyncDispatchOp>(op))
       return scheduleDispatch(dispatch);
+    if (auto dispatch = dyn_cast<AsyncDispatchEntryOp>(op))
+      return scheduleDispatchEntry(dispatch);
     if (auto alloca = dyn_cast<AsyncAllocaOp>(op))
       return scheduleAlloca(alloca);
     if (auto splat = dyn_cast<AsyncSplatOp>(op))
@@ -248,6 +250,31 @@ private:
     setAffinity(dispatch, getAffinity(op));
     Value done = dispatch.getResultTimepoint();
     recordReads(op.getResourceOperands(), done);
+    recordWrite(output, done);
+    return finish(op, {{op.getResult(), output}});
+  }
+
+  // The result is always the tied destination, written in place.
+  LogicalResult scheduleDispatchEntry(AsyncDispatchEntryOp op) {
+    Location loc = op.getLoc();
+    SmallVector<Value> waits = readyTimepoints(op.getResourceOperands());
+    OpOperand *tied = op.getTiedOperand(0u);
+    Value output = tied->get();
+    appendWriteHazards(output, waits);
+    SmallVector<Value> inputs;
+    for (OpOperand &operand : op.getResourceOperandsMutable())
+      if (&operand != tied)
+        inputs.push_back(operand.get());
+    int64_t outputIndex = tied->getOperandNumber() -
+                          op.getResourceOperands().getBeginOperandIndex();
+    auto dispatch = CmdDispatchEntryOp::create(
+        builder, loc, timepointType(), op.getEntryAttr(), op.getWorkgroups(),
+        op.getPushConstants(), builder.getI64IntegerAttr(outputIndex),
+        join(loc, waits), op.getResourceOperands(),
+        op.getResourceOperandSizes());
+    setAffinity(dispatch, getAffinity(op));
+    Value done = dispatch.getResultTimepoint();
+    recordReads(inputs, done);
     recordWrite(output, done);
     return finish(op, {{op.getResult(), output}});
   }

@@ -1,28 +1,30 @@
 // RUN: ferry-opt %s --split-input-file --convert-input-to-stream --verify-diagnostics
 
-func.func @matmul(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  // expected-error @+1 {{'linalg.matmul' is not supported by Ferry}}
-  %0 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %0 : tensor<4x4xf32>
+// linalg ops dispatch formation does not take yet (import_linalg.mlir has
+// the ones it does).
+func.func @dot(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'linalg.dot' is not supported by Ferry}}
+  %0 = linalg.dot ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%c : tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
 }
 
 // -----
 
-func.func @divf(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'arith.divf' is not supported by Ferry}}
-  %0 = arith.divf %a, %a : tensor<4xf32>
-  return %0 : tensor<4xf32>
+func.func @concat(%a: tensor<4xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'tensor.concat' is not supported by Ferry}}
+  %0 = tensor.concat dim(0) %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
 
 // -----
 
 // Every problem is reported, not only the first.
-func.func @two(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'arith.divf' is not supported by Ferry}}
-  %0 = arith.divf %a, %a : tensor<4xf32>
-  // expected-error @+1 {{'arith.maximumf' is not supported by Ferry}}
-  %1 = arith.maximumf %0, %a : tensor<4xf32>
-  return %1 : tensor<4xf32>
+func.func @two(%a: tensor<4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'tensor.concat' is not supported by Ferry}}
+  %0 = tensor.concat dim(0) %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  // expected-error @+1 {{'tensor.expand_shape' is not supported by Ferry}}
+  %1 = tensor.expand_shape %0 [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  return %1 : tensor<2x4xf32>
 }
 
 // -----

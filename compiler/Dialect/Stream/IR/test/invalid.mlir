@@ -167,7 +167,7 @@ func.func @consume_twice(%v: !hal.buffer_view, %s: index) {
 // -----
 
 func.func @execute_alloca(%s: index) {
-  // expected-error @+2 {{'stream.resource.alloca' op cannot run inside an execution region: only stream.cmd.dispatch, fill and copy can (memory is allocated and freed on the timeline around a region, never inside it)}}
+  // expected-error @+2 {{'stream.resource.alloca' op cannot run inside an execution region: only stream.cmd.dispatch, dispatch.entry, fill and copy can (memory is allocated and freed on the timeline around a region, never inside it)}}
   %t = stream.cmd.execute with() {
     %r, %rt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
   } => !stream.timepoint
@@ -188,7 +188,7 @@ func.func @execute_dealloca(%r: !stream.resource<transient>, %s: index) {
 
 func.func private @ext(tensor<4xi32>) -> tensor<4xi32> attributes {stream.tied_operands = array<i64: 0>}
 func.func @execute_call(%r: !stream.resource<external>, %s: index) {
-  // expected-error @+2 {{'stream.cmd.call' op cannot run inside an execution region: only stream.cmd.dispatch, fill and copy can (a call runs on the host, between regions)}}
+  // expected-error @+2 {{'stream.cmd.call' op cannot run inside an execution region: only stream.cmd.dispatch, dispatch.entry, fill and copy can (a call runs on the host, between regions)}}
   %t = stream.cmd.execute with(%r as %arg0: !stream.resource<external>{%s}) {
     %0, %1 = stream.cmd.call @ext(%arg0) : (!stream.resource<external>{%s}) -> (%arg0{%s}) => !stream.timepoint
   } => !stream.timepoint
@@ -276,5 +276,29 @@ func.func @execute_on_not_affinity(%r: !stream.resource<transient>, %s: index) {
   // expected-error @+1 {{invalid kind of attribute specified}}
   %t = stream.cmd.execute on("a") with() {
   } => !stream.timepoint
+  return
+}
+
+// -----
+
+func.func @dispatch_entry_untied(%a: !stream.resource<*>, %s: index) -> !stream.resource<*> {
+  // expected-error @+1 {{'stream.async.dispatch.entry' op requires attribute 'tied_operands'}}
+  %r = stream.async.dispatch.entry @exe::@entry workgroups(%s, %s, %s) push_constants() (%a) : (!stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+  return %r : !stream.resource<*>
+}
+
+// -----
+
+func.func @dispatch_entry_workgroups(%a: !stream.resource<*>, %s: index) -> !stream.resource<*> {
+  // expected-error @+1 {{'stream.async.dispatch.entry' op has 2 workgroup counts; it needs 3 (x, y, z)}}
+  %r = stream.async.dispatch.entry @exe::@entry workgroups(%s, %s) push_constants() (%a) : (!stream.resource<*>{%s}) -> %a{%s}
+  return %r : !stream.resource<*>
+}
+
+// -----
+
+func.func @dispatch_entry_output(%a: !stream.resource<*>, %s: index) {
+  // expected-error @+1 {{'stream.cmd.dispatch.entry' op output 1 is not one of its 1 resources}}
+  %t = stream.cmd.dispatch.entry @exe::@entry workgroups(%s, %s, %s) push_constants() output(1) (%a) : (!stream.resource<*>{%s}) => !stream.timepoint
   return
 }

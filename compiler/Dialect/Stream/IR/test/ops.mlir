@@ -98,3 +98,14 @@ func.func @execute(%a: !stream.resource<external>, %b: !stream.resource<transien
   } => !stream.timepoint
   return %t : !stream.timepoint
 }
+
+// -----
+
+// CHECK-LABEL: func.func @dispatch_entry
+// CHECK: %[[R:.+]] = stream.async.dispatch.entry @exe::@entry workgroups(%arg2, %arg2, %arg2) push_constants(%arg2) (%arg0, %arg1) : (!stream.resource<*>{%arg2}, !stream.resource<*>{%arg2}) -> %arg1{%arg2}
+// CHECK: stream.cmd.dispatch.entry @exe::@entry workgroups(%arg2, %arg2, %arg2) push_constants() output(1) (%arg0, %arg1) : (!stream.resource<*>{%arg2}, !stream.resource<*>{%arg2}) => !stream.timepoint
+func.func @dispatch_entry(%a: !stream.resource<*>, %b: !stream.resource<*>, %s: index) -> !stream.resource<*> {
+  %r = stream.async.dispatch.entry @exe::@entry workgroups(%s, %s, %s) push_constants(%s) (%a, %b) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %b{%s}
+  %t = stream.cmd.dispatch.entry @exe::@entry workgroups(%s, %s, %s) push_constants() output(1) (%a, %b) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) => !stream.timepoint
+  return %r : !stream.resource<*>
+}

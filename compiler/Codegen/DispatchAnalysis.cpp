@@ -1,0 +1,138 @@
+// analyzeDispatchFunction: the bindings, ties, push constants and workgroup
+// count of a dispatch function (ExecutableCompiler.h). The host lowering and
+// the code generator both read it, so they agree on the layout.
+#include "compiler/Codegen/ExecutableCompiler.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+
+using namespace mlir;
+
+namespace ferry::codegen {
+
+namespace {
+
+/// Work a workgroup should get at least (loop iterations), so that the call
+/// per workgroup is noise. Tile sizes are chosen from it.
+constexpr int64_t kWorkPerWorkgroup = 16384;
+constexpr int64_t kMaxTile = 4096;
+
+/// The argument whose storage `value` is written into, following the
+/// destination operands of destination-style ops.
+BlockArgument traceDestination(Value value) {
+  while (auto result = dyn_cast<OpResult>(value)) {
+    auto dps = dyn_cast<DestinationStyleOpInterface>(result.getOwner());
+    if (!dps)
+      return {};
+    value = dps.getTiedOpOperand(result)->get();
+  }
+  return dyn_cast<BlockArgument>(value);
+}
+
+/// Whether the destination operand `init` has its old contents read.
+bool readsDestination(OpOperand &init) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(init.getOwner()))
+    return linalgOp.payloadUsesValueFromOperand(&init);
+  return true;
+}
+
+WorkgroupCount chooseWorkgroups(func::FuncOp func) {
+  WorkgroupCount count;
+  SmallVector<linalg::LinalgOp> ops;
+  func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+  if (ops.size() != 1)
+    return count;
+  linalg::LinalgOp op = ops.front();
+  if (op.getNumLoops() == 0 ||
+      op.getIteratorTypesArray().front() != utils::IteratorType::parallel)
+    return count;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t innerWork = 1;
+  for (int64_t range : llvm::drop_begin(ranges))
+    innerWork *=
+        ShapedType::isDynamic(range) ? 64 : std::max<int64_t>(range, 1);
+  int64_t tile =
+      std::clamp<int64_t>(kWorkPerWorkgroup / innerWork, 1, kMaxTile);
+
+  if (!ShapedType::isDynamic(ranges.front())) {
+    count.tileSize = tile;
+    count.staticExtent = ranges.front();
+    return count;
+  }
+  // The extent of loop 0 is a dimension of an operand that is an argument.
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto arg = dyn_cast<BlockArgument>(operand.get());
+    if (!arg || arg.getOwner() != &func.getBody().front())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim || dim.getPosition() != 0)
+        continue;
+      count.tileSize = tile;
+      count.bindingIndex = arg.getArgNumber();
+      count.dimIndex = position;
+      return count;
+    }
+  }
+  return count;
+}
+
+} // namespace
+
+FailureOr<EntryLayout> analyzeDispatchFunction(func::FuncOp func) {
+  EntryLayout layout;
+  layout.name = func.getSymName().str();
+  if (func.isExternal())
+    return func.emitOpError("dispatch function has no body");
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("dispatch function must be one block");
+  layout.bindingAccess.assign(func.getNumArguments(), 0);
+  for (BlockArgument arg : func.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type)
+      return func.emitOpError("dispatch argument ")
+             << arg.getArgNumber() << " is " << arg.getType()
+             << ", not a ranked tensor";
+    layout.pushConstantCount += type.getNumDynamicDims();
+  }
+
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [index, result] : llvm::enumerate(ret.getOperands())) {
+    BlockArgument arg = traceDestination(result);
+    if (!arg || arg.getOwner() != &func.getBody().front())
+      return ret.emitOpError("dispatch result ")
+             << index
+             << " is not written into an argument (its destination operands "
+                "do not lead to one)";
+    if (arg.getType() != result.getType())
+      return ret.emitOpError("dispatch result ")
+             << index << " has type " << result.getType()
+             << ", its destination argument " << arg.getArgNumber() << " "
+             << arg.getType();
+    if (llvm::is_contained(layout.resultBindings, arg.getArgNumber()))
+      return ret.emitOpError("dispatch results share destination argument ")
+             << arg.getArgNumber();
+    layout.resultBindings.push_back(arg.getArgNumber());
+    layout.bindingAccess[arg.getArgNumber()] |= kAccessWrite;
+  }
+
+  // Reads: any use other than as a destination whose contents are not read.
+  for (BlockArgument arg : func.getArguments()) {
+    for (OpOperand &use : arg.getUses()) {
+      auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+      if (dps && dps.isDpsInit(&use) && !readsDestination(use))
+        continue;
+      if (isa<func::ReturnOp>(use.getOwner()))
+        continue;
+      layout.bindingAccess[arg.getArgNumber()] |= kAccessRead;
+    }
+    // An argument nothing touches is still a binding; call it read.
+    if (layout.bindingAccess[arg.getArgNumber()] == 0)
+      layout.bindingAccess[arg.getArgNumber()] = kAccessRead;
+  }
+  layout.workgroups = chooseWorkgroups(func);
+  return layout;
+}
+
+} // namespace ferry::codegen

@@ -1,0 +1,324 @@
+// Lowers dispatch functions (ExecutableCompiler.h) to the LLVM dialect:
+// bufferize each on its bindings alone, distribute its outermost parallel
+// loop over workgroup x, lower linalg to loops and everything to LLVM, then
+// add the ABI wrapper `int32_t ENTRY(const ferry_dispatch_state_t *)` that
+// builds memref descriptors from the state's bindings and push constants.
+#include "compiler/Codegen/LowerDispatchToLLVM.h"
+
+#include <cstddef>
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Approximation.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace ferry::codegen {
+
+namespace {
+
+constexpr llvm::StringLiteral kBodySuffix = "__body";
+
+/// Byte offsets of ferry_dispatch_state_t (runtime/hal/executable_abi.h).
+constexpr int64_t kStateWorkgroupId =
+    offsetof(ferry_dispatch_state_t, workgroup_id);
+constexpr int64_t kStateWorkgroupCount =
+    offsetof(ferry_dispatch_state_t, workgroup_count);
+constexpr int64_t kStateBindings = offsetof(ferry_dispatch_state_t, bindings);
+constexpr int64_t kStatePushConstants =
+    offsetof(ferry_dispatch_state_t, push_constants);
+
+/// Rewrites the dispatch function `func` into a private `NAME__body` over
+/// binding memrefs (identity layout) and the workgroup id and count, with the
+/// tensor body reading the bindings and writing each result into its
+/// argument's binding.
+func::FuncOp makeBufferBody(func::FuncOp func, const EntryLayout &layout) {
+  OpBuilder builder(func);
+  Location loc = func.getLoc();
+  SmallVector<Type> argTypes;
+  for (Type type : func.getArgumentTypes()) {
+    auto tensor = cast<RankedTensorType>(type);
+    argTypes.push_back(
+        MemRefType::get(tensor.getShape(), tensor.getElementType()));
+  }
+  argTypes.push_back(builder.getIndexType());
+  argTypes.push_back(builder.getIndexType());
+
+  auto body = func::FuncOp::create(builder, loc,
+                                   func.getSymName().str() + kBodySuffix.str(),
+                                   builder.getFunctionType(argTypes, {}));
+  body.setPrivate();
+  Block *entry = body.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  for (auto [index, arg] : llvm::enumerate(func.getArguments())) {
+    auto tensor = bufferization::ToTensorOp::create(
+        builder, loc, arg.getType(), entry->getArgument(index),
+        /*restrict=*/true, /*writable=*/true);
+    mapping.map(arg, tensor.getResult());
+  }
+  for (Operation &op : func.getBody().front().without_terminator())
+    builder.clone(op, mapping);
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [result, binding] :
+       llvm::zip(ret.getOperands(), layout.resultBindings)) {
+    Value dest = mapping.lookup(func.getArgument(binding));
+    auto materialize = bufferization::MaterializeInDestinationOp::create(
+        builder, loc, mapping.lookupOrDefault(result), dest);
+    (void)materialize;
+  }
+  func::ReturnOp::create(builder, loc);
+  return body;
+}
+
+/// Tiles the one linalg op of `body` along loop 0 by the layout's tile size
+/// and hands tile `workgroup_id + k * workgroup_count` to each workgroup.
+LogicalResult distribute(func::FuncOp body, const EntryLayout &layout) {
+  if (layout.workgroups.tileSize == 0)
+    return success();
+  linalg::LinalgOp op;
+  body.walk([&](linalg::LinalgOp found) { op = found; });
+  if (!op)
+    return body.emitOpError("has no linalg op to distribute");
+  unsigned numArgs = body.getNumArguments();
+  Value workgroupId = body.getArgument(numArgs - 2);
+  Value workgroupCount = body.getArgument(numArgs - 1);
+
+  linalg::LinalgLoopDistributionOptions distribution;
+  distribution.procInfo = [&](OpBuilder &, Location, ArrayRef<Range> ranges) {
+    return SmallVector<linalg::ProcInfo>(
+        ranges.size(), linalg::ProcInfo{workgroupId, workgroupCount,
+                                        linalg::DistributionMethod::Cyclic});
+  };
+  linalg::LinalgTilingOptions options;
+  SmallVector<int64_t> tiles(op.getNumLoops(), 0);
+  tiles[0] = layout.workgroups.tileSize;
+  options.setTileSizes(tiles)
+      .setLoopType(linalg::LinalgTilingLoopType::Loops)
+      .setDistributionOptions(distribution);
+  IRRewriter rewriter(body.getContext());
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled =
+      linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled))
+    return op->emitOpError("could not be tiled over workgroups");
+  rewriter.eraseOp(op);
+  return success();
+}
+
+/// Adds `int32_t NAME(const ferry_dispatch_state_t *state)` calling the
+/// lowered body with memref descriptors built from the state.
+void buildAbiWrapper(ModuleOp module, func::FuncOp original,
+                     const EntryLayout &layout) {
+  MLIRContext *context = module.getContext();
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module.getBody());
+  Location loc = original.getLoc();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  Type i32 = builder.getI32Type();
+  Type i64 = builder.getI64Type();
+  auto wrapper = LLVM::LLVMFuncOp::create(
+      builder, loc, layout.name, LLVM::LLVMFunctionType::get(i32, {ptrType}));
+  Block *entry = wrapper.addEntryBlock(builder);
+  builder.setInsertionPointToStart(entry);
+  Value state = entry->getArgument(0);
+
+  auto constI64 = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(builder, loc, i64,
+                                    builder.getI64IntegerAttr(value));
+  };
+  auto bytePtr = [&](Value base, int64_t offset) -> Value {
+    return LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{(int32_t)offset});
+  };
+  auto loadU32 = [&](int64_t offset) -> Value {
+    Value value =
+        LLVM::LoadOp::create(builder, loc, i32, bytePtr(state, offset));
+    return LLVM::ZExtOp::create(builder, loc, i64, value);
+  };
+  Value bindings = LLVM::LoadOp::create(builder, loc, ptrType,
+                                        bytePtr(state, kStateBindings));
+  Value pushConstants = LLVM::LoadOp::create(
+      builder, loc, ptrType, bytePtr(state, kStatePushConstants));
+
+  SmallVector<Value> args;
+  unsigned pushConstant = 0;
+  for (auto [index, type] : llvm::enumerate(original.getArgumentTypes())) {
+    auto tensor = cast<RankedTensorType>(type);
+    Value slot = LLVM::GEPOp::create(builder, loc, ptrType, ptrType, bindings,
+                                     ArrayRef<LLVM::GEPArg>{(int32_t)index});
+    Value base = LLVM::LoadOp::create(builder, loc, ptrType, slot);
+    args.push_back(base); // allocated
+    args.push_back(base); // aligned
+    args.push_back(constI64(0));
+    SmallVector<Value> sizes;
+    for (int64_t dim : tensor.getShape()) {
+      if (!ShapedType::isDynamic(dim)) {
+        sizes.push_back(constI64(dim));
+        continue;
+      }
+      Value slotPtr =
+          LLVM::GEPOp::create(builder, loc, ptrType, i64, pushConstants,
+                              ArrayRef<LLVM::GEPArg>{(int32_t)pushConstant++});
+      sizes.push_back(LLVM::LoadOp::create(builder, loc, i64, slotPtr));
+    }
+    SmallVector<Value> strides(sizes.size());
+    Value stride = constI64(1);
+    for (int64_t d = (int64_t)sizes.size() - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride = LLVM::MulOp::create(builder, loc, stride, sizes[d]);
+    }
+    llvm::append_range(args, sizes);
+    llvm::append_range(args, strides);
+  }
+  args.push_back(loadU32(kStateWorkgroupId));
+  args.push_back(loadU32(kStateWorkgroupCount));
+  LLVM::CallOp::create(
+      builder, loc, TypeRange{},
+      SymbolRefAttr::get(context, layout.name + kBodySuffix.str()), args);
+  Value zero =
+      LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(0));
+  LLVM::ReturnOp::create(builder, loc, zero);
+}
+
+/// Expands math functions LLVM would turn into libm calls into polynomial
+/// approximations, so images need no library.
+struct ApproximateMathPass
+    : PassWrapper<ApproximateMathPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateMathPolynomialApproximationPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void registerCodegenDialects(DialectRegistry &registry) {
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, vector::VectorDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
+  MLIRContext *context = module.getContext();
+  DialectRegistry registry;
+  registerCodegenDialects(registry);
+  context->appendDialectRegistry(registry);
+  context->loadAllAvailableDialects();
+
+  OwningOpRef<ModuleOp> lowered = ModuleOp::create(module.getLoc());
+  SmallVector<func::FuncOp> originals;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func.isPublic())
+      continue;
+    FailureOr<EntryLayout> layout = analyzeDispatchFunction(func);
+    if (failed(layout))
+      return failure();
+    entries.push_back(*layout);
+    originals.push_back(func);
+  }
+  if (entries.empty())
+    return module.emitOpError("has no dispatch function to compile");
+
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(lowered->getBody());
+  for (auto [func, layout] : llvm::zip(originals, entries)) {
+    auto copy = cast<func::FuncOp>(builder.clone(*func));
+    func::FuncOp body = makeBufferBody(copy, layout);
+    copy.erase();
+    (void)body;
+  }
+
+  bufferization::OneShotBufferizationOptions bufferizeOptions;
+  bufferizeOptions.bufferizeFunctionBoundaries = false;
+  bufferization::BufferizationState bufferizeState;
+  if (failed(bufferization::runOneShotBufferize(*lowered, bufferizeOptions,
+                                                bufferizeState)))
+    return failure();
+  // A result that could not be written in place shows up as a copy into
+  // its binding; the destination-style contract forbids that.
+  WalkResult copies = lowered->walk([&](memref::CopyOp copy) {
+    if (copy.getSource() == copy.getTarget()) {
+      copy.erase();
+      return WalkResult::advance();
+    }
+    copy.emitOpError("dispatch result could not be written in place into "
+                     "its binding");
+    return WalkResult::interrupt();
+  });
+  if (copies.wasInterrupted())
+    return failure();
+
+  for (auto [body, layout] :
+       llvm::zip(lowered->getOps<func::FuncOp>(), entries))
+    if (failed(distribute(body, layout)))
+      return failure();
+
+  PassManager pm(context);
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(std::make_unique<ApproximateMathPass>());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  if (failed(pm.run(*lowered)))
+    return failure();
+
+  for (auto [func, layout] : llvm::zip(originals, entries))
+    buildAbiWrapper(*lowered, func, layout);
+
+  builder.setInsertionPointToStart(lowered->getBody());
+  LLVM::GlobalOp::create(builder, module.getLoc(), builder.getI32Type(),
+                         /*isConstant=*/true, LLVM::Linkage::External,
+                         "ferry_executable_abi_version",
+                         builder.getI32IntegerAttr(kExecutableAbiVersion));
+  return lowered;
+}
+
+} // namespace ferry::codegen

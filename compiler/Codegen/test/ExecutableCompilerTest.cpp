@@ -1,0 +1,265 @@
+// compileExecutable end to end: a dispatch function in, an ELF shared object
+// out, loaded with dlopen and run over its workgroups through the kernel ABI,
+// compared with a hand-written loop.
+#include "compiler/Codegen/ExecutableCompiler.h"
+#include "runtime/hal/cpu_features.h"
+#include "runtime/hal/executable_abi.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <dlfcn.h>
+#include <fstream>
+#include <unistd.h>
+
+namespace ferry::codegen {
+namespace {
+
+using DispatchState = ferry_dispatch_state_t;
+using EntryFn = ferry_executable_entry_fn_t;
+
+class LoadedImage {
+public:
+  explicit LoadedImage(const std::vector<uint8_t> &image) {
+    char path[] = "/tmp/ferry-codegen-test-XXXXXX";
+    int fd = mkstemp(path);
+    EXPECT_GE(fd, 0);
+    EXPECT_EQ(write(fd, image.data(), image.size()), (ssize_t)image.size());
+    close(fd);
+    handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    unlink(path);
+    EXPECT_NE(handle, nullptr) << dlerror();
+  }
+  ~LoadedImage() {
+    if (handle)
+      dlclose(handle);
+  }
+  void *symbol(const char *name) {
+    return handle ? dlsym(handle, name) : nullptr;
+  }
+
+private:
+  void *handle = nullptr;
+};
+
+struct Compiled {
+  ExecutableImage image;
+  bool ok = false;
+};
+
+Compiled compile(mlir::MLIRContext &context, const char *source) {
+  Compiled compiled;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  EXPECT_TRUE(module);
+  if (!module)
+    return compiled;
+  auto image = compileExecutable(*module, TargetOptions());
+  if (mlir::succeeded(image)) {
+    compiled.image = std::move(*image);
+    compiled.ok = true;
+  }
+  return compiled;
+}
+
+std::unique_ptr<mlir::MLIRContext> makeContext() {
+  mlir::DialectRegistry registry;
+  registerCodegenDialects(registry);
+  return std::make_unique<mlir::MLIRContext>(registry);
+}
+
+uint32_t workgroupCount(const WorkgroupCount &rule,
+                        const std::vector<std::vector<int64_t>> &shapes) {
+  if (rule.tileSize == 0)
+    return 1;
+  int64_t extent = rule.staticExtent ? *rule.staticExtent
+                                     : shapes[rule.bindingIndex][rule.dimIndex];
+  return (extent + rule.tileSize - 1) / rule.tileSize;
+}
+
+void runAll(EntryFn entry, uint32_t count, std::vector<void *> bindings,
+            std::vector<uint64_t> pushConstants) {
+  std::vector<uint64_t> lengths(bindings.size(), 0);
+  for (uint32_t x = 0; x < count; ++x) {
+    DispatchState state = {};
+    state.workgroup_id[0] = x;
+    state.workgroup_count[0] = count;
+    state.workgroup_count[1] = state.workgroup_count[2] = 1;
+    state.binding_count = bindings.size();
+    state.push_constant_count = pushConstants.size();
+    state.bindings = bindings.data();
+    state.binding_lengths = lengths.data();
+    state.push_constants = pushConstants.data();
+    ASSERT_EQ(entry(&state), 0);
+  }
+}
+
+constexpr const char *kMatmul = R"mlir(
+func.func @matmul(%a: tensor<100x64xf32>, %b: tensor<64x48xf32>,
+                  %c: tensor<100x48xf32>) -> tensor<100x48xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<100x64xf32>, tensor<64x48xf32>)
+                     outs(%c : tensor<100x48xf32>) -> tensor<100x48xf32>
+  return %r : tensor<100x48xf32>
+}
+)mlir";
+
+TEST(ExecutableCompilerTest, ExportsEntryAndAbiVersionOnly) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, kMatmul);
+  ASSERT_TRUE(compiled.ok);
+  EXPECT_TRUE(compiled.image.format == "elf-x86_64" ||
+              compiled.image.format == "elf-aarch64");
+  ASSERT_GE(compiled.image.image.size(), 4u);
+  EXPECT_EQ(compiled.image.image[1], 'E');
+  LoadedImage loaded(compiled.image.image);
+  auto *version = static_cast<const uint32_t *>(
+      loaded.symbol("ferry_executable_abi_version"));
+  ASSERT_NE(version, nullptr);
+  EXPECT_EQ(*version, FERRY_EXECUTABLE_ABI_VERSION);
+  // Every feature recorded is one the runtime checks, and this CPU has it.
+  llvm::SmallVector<llvm::StringRef> features;
+  llvm::StringRef(compiled.image.cpuFeatures).split(features, ',', -1, false);
+  EXPECT_FALSE(features.empty());
+  for (llvm::StringRef feature : features)
+    EXPECT_TRUE(hal::CpuFeatureSet::host().has(std::string_view(feature)))
+        << feature.str();
+  EXPECT_NE(loaded.symbol("matmul"), nullptr);
+  EXPECT_EQ(loaded.symbol("matmul__body"), nullptr);
+  ASSERT_EQ(compiled.image.entries.size(), 1u);
+  const EntryLayout &entry = compiled.image.entries[0];
+  EXPECT_EQ(entry.bindingAccess, (std::vector<uint8_t>{1, 1, 3}));
+  EXPECT_EQ(entry.resultBindings, (std::vector<unsigned>{2}));
+  EXPECT_EQ(entry.pushConstantCount, 0u);
+}
+
+TEST(ExecutableCompilerTest, MatmulMatchesLoop) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, kMatmul);
+  ASSERT_TRUE(compiled.ok);
+  LoadedImage loaded(compiled.image.image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("matmul"));
+  ASSERT_NE(entry, nullptr);
+  const int M = 100, K = 64, N = 48;
+  std::vector<float> a(M * K), b(K * N), c(M * N), expected(M * N);
+  for (int i = 0; i < M * K; ++i)
+    a[i] = (i % 7) - 3.0f;
+  for (int i = 0; i < K * N; ++i)
+    b[i] = (i % 5) * 0.5f;
+  for (int i = 0; i < M * N; ++i)
+    c[i] = expected[i] = i % 3;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      for (int k = 0; k < K; ++k)
+        expected[i * N + j] += a[i * K + k] * b[k * N + j];
+  uint32_t count = workgroupCount(compiled.image.entries[0].workgroups, {});
+  EXPECT_GT(count, 1u) << "the rows should be split over workgroups";
+  runAll(entry, count, {a.data(), b.data(), c.data()}, {});
+  EXPECT_EQ(c, expected);
+}
+
+TEST(ExecutableCompilerTest, DynamicElementwiseGenericMatchesLoop) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @add_relu(%a: tensor<?x?xf32>, %bias: tensor<?xf32>,
+                    %out: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #row, #map],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a, %bias : tensor<?x?xf32>, tensor<?xf32>)
+      outs(%out : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %z = arith.constant 0.0 : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+  const EntryLayout &layout = compiled.image.entries[0];
+  EXPECT_EQ(layout.pushConstantCount, 5u);
+  EXPECT_EQ(layout.bindingAccess, (std::vector<uint8_t>{1, 1, 2}));
+  LoadedImage loaded(compiled.image.image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("add_relu"));
+  ASSERT_NE(entry, nullptr);
+  const int64_t M = 300, N = 129;
+  std::vector<float> a(M * N), bias(N), out(M * N, -1.0f), expected(M * N);
+  for (int i = 0; i < M * N; ++i)
+    a[i] = (i % 11) - 5.0f;
+  for (int j = 0; j < N; ++j)
+    bias[j] = (j % 3) - 1.0f;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      expected[i * N + j] = std::max(a[i * N + j] + bias[j], 0.0f);
+  uint32_t count = workgroupCount(layout.workgroups, {{M, N}, {N}, {M, N}});
+  EXPECT_GT(count, 1u);
+  runAll(entry, count, {a.data(), bias.data(), out.data()},
+         {(uint64_t)M, (uint64_t)N, (uint64_t)N, (uint64_t)M, (uint64_t)N});
+  EXPECT_EQ(out, expected);
+}
+
+TEST(ExecutableCompilerTest, ResultNotWrittenIntoAnArgumentIsAnError) {
+  auto context = makeContext();
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(context.get(),
+                                        [&](mlir::Diagnostic &d) {
+                                          diagnostics += d.str();
+                                          return mlir::success();
+                                        });
+  Compiled compiled = compile(*context, R"mlir(
+func.func @fresh(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.copy ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+)mlir");
+  EXPECT_FALSE(compiled.ok);
+  EXPECT_NE(
+      diagnostics.find("dispatch result 0 is not written into an argument"),
+      std::string::npos)
+      << diagnostics;
+}
+
+} // namespace
+} // namespace ferry::codegen
+
+namespace ferry::codegen {
+namespace {
+
+#if defined(__x86_64__)
+TEST(ExecutableCompilerTest, NamedCpuAndUnknownCpu) {
+  auto context = makeContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kMatmul, context.get());
+  ASSERT_TRUE(module);
+  TargetOptions baseline;
+  baseline.cpu = "x86-64";
+  auto image = compileExecutable(*module, baseline);
+  ASSERT_TRUE(mlir::succeeded(image));
+  // The baseline x86-64 has SSE2 but no AVX.
+  EXPECT_NE(image->cpuFeatures.find("sse2"), std::string::npos);
+  EXPECT_EQ(image->cpuFeatures.find("avx"), std::string::npos);
+
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(context.get(),
+                                        [&](mlir::Diagnostic &d) {
+                                          diagnostics += d.str();
+                                          return mlir::success();
+                                        });
+  TargetOptions unknown;
+  unknown.cpu = "no-such-cpu";
+  EXPECT_TRUE(mlir::failed(compileExecutable(*module, unknown)));
+  EXPECT_NE(diagnostics.find("unknown --target-cpu 'no-such-cpu'"),
+            std::string::npos)
+      << diagnostics;
+}
+
+#endif
+
+} // namespace
+} // namespace ferry::codegen
