@@ -122,6 +122,14 @@ bool hasTiedResults(func::FuncOp func) {
   return false;
 }
 
+// Integer division traps on a zero divisor (SIGFPE on x86) in native code,
+// where the VM's division fails the call naming the op: refused in
+// dispatches until kernels check their divisors.
+bool isIntegerDivision(Operation *op) {
+  return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+             arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
+}
+
 // The linalg ops dispatch formation makes a native dispatch of (one each).
 bool isDispatchableLinalgOp(Operation *op) {
   return isa<linalg::GenericOp, linalg::MatmulOp, linalg::BatchMatmulOp,
@@ -145,6 +153,13 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
                              << AffineMapAttr::get(map)
                              << "; only projected permutations are supported";
   WalkResult body = op->walk([&](Operation *nested) {
+    if (isIntegerDivision(nested)) {
+      nested->emitError() << "'" << nested->getName() << "' in the body of '"
+                          << op->getName()
+                          << "' is not supported: integer division in a "
+                             "native kernel would trap on a zero divisor";
+      return WalkResult::interrupt();
+    }
     if (nested == op.getOperation() ||
         isa<linalg::YieldOp, linalg::IndexOp>(nested) ||
         isa<arith::ArithDialect, math::MathDialect>(nested->getDialect()))
@@ -171,8 +186,8 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
 // built-in kernel implements: it becomes a linalg.generic (what
 // convert-elementwise-to-linalg makes of it) dispatched like any other.
 bool isGenericElementwise(Operation *op) {
-  if (getElementwiseKernel(op) || op->getNumResults() != 1 ||
-      !op->hasTrait<OpTrait::Elementwise>() ||
+  if (getElementwiseKernel(op) || isIntegerDivision(op) ||
+      op->getNumResults() != 1 || !op->hasTrait<OpTrait::Elementwise>() ||
       !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
     return false;
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());

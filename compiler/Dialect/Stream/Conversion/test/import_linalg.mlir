@@ -124,3 +124,24 @@ func.func @divexp(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %1 = math.exp %0 : tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+func.func @divide(%a: tensor<4xi32>, %o: tensor<4xi32>) -> tensor<4xi32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xi32>) outs(%o : tensor<4xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    // expected-error @+1 {{'arith.divsi' in the body of 'linalg.generic' is not supported: integer division in a native kernel would trap on a zero divisor}}
+    %d = arith.divsi %y, %x : i32
+    linalg.yield %d : i32
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+func.func @divide_tensors(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'arith.divsi' is not supported by Ferry}}
+  %0 = arith.divsi %a, %a : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
