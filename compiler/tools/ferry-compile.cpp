@@ -200,6 +200,7 @@ OwningOpRef<ModuleOp> parseAndLower(MLIRContext &context,
       externalMapping == ExternalMapping::Always ? "always" : "where-read";
   options.explainMemoryProperties = explainMemoryProperties;
   options.plugins = std::move(*plugins);
+  options.verifyImportedIR = !verifyEach;
   ferry::buildCompilePipeline(pm, options);
   if (failed(pm.run(*module)))
     return nullptr;
