@@ -6,10 +6,27 @@
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 #include "compiler/Transforms/Passes.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace ferry {
+
+namespace {
+// Fails the pipeline if the IR does not verify, with the verifier's errors.
+struct VerifyPass
+    : mlir::PassWrapper<VerifyPass, mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(VerifyPass)
+  llvm::StringRef getArgument() const override { return "ferry-verify"; }
+  void runOnOperation() override {
+    if (mlir::failed(mlir::verify(getOperation())))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace
 
 static void addCleanup(mlir::OpPassManager &pm) {
   // MLIR's canonicalizer, minus its hang on loops a folded branch leaves
@@ -26,6 +43,8 @@ void buildCompilePipeline(mlir::OpPassManager &pm,
   if (options.compileTo == CompilePhase::Input)
     return;
   pm.addPass(stream::createConvertInputToStreamPass());
+  if (options.verifyImportedIR)
+    pm.addPass(std::make_unique<VerifyPass>());
   addCleanup(pm);
   // Copy-on-write first (conservatively), then remove the copies nobody
   // needs, then write elementwise results into operands that die there.

@@ -26,6 +26,11 @@ struct CompileOptions {
   // The plugins that will implement the program's external functions
   // (--module); apply-plugin-declarations checks them against the program.
   std::vector<stream::PluginDeclarations> plugins;
+  // Verify the IR right after convert-input-to-stream, for a pass manager
+  // that does not verify after every pass (ferry-compile's release default):
+  // stream ops written in the input may no longer match the declarations
+  // the conversion rewrites, and later passes assume valid IR.
+  bool verifyImportedIR = false;
 };
 
 // Adds the passes that lower input IR to the given phase.

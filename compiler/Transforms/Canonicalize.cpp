@@ -6,6 +6,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/RegionGraphTraits.h"
+#include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DepthFirstIterator.h"
 
@@ -54,6 +55,32 @@ struct EraseUnreachableBlocks : RewritePattern {
   }
 };
 
+// Region simplification, which the greedy driver runs after every iteration,
+// erases unreachable blocks, dead block arguments and ops that no live op
+// uses; it walks the whole IR three times or more each time, a third of the
+// canonicalizer's time on a large function. Where every region has at most
+// one block and no graph region holds an op with results (so no dead cycle
+// can exist), all it could erase are trivially dead ops, which the driver
+// erases itself: its last iteration visits every op and stops only when
+// none was. The result is the same without it.
+bool needsRegionSimplification(Operation *root) {
+  auto needs = [](Region &region) {
+    if (region.empty())
+      return false;
+    if (!region.hasOneBlock())
+      return true;
+    return mayBeGraphRegion(region) &&
+           llvm::any_of(region.front(),
+                        [](Operation &op) { return op.getNumResults() != 0; });
+  };
+  return root
+      ->walk([&](Operation *op) {
+        return llvm::any_of(op->getRegions(), needs) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 struct CanonicalizePass : impl::CanonicalizePassBase<CanonicalizePass> {
   using Base::Base;
 
@@ -71,7 +98,9 @@ struct CanonicalizePass : impl::CanonicalizePassBase<CanonicalizePass> {
   void runOnOperation() override {
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true)
-        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal)
+        .setRegionSimplificationLevel(needsRegionSimplification(getOperation())
+                                          ? GreedySimplifyRegionLevel::Normal
+                                          : GreedySimplifyRegionLevel::Disabled)
         .setMaxIterations(maxIterations);
     // Like --canonicalize: not converging within the bound is no error.
     (void)applyPatternsGreedily(getOperation(), *patterns, config);

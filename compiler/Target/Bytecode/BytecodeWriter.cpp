@@ -551,11 +551,16 @@ LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteWriter &out) {
       if (failed(registers.define(arg, block == &entry ? func.getOperation()
                                                        : block->getParentOp())))
         return failure();
-  Liveness liveness(func);
+  // Nothing is live out of a function's only block, so a straight-line
+  // function (the large ones) skips the analysis and its sets of every value.
+  std::optional<Liveness> liveness;
+  if (!func.getBody().hasOneBlock())
+    liveness.emplace(func);
   for (Block *block : order) {
     blockOffsets[block] = code.size();
     registers.startBlock();
-    const LivenessBlockInfo *live = liveness.getLiveness(block);
+    const LivenessBlockInfo *live =
+        liveness ? liveness->getLiveness(block) : nullptr;
     // The op of this block that uses each value last.
     llvm::DenseMap<Value, Operation *> lastUser;
     for (Operation &op : *block)
@@ -567,7 +572,7 @@ LogicalResult FunctionEncoder::encode(func::FuncOp func, ByteWriter &out) {
       auto arg = dyn_cast<BlockArgument>(value);
       if (arg && arg.getOwner() != &entry)
         return false;
-      return lastUser.lookup(value) == op && !live->isLiveOut(value);
+      return lastUser.lookup(value) == op && !(live && live->isLiveOut(value));
     };
     for (Operation &op : *block) {
       if (failed(encodeOp(&op)))
