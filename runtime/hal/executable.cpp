@@ -104,8 +104,10 @@ Result<std::shared_ptr<Executable>> Executable::load(const ExecutableSpec &spec,
 
   // The image goes into an anonymous memory file, loaded by its /proc path.
   FdList fds;
-  int fd =
-      memfd_create(strCat("ferry-executable-", spec.name).c_str(), MFD_CLOEXEC);
+  // The name shows in /proc/self/maps; memfd_create takes at most 249 bytes.
+  int fd = memfd_create(
+      strCat("ferry-executable-", spec.name.substr(0, 200)).c_str(),
+      MFD_CLOEXEC);
   if (fd < 0)
     return internalError(owner,
                          ": memfd_create failed: ", std::strerror(errno));

@@ -68,6 +68,13 @@ TEST(ExecutableTest, UnloadedWithTheLastReference) {
             std::string::npos);
 }
 
+// memfd_create takes names of at most 249 bytes.
+TEST(ExecutableTest, LongNamesLoad) {
+  auto executable =
+      loadRecord(testExecutableRecord("good", std::string(300, 'x')));
+  EXPECT_TRUE(executable.ok()) << executable.status().toString();
+}
+
 TEST(ExecutableTest, GarbageIsNotAnElfObject) {
   auto record = testExecutableRecord();
   record.image = std::vector<uint8_t>(200, 0x5A);

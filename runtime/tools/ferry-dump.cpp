@@ -18,8 +18,10 @@ constexpr std::string_view kUsage =
 
 Prints a Ferry bytecode module written by ferry-compile: the header (format
 version, payload size, checksum), the string, device, import and function
-tables, and every function's instructions with their byte offsets, mnemonics
-and named operands (registers as i<N> / r<N>, branch targets as ^OFFSET).
+tables, every function's instructions with their byte offsets, mnemonics
+and named operands (registers as i<N> / r<N>, branch targets as ^OFFSET),
+and the executable table (native code: format, CPU features, image size,
+entries and their bindings' access).
 The module is verified first, exactly as ferry-run loads it; a module that
 does not load is refused with the loader's error and exit code 1.
 
