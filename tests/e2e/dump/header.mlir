@@ -4,8 +4,8 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s
 // RUN: wc -c < %t.fvm | FileCheck %s --check-prefix=SIZE
-// CHECK: {{^}}module: format version 5, 67 payload bytes, checksum 0x{{[0-9a-f]+$}}
-// SIZE: {{^ *}}99{{$}}
+// CHECK: {{^}}module: format version 5, 106 payload bytes, checksum 0x{{[0-9a-f]+$}}
+// SIZE: {{^ *}}138{{$}}
 
 // --help explains the tool; --instruction-set prints the opcode table.
 // RUN: ferry-dump --help | FileCheck %s --check-prefix=HELP

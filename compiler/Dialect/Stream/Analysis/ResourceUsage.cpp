@@ -82,8 +82,8 @@ bool isOnlyRead(Value resource) {
       return false; // written in place
     bool reads =
         TypeSwitch<Operation *, bool>(user)
-            .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp,
-                  AsyncUpdateOp>([](auto) { return true; })
+            .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp, AsyncUpdateOp,
+                  ResourceLoadOp>([](auto) { return true; })
             // An external function reads its untied inputs; a function of
             // the module may write an argument it is given as a last use.
             .Case<AsyncCallOp>([&](AsyncCallOp call) {
