@@ -149,10 +149,11 @@ Result<int64_t> parseScalarInput(const std::string &input,
     size_t equals = input.find('=');
     if (equals == std::string::npos || input.substr(0, equals) != typeName)
       return invalidArgument(what);
-    FERRY_ASSIGN_OR_RETURN(hal::ElementType elementType,
-                           scalarElementType(type));
+    Result<hal::ElementType> elementType = scalarElementType(type);
+    if (!elementType.ok())
+      return elementType.status().withContext(what);
     Result<HostTensor> parsed = parseTensorLiteral(
-        strCat(hal::elementTypeName(elementType), input.substr(equals)));
+        strCat(hal::elementTypeName(*elementType), input.substr(equals)));
     return parsed.ok() ? parsed : parsed.status().withContext(what);
   }();
   if (!tensor.ok())

@@ -221,6 +221,17 @@ TEST_F(RunModuleTest, ScalarArgumentsAndResults) {
   options.inputs = {"4xi32=1,2,3,4", "f32=1", "i1=0"};
   EXPECT_EQ(run(options),
             "error: argument 0 of @main is i32, got 4xi32=1,2,3,4");
+  // An f16 result prints as its bit pattern; an f16 input is refused.
+  options.modulePath =
+      writeModule(scalarModule("i32,i64,i64->i32,i64,f16"), "half.fvm");
+  options.inputs = {"i32=1", "i64=2", "i64=15360"};
+  EXPECT_EQ(run(options), "i32=1\ni64=2\nf16=0x3c00\n");
+  options.modulePath =
+      writeModule(scalarModule("f16,i64,i64->i32,i64,i64"), "half_in.fvm");
+  EXPECT_EQ(run(options), "error: argument 0 of @main is f16, got i32=1");
+  options.inputs = {"f16=1", "i64=2", "i64=3"};
+  EXPECT_EQ(run(options), "error: argument 0 of @main is f16, got f16=1: "
+                          "ferry-run cannot read or save f16 scalars yet");
   // Without reflection the i64s are untyped: i64 in, i64 out.
   options.modulePath = writeModule(scalarModule(""), "untyped.fvm");
   options.inputs = {"i64=1", "i64=2", "i64=-3"};

@@ -1,5 +1,6 @@
 #include "runtime/tools/scalar_value.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace ferry::tools {
@@ -26,7 +27,7 @@ Result<hal::ElementType> scalarElementType(ScalarType type) {
   case ScalarType::kBF16:
     break;
   }
-  return unimplemented("ferry-run cannot read or print ",
+  return unimplemented("ferry-run cannot read or save ",
                        vm::bytecode::scalarTypeName(type), " scalars yet");
 }
 
@@ -59,8 +60,11 @@ Result<HostTensor> scalarToTensor(int64_t value, ScalarType type) {
 std::string formatScalar(int64_t value, ScalarType type) {
   Result<HostTensor> tensor = scalarToTensor(value, type);
   std::string_view name = vm::bytecode::scalarTypeName(type);
-  if (!tensor.ok()) // f16 / bf16: the bit pattern
-    return strCat(name, "=bits:", uint64_t(value) & 0xFFFF);
+  if (!tensor.ok()) { // f16 / bf16: the bit pattern
+    char hex[8];
+    std::snprintf(hex, sizeof(hex), "0x%04x", unsigned(value & 0xFFFF));
+    return strCat(name, "=", hex);
+  }
   // "i32=5" as a 0-d tensor prints, under the scalar's own type name.
   std::string text = formatTensor({}, tensor->elementType, tensor->bytes);
   return strCat(name, text.substr(text.find('=')));
