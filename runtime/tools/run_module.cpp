@@ -14,6 +14,7 @@
 #include "runtime/tools/file_reader.h"
 #include "runtime/tools/host_tensor.h"
 #include "runtime/tools/npy.h"
+#include "runtime/tools/scalar_value.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/module.h"
 
@@ -124,6 +125,44 @@ Result<HostTensor> parseInput(const std::string &input) {
   Result<HostTensor> tensor = parseTensorLiteral(input);
   return tensor.ok() ? tensor
                      : tensor.status().withContext(strCat("--input=", input));
+}
+
+// The scalar type of i64 argument or result `i` of `function` (`types` is
+// its argTypes or resultTypes): the reflected one, else i64.
+vm::bytecode::ScalarType
+scalarTypeAt(const std::vector<std::optional<vm::bytecode::ScalarType>> &types,
+             size_t i) {
+  return i < types.size() && types[i] ? *types[i]
+                                      : vm::bytecode::ScalarType::kI64;
+}
+
+// Scalar argument `index` of `function` from --input=TYPE=VALUE or
+// --input=@FILE.npy (a 0-d array); the type must be the argument's.
+Result<int64_t> parseScalarInput(const std::string &input,
+                                 const vm::Function &function, size_t index) {
+  vm::bytecode::ScalarType type = scalarTypeAt(function.argTypes, index);
+  std::string_view typeName = vm::bytecode::scalarTypeName(type);
+  std::string what = strCat("argument ", index, " of @", function.name, " is ",
+                            typeName, ", got ", input);
+  Result<HostTensor> tensor = [&]() -> Result<HostTensor> {
+    if (input.starts_with("@"))
+      return readNpyFile(input.substr(1));
+    size_t equals = input.find('=');
+    if (equals == std::string::npos || input.substr(0, equals) != typeName)
+      return invalidArgument(what);
+    Result<hal::ElementType> elementType = scalarElementType(type);
+    if (!elementType.ok())
+      return elementType.status().withContext(what);
+    Result<HostTensor> parsed = parseTensorLiteral(
+        strCat(hal::elementTypeName(*elementType), input.substr(equals)));
+    return parsed.ok() ? parsed : parsed.status().withContext(what);
+  }();
+  if (!tensor.ok())
+    return tensor.status();
+  Result<int64_t> value = scalarFromTensor(*tensor, type);
+  if (!value.ok())
+    return value.status().withContext(what);
+  return value;
 }
 
 // Checks a result is a readable view and returns a copy of its bytes. A
@@ -247,10 +286,6 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
                            function->argKinds.size(), " input",
                            function->argKinds.size() == 1 ? "" : "s", ", got ",
                            options.inputs.size());
-  for (size_t i = 0; i < function->argKinds.size(); ++i)
-    if (function->argKinds[i] != vm::RegisterKind::kRef)
-      return invalidArgument("function '", function->name, "' argument ", i,
-                             " is an i64; ferry-run passes only tensors");
   if (options.outputPaths.size() > function->resultKinds.size())
     return invalidArgument(
         options.outputPaths.size(), " --output files given but function '",
@@ -258,6 +293,12 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
 
   std::vector<vm::Value> args;
   for (const std::string &input : options.inputs) {
+    if (function->argKinds[args.size()] == vm::RegisterKind::kI64) {
+      FERRY_ASSIGN_OR_RETURN(int64_t value,
+                             parseScalarInput(input, *function, args.size()));
+      args.emplace_back(value);
+      continue;
+    }
     FERRY_ASSIGN_OR_RETURN(HostTensor tensor, parseInput(input));
     Result<std::shared_ptr<hal::BufferView>> view =
         uploadInput(*run.devices.front(), tensor, run.devices.size() > 1);
@@ -299,7 +340,8 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
   for (size_t i = 0; i < run.results.size(); ++i) {
     const vm::Value &value = run.results[i];
     if (value.isI64()) {
-      out << value.i64() << '\n';
+      out << formatScalar(value.i64(), scalarTypeAt(function->resultTypes, i))
+          << '\n';
       continue;
     }
     auto view = value.refAs<hal::BufferView>();
@@ -308,8 +350,16 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
   }
   for (size_t i = 0; i < options.outputPaths.size(); ++i) {
     const vm::Value &value = run.results[i];
-    if (value.isI64())
-      FERRY_RETURN_IF_ERROR(resultBytes(value, i, run.devices).status());
+    // A scalar is a 0-d array.
+    if (value.isI64()) {
+      Result<HostTensor> scalar =
+          scalarToTensor(value.i64(), scalarTypeAt(function->resultTypes, i));
+      if (!scalar.ok())
+        return scalar.status().withContext(strCat("result ", i));
+      FERRY_RETURN_IF_ERROR(writeNpyFile(options.outputPaths[i], {},
+                                         scalar->elementType, scalar->bytes));
+      continue;
+    }
     std::span<const uint8_t> bytes = resultData[i];
     auto view = value.refAs<hal::BufferView>();
     FERRY_RETURN_IF_ERROR(writeNpyFile(options.outputPaths[i], view->shape(),

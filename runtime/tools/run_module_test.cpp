@@ -8,6 +8,7 @@
 #include "runtime/tools/file_reader.h"
 #include "runtime/tools/npy.h"
 #include "runtime/tools/testing/scratch_directory.h"
+#include "runtime/vm/testing/bytecode_writer.h"
 #include "runtime/vm/testing/sample_modules.h"
 
 namespace ferry::tools {
@@ -174,6 +175,70 @@ TEST_F(RunModuleTest, ErrorsNameTheProblem) {
   missing.modulePath = dir + "/missing.fvm";
   EXPECT_EQ(run(missing), "error: cannot open '" + dir +
                               "/missing.fvm': No such file or directory");
+}
+
+// A module whose @main(a, b, c) returns its three i64 arguments, with the
+// given signature reflection types ("" for none).
+std::vector<uint8_t> scalarModule(std::string_view types) {
+  using K = vm::bytecode::RegisterKind;
+  vm::testing::BytecodeWriter w;
+  w.device("device_a");
+  w.function("main", {K::kI64, K::kI64, K::kI64}, {K::kI64, K::kI64, K::kI64},
+             3, 0)
+      .ret({{K::kI64, 0}, {K::kI64, 1}, {K::kI64, 2}});
+  if (!types.empty())
+    w.string(strCat(vm::bytecode::kSignatureReflectionPrefix, "main",
+                    std::string_view("\0", 1), types));
+  return w.finish();
+}
+
+TEST_F(RunModuleTest, ScalarArgumentsAndResults) {
+  RunOptions options;
+  options.modulePath =
+      writeModule(scalarModule("i32,f32,i1->i32,f32,i1"), "scalars.fvm");
+  options.inputs = {"i32=-5", "f32=2.5", "i1=1"};
+  EXPECT_EQ(run(options), "i32=-5\nf32=2.5\ni1=1\n");
+  // .npy: a scalar result is a 0-d array; a 0-d array feeds a scalar.
+  options.outputPaths = {dir + "/a.npy", dir + "/b.npy", dir + "/c.npy"};
+  EXPECT_EQ(run(options), "i32=-5\nf32=2.5\ni1=1\n");
+  Result<HostTensor> a = readNpyFile(dir + "/a.npy");
+  ASSERT_TRUE(a.ok()) << a.status().toString();
+  EXPECT_EQ(a->typeString(), "i32");
+  Result<HostTensor> c = readNpyFile(dir + "/c.npy");
+  ASSERT_TRUE(c.ok()) << c.status().toString();
+  EXPECT_EQ(c->typeString(), "i8"); // i1 as i8 0 or 1
+  options.outputPaths = {};
+  options.inputs = {"@" + dir + "/a.npy", "@" + dir + "/b.npy",
+                    "@" + dir + "/c.npy"};
+  EXPECT_EQ(run(options), "i32=-5\nf32=2.5\ni1=1\n");
+  // The type must be the argument's.
+  options.inputs = {"f32=2.5", "f32=2.5", "i1=1"};
+  EXPECT_EQ(run(options), "error: argument 0 of @main is i32, got f32=2.5");
+  options.inputs = {"i32=1", "f32=2.5", "i1=2"};
+  EXPECT_EQ(run(options),
+            "error: argument 2 of @main is i1, got i1=2: an i1 is 0 or 1, "
+            "got 2");
+  options.inputs = {"i32=1", "@" + dir + "/a.npy", "i1=0"};
+  EXPECT_EQ(run(options), "error: argument 1 of @main is f32, got @" + dir +
+                              "/a.npy: expected a 0-d f32, got i32");
+  options.inputs = {"4xi32=1,2,3,4", "f32=1", "i1=0"};
+  EXPECT_EQ(run(options),
+            "error: argument 0 of @main is i32, got 4xi32=1,2,3,4");
+  // An f16 result prints as its bit pattern; an f16 input is refused.
+  options.modulePath =
+      writeModule(scalarModule("i32,i64,i64->i32,i64,f16"), "half.fvm");
+  options.inputs = {"i32=1", "i64=2", "i64=15360"};
+  EXPECT_EQ(run(options), "i32=1\ni64=2\nf16=0x3c00\n");
+  options.modulePath =
+      writeModule(scalarModule("f16,i64,i64->i32,i64,i64"), "half_in.fvm");
+  EXPECT_EQ(run(options), "error: argument 0 of @main is f16, got i32=1");
+  options.inputs = {"f16=1", "i64=2", "i64=3"};
+  EXPECT_EQ(run(options), "error: argument 0 of @main is f16, got f16=1: "
+                          "ferry-run cannot read or save f16 scalars yet");
+  // Without reflection the i64s are untyped: i64 in, i64 out.
+  options.modulePath = writeModule(scalarModule(""), "untyped.fvm");
+  options.inputs = {"i64=1", "i64=2", "i64=-3"};
+  EXPECT_EQ(run(options), "i64=1\ni64=2\ni64=-3\n");
 }
 
 TEST_F(RunModuleTest, CorruptModules) {

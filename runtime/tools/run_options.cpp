@@ -137,9 +137,16 @@ Flags:
   --input=@PATH.npy      a tensor argument read from a NumPy .npy file
                          (little-endian, C order, dtypes <i1 <i2 <i4 <i8 <f4
                          <f8)
+  --input=TYPE=VALUE     a scalar argument; TYPE must be the argument's:
+                         i1 (0 or 1), i8, i16, i32, i64, index, f32 or f64
+                           --input=i32=5 --input=f32=2.5 --input=index=7
+                         (a mismatch names the argument: "argument 1 of
+                         @main is i32, got f32=2.5"). @PATH.npy of a 0-d
+                         array feeds one too (i1 as i8, index as i64)
   --output=@PATH.npy     write result N (the Nth --output) to a .npy file
                          (repeatable, in result order; always every
-                         element); results still print
+                         element; a scalar as a 0-d array); results still
+                         print
   --print-max-elements=N print a result of more than N elements (default:
                          1000) summarized, like NumPy: in each dimension
                          longer than 6 only the first and last 3 entries,
@@ -200,8 +207,9 @@ Flags:
                          interrupted
   --help                 show this text
 
-Results print as SHAPExTYPE=[...]:
+Results print as SHAPExTYPE=[...], scalars as TYPE=VALUE:
   4xi32=[11 22 33 44]    2x3xi32=[1 2 3][4 5 6]    i32=5    0xi32=[]
+  index=7    f32=2.5    i1=1
   8x8xi32=[0 1 2 ... 5 6 7][8 9 10 ... 13 14 15][16 17 18 ... 21 22 23]...
           [40 41 42 ... 45 46 47][48 49 50 ... 53 54 55][56 57 58 ... 61 62 63]
                          (summarized, as with --print-max-elements=63; on

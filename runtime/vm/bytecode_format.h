@@ -82,6 +82,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -149,6 +150,88 @@ enum class RegisterKind : uint8_t {
   kI64 = 0, // integers and index values (sizes, dims, bit masks)
   kRef = 1, // reference-counted runtime objects (devices, buffers, views)
 };
+
+// Scalar types a function's i64 arguments and results carry (signature
+// reflection, below). An i64 register holds an integer sign-extended from
+// its width (i1 as 0 or 1) and a float as its bit pattern, sign-extended
+// like an integer of its width.
+// X(enumerator, spelling, bits, is float)
+#define FERRY_BYTECODE_SCALAR_TYPES(X)                                         \
+  X(kI1, "i1", 1, false)                                                       \
+  X(kI8, "i8", 8, false)                                                       \
+  X(kI16, "i16", 16, false)                                                    \
+  X(kI32, "i32", 32, false)                                                    \
+  X(kI64, "i64", 64, false)                                                    \
+  X(kIndex, "index", 64, false)                                                \
+  X(kF16, "f16", 16, true)                                                     \
+  X(kBF16, "bf16", 16, true)                                                   \
+  X(kF32, "f32", 32, true)                                                     \
+  X(kF64, "f64", 64, true)
+
+enum class ScalarType : uint8_t {
+#define FERRY_X(name, spelling, bits, is_float) name,
+  FERRY_BYTECODE_SCALAR_TYPES(FERRY_X)
+#undef FERRY_X
+};
+
+inline constexpr std::string_view scalarTypeName(ScalarType type) {
+  switch (type) {
+#define FERRY_X(name, spelling, bits, is_float)                                \
+  case ScalarType::name:                                                       \
+    return spelling;
+    FERRY_BYTECODE_SCALAR_TYPES(FERRY_X)
+#undef FERRY_X
+  }
+  return "?";
+}
+
+inline constexpr unsigned scalarTypeBits(ScalarType type) {
+  switch (type) {
+#define FERRY_X(name, spelling, bits, is_float)                                \
+  case ScalarType::name:                                                       \
+    return bits;
+    FERRY_BYTECODE_SCALAR_TYPES(FERRY_X)
+#undef FERRY_X
+  }
+  return 0;
+}
+
+inline constexpr bool isFloatScalarType(ScalarType type) {
+  switch (type) {
+#define FERRY_X(name, spelling, bits, is_float)                                \
+  case ScalarType::name:                                                       \
+    return is_float;
+    FERRY_BYTECODE_SCALAR_TYPES(FERRY_X)
+#undef FERRY_X
+  }
+  return false;
+}
+
+inline constexpr std::optional<ScalarType>
+parseScalarType(std::string_view text) {
+#define FERRY_X(name, spelling, bits, is_float)                                \
+  if (text == spelling)                                                        \
+    return ScalarType::name;
+  FERRY_BYTECODE_SCALAR_TYPES(FERRY_X)
+#undef FERRY_X
+  return std::nullopt;
+}
+
+// Signature reflection (additive: no format version of its own, older
+// loaders ignore it). A function whose signature has an i64 argument or
+// result records the types of all of them as one string of the string
+// table:
+//   kSignatureReflectionPrefix, the function's name, '\0', then
+//   "T,T,...->T,T,..." with one entry per argument / result in order: a
+//   scalar type name (FERRY_BYTECODE_SCALAR_TYPES) for an i64 register,
+//   "ref" for a ref register.
+// The loader checks each such string names a function of the module, once,
+// with as many entries as it has arguments and results, each of its
+// register kind (Function::argTypes). A function without one takes and
+// returns untyped i64s.
+inline constexpr std::string_view kSignatureReflectionPrefix{
+    "\0ferry.signature\0", 17};
+inline constexpr std::string_view kReflectionRefType = "ref";
 
 // The registers of one result allocation request (kImportResultAllocation):
 // device, memory types, buffer usage.
@@ -464,7 +547,14 @@ FERRY_BYTECODE_OPERAND_KINDS(FERRY_X)
   X(kBufferClaim, 0x63, "hal.buffer.allocation.claim",                         \
     "dst = buffer when the caller is its only owner, else a copy on device "   \
     "the caller alone owns (runtime/hal/buffer_claim.h)",                      \
-    kRefRegister("dst"), kRefRegister("device"), kRefRegister("buffer"))
+    kRefRegister("dst"), kRefRegister("device"), kRefRegister("buffer"))       \
+  /* Host reads. */                                                            \
+  X(kBufferLoad, 0x64, "hal.buffer.load",                                      \
+    "dst = the element of type at byte offset (sign-extended; a float as its " \
+    "bit pattern), mapped, or staged through host memory on the device that "  \
+    "allocated the buffer; an offset out of bounds fails",                     \
+    kI64Register("dst"), kRefRegister("buffer"), kI64Register("offset"),       \
+    kElementType("type"))
 
 enum class Opcode : uint8_t {
 #define FERRY_X(name, value, mnemonic, note, ...) name = value,

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <limits>
 #include <optional>
 
+#include "runtime/hal/buffer_bits.h"
 #include "runtime/hal/buffer_claim.h"
 #include "runtime/hal/buffer_import.h"
 #include "runtime/vm/import_staging.h"
@@ -351,6 +353,10 @@ private:
   }
   Result<std::shared_ptr<hal::Device>>
   selectAllocator(const std::vector<std::shared_ptr<hal::Device>> &candidates);
+  // hal.buffer.load: the element of `type` at byte `offset` of `buffer`,
+  // sign-extended.
+  Result<int64_t> loadElement(const std::shared_ptr<hal::Buffer> &buffer,
+                              int64_t offset, hal::ElementType type);
 
   const Context &context_;
   const Function &function_;
@@ -874,9 +880,68 @@ Status Frame::executeHal() {
     setRef(dst, std::move(*claimed));
     return okStatus();
   }
+  case Opcode::kBufferLoad: {
+    int64_t &dst = i64Operand();
+    FERRY_ASSIGN_OR_RETURN(auto buffer, refOperand<hal::Buffer>("buffer"));
+    int64_t offset = i64Operand();
+    auto type = hal::ElementType(operand());
+    FERRY_ASSIGN_OR_RETURN(dst, loadElement(buffer, offset, type));
+    return okStatus();
+  }
   default:
     return internalError(where(), ": opcode has no implementation");
   }
+}
+
+Result<int64_t> Frame::loadElement(const std::shared_ptr<hal::Buffer> &buffer,
+                                   int64_t offset, hal::ElementType type) {
+  uint64_t size = hal::elementByteSize(type);
+  if (offset < 0 || uint64_t(offset) > buffer->byteLength() ||
+      buffer->byteLength() - uint64_t(offset) < size)
+    return failWith("reading ", hal::elementTypeName(type), " at byte offset ",
+                    offset, " is out of bounds of ", buffer->describe());
+  if (buffer->isReleased())
+    return failWith("reading ", buffer->describe(), ", which is deallocated");
+  uint8_t bytes[8] = {};
+  bool mappable =
+      (buffer->memoryType() & hal::kHostVisible) &&
+      (buffer->usage() & (hal::kMappingScoped | hal::kMappingPersistent));
+  if (mappable) {
+    Result<std::span<uint8_t>> mapped =
+        buffer->map(hal::MappingMode::kScoped, uint64_t(offset), size);
+    if (!mapped.ok())
+      return fail(mapped.status());
+    std::memcpy(bytes, mapped->data(), size);
+  } else {
+    // Memory the host cannot see: copied into host memory on the queue of
+    // the device that allocated it (the work writing it is done: the
+    // program awaited it).
+    std::shared_ptr<hal::Device> device = buffer->placement().device.lock();
+    if (!device)
+      return failWith(buffer->describe(), " is not host-visible and has no "
+                                          "device to stage it through");
+    Status status = [&]() -> Status {
+      FERRY_ASSIGN_OR_RETURN(
+          std::shared_ptr<hal::Buffer> staging,
+          device->allocator().allocate(
+              hal::kHostVisible | hal::kHostCoherent | hal::kDeviceVisible,
+              hal::kTransfer | hal::kMappingScoped, size));
+      auto done = hal::Fence::create();
+      FERRY_RETURN_IF_ERROR(device->queueCopy(
+          nullptr, done, buffer, uint64_t(offset), staging, 0, size));
+      FERRY_RETURN_IF_ERROR(done->wait());
+      FERRY_ASSIGN_OR_RETURN(std::span<uint8_t> mapped,
+                             staging->map(hal::MappingMode::kScoped));
+      std::memcpy(bytes, mapped.data(), size);
+      return okStatus();
+    }();
+    if (!status.ok())
+      return fail(status.withContext("staging the element"));
+  }
+  uint64_t raw = 0;
+  std::memcpy(&raw, bytes, 8); // little-endian
+  unsigned shift = 64 - unsigned(size) * 8;
+  return shift ? int64_t(raw << shift) >> shift : int64_t(raw);
 }
 
 Result<hal::Buffer *> Frame::nullableBufferOperand() {

@@ -307,5 +307,92 @@ TEST_F(OpcodeTest, WritingAConstantIsRefused) {
       << results.status().toString();
 }
 
+// hal.buffer.load reads one element, sign-extended (a float as its bit
+// pattern), through a mapping where the host can map the buffer and through
+// a staging copy on the buffer's device where it cannot; an offset past the
+// end fails naming the op.
+class BufferLoadTest : public OpcodeTest,
+                       public ::testing::WithParamInterface<bool> {};
+
+TEST_P(BufferLoadTest, ReadsElements) {
+  bool discrete = GetParam();
+  if (discrete)
+    device =
+        drivers::local::LocalDevice::create("device_a", {.discrete = true});
+  BytecodeWriter w;
+  w.device("device_a");
+  // i64: 3 pattern, 4 zero, 5 one, 6 twelve, 7.. loads; refs: 2 buffer,
+  // 3 fence.
+  auto &f = w.function("main", {},
+                       {K::kI64, K::kI64, K::kI64, K::kI64, K::kI64}, 12, 4);
+  f.deviceGet(0, 0)
+      .constI64(0, discrete ? hal::kDeviceLocal
+                            : hal::kHostVisible | hal::kDeviceVisible)
+      .constI64(1, discrete ? hal::kTransfer | hal::kDispatchStorage
+                            : hal::kTransfer | hal::kMapping)
+      .constI64(2, 16)
+      .fenceCreate(1, 0)
+      .queueAlloca(2, 0, kNoRegister, 1, 0, 1, 2)
+      .constI64(3, int64_t(0xC0490FDBu)) // the f32 -3.14159274
+      .constI64(4, 0)
+      .constI64(5, 1)
+      .constI64(6, 12)
+      .fenceCreate(3, 0)
+      .queueFill(0, 1, 3, 2, 4, 2, 3, 4)
+      .fenceAwait({3})
+      .bufferLoad(7, 2, 4, ElementType::kI32)
+      .bufferLoad(8, 2, 6, ElementType::kF32)
+      .bufferLoad(9, 2, 5, ElementType::kI8) // 0x0F
+      .bufferLoad(10, 2, 4, ElementType::kI64)
+      .bufferLoad(11, 2, 6, ElementType::kI16) // 0x0FDB
+      .ret({{K::kI64, 7},
+            {K::kI64, 8},
+            {K::kI64, 9},
+            {K::kI64, 10},
+            {K::kI64, 11}});
+  Result<Context> context = makeContext(w);
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  Result<std::vector<Value>> results = context->invoke("main", {});
+  ASSERT_TRUE(results.ok()) << results.status().toString();
+  EXPECT_EQ((*results)[0].i64(), int64_t(int32_t(0xC0490FDBu)));
+  EXPECT_EQ((*results)[1].i64(), int64_t(int32_t(0xC0490FDBu)));
+  float value;
+  uint32_t bits = uint32_t((*results)[1].i64());
+  std::memcpy(&value, &bits, 4);
+  EXPECT_FLOAT_EQ(value, -3.14159274f);
+  EXPECT_EQ((*results)[2].i64(), 0x0F);
+  EXPECT_EQ((*results)[3].i64(), int64_t(0xC0490FDBC0490FDBull));
+  EXPECT_EQ((*results)[4].i64(), 0x0FDB);
+}
+
+TEST_P(BufferLoadTest, OutOfBoundsFails) {
+  if (GetParam())
+    device =
+        drivers::local::LocalDevice::create("device_a", {.discrete = true});
+  BytecodeWriter w;
+  w.device("device_a");
+  auto &f = w.function("main", {}, {K::kI64}, 5, 4);
+  prologue(f, 16);
+  f.queueAlloca(2, 0, kNoRegister, 1, 0, 1, 2)
+      .fenceAwait({1})
+      .constI64(3, 13)
+      .bufferLoad(4, 2, 3, ElementType::kI32) // bytes 13..17 of 16
+      .ret({{K::kI64, 4}});
+  Result<Context> context = makeContext(w);
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  Result<std::vector<Value>> results = context->invoke("main", {});
+  ASSERT_FALSE(results.ok());
+  EXPECT_NE(results.status().message().find(
+                "(hal.buffer.load): reading i32 at byte offset 13 is out of "
+                "bounds of"),
+            std::string::npos)
+      << results.status().toString();
+}
+
+INSTANTIATE_TEST_SUITE_P(HostVisibleAndDiscrete, BufferLoadTest,
+                         ::testing::Bool(), [](const auto &info) {
+                           return info.param ? "Discrete" : "HostVisible";
+                         });
+
 } // namespace
 } // namespace ferry::vm

@@ -643,6 +643,67 @@ Status readConstants(Reader &reader, std::vector<ModuleConstant> &constants) {
   return okStatus();
 }
 
+// Reads one list of signature reflection ("i32,ref"; empty for none) into
+// `types`, checked against `kinds`. `owner` names the list in messages.
+Status readReflectedTypes(std::string_view text,
+                          const std::vector<RegisterKind> &kinds,
+                          std::vector<std::optional<ScalarType>> &types,
+                          const std::string &owner) {
+  std::vector<std::string_view> entries;
+  while (!text.empty()) {
+    size_t comma = text.find(',');
+    entries.push_back(text.substr(0, comma));
+    text = comma == std::string_view::npos ? std::string_view()
+                                           : text.substr(comma + 1);
+  }
+  if (entries.size() != kinds.size())
+    return invalidModule(
+        strCat(owner, " names ", entries.size(), " types for ", kinds.size()));
+  for (size_t i = 0; i < entries.size(); ++i) {
+    std::optional<ScalarType> type = parseScalarType(entries[i]);
+    RegisterKind kind = type ? RegisterKind::kI64 : RegisterKind::kRef;
+    if ((!type && entries[i] != kReflectionRefType) || kind != kinds[i])
+      return invalidModule(strCat(owner, " gives entry ", i, " type '",
+                                  entries[i], "' but its register is ",
+                                  registerKindName(kinds[i])));
+    types.push_back(type);
+  }
+  return okStatus();
+}
+
+// The signature reflection strings of the string table
+// (kSignatureReflectionPrefix), each checked against the function it names.
+Status readSignatureReflection(const std::vector<std::string> &strings,
+                               std::vector<Function> &functions) {
+  for (std::string_view text : strings) {
+    if (!text.starts_with(kSignatureReflectionPrefix))
+      continue;
+    text.remove_prefix(kSignatureReflectionPrefix.size());
+    size_t end = text.find('\0');
+    std::string_view name = text.substr(0, end);
+    auto function =
+        std::find_if(functions.begin(), functions.end(),
+                     [&](const Function &f) { return f.name == name; });
+    if (function == functions.end())
+      return invalidModule(strCat("signature reflection names function '", name,
+                                  "', which the module does not define"));
+    std::string owner = strCat("signature reflection of '", name, "'");
+    size_t arrow = text.find("->");
+    if (end == std::string_view::npos || arrow == std::string_view::npos ||
+        arrow < end)
+      return invalidModule(strCat(owner, " is not 'NAME\\0ARGS->RESULTS'"));
+    if (!function->argTypes.empty() || !function->resultTypes.empty())
+      return invalidModule(strCat(owner, " is given twice"));
+    FERRY_RETURN_IF_ERROR(readReflectedTypes(
+        text.substr(end + 1, arrow - end - 1), function->argKinds,
+        function->argTypes, strCat(owner, "'s arguments")));
+    FERRY_RETURN_IF_ERROR(
+        readReflectedTypes(text.substr(arrow + 2), function->resultKinds,
+                           function->resultTypes, strCat(owner, "'s results")));
+  }
+  return okStatus();
+}
+
 } // namespace
 
 std::string_view registerKindName(RegisterKind kind) {
@@ -918,6 +979,8 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
         readExecutables(reader, module.strings_, module.executables_));
     FERRY_RETURN_IF_ERROR(readConstants(reader, module.constants_));
   }
+  FERRY_RETURN_IF_ERROR(
+      readSignatureReflection(module.strings_, module.functions_));
   for (size_t i = 0; i < module.functions_.size(); ++i) {
     CodeVerifier verifier(module.strings_.size(), module.deviceNames_.size(),
                           module.imports_, module.functions_,

@@ -83,6 +83,11 @@ struct Function {
   std::string name;
   std::vector<RegisterKind> argKinds;
   std::vector<RegisterKind> resultKinds;
+  // The scalar type of each i64 argument / result (nullopt for a ref), from
+  // the module's signature reflection (bytecode_format.h); empty when the
+  // module records none for this function (its i64s are untyped).
+  std::vector<std::optional<bytecode::ScalarType>> argTypes;
+  std::vector<std::optional<bytecode::ScalarType>> resultTypes;
   uint16_t i64RegisterCount = 0;
   uint16_t refRegisterCount = 0;
   uint32_t codeBytes = 0;

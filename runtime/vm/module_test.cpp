@@ -170,6 +170,63 @@ TEST(ModuleTest, TrailingBytesAndDuplicateFunctions) {
             std::string::npos);
 }
 
+// A string of the form kSignatureReflectionPrefix NAME \0 ARGS->RESULTS.
+std::string reflection(std::string_view name, std::string_view types) {
+  return strCat(bytecode::kSignatureReflectionPrefix, name,
+                std::string_view("\0", 1), types);
+}
+
+// A module of one function "f(i64, ref) -> (i64)" and the given strings.
+std::vector<uint8_t>
+moduleWithReflection(std::initializer_list<std::string> strings) {
+  BytecodeWriter w;
+  w.function("f", {K::kI64, K::kRef}, {K::kI64}, 1, 1).ret({{K::kI64, 0}});
+  for (const std::string &text : strings)
+    w.string(text);
+  return w.finish();
+}
+
+TEST(ModuleTest, ReadsSignatureReflection) {
+  Result<Module> module =
+      Module::load(moduleWithReflection({reflection("f", "f32,ref->i1")}));
+  ASSERT_TRUE(module.ok()) << module.status().toString();
+  const Function *f = module->lookupFunction("f");
+  using bytecode::ScalarType;
+  EXPECT_EQ(f->argTypes, (std::vector<std::optional<ScalarType>>{
+                             ScalarType::kF32, std::nullopt}));
+  EXPECT_EQ(f->resultTypes,
+            (std::vector<std::optional<ScalarType>>{ScalarType::kI1}));
+  // Without one, the function's i64s are untyped.
+  module = Module::load(moduleWithReflection({}));
+  ASSERT_TRUE(module.ok()) << module.status().toString();
+  EXPECT_TRUE(module->lookupFunction("f")->argTypes.empty());
+}
+
+TEST(ModuleTest, SignatureReflectionChecked) {
+  EXPECT_NE(loadError(moduleWithReflection({reflection("g", "i32->i32")}))
+                .find("signature reflection names function 'g', which the "
+                      "module does not define"),
+            std::string::npos);
+  EXPECT_NE(loadError(moduleWithReflection({reflection("f", "i32->")}))
+                .find("signature reflection of 'f''s arguments names 1 types "
+                      "for 2"),
+            std::string::npos);
+  EXPECT_NE(loadError(moduleWithReflection({reflection("f", "ref,ref->i32")}))
+                .find("signature reflection of 'f''s arguments gives entry 0 "
+                      "type 'ref' but its register is i64"),
+            std::string::npos);
+  EXPECT_NE(loadError(moduleWithReflection({reflection("f", "i32,ref->u7")}))
+                .find("gives entry 0 type 'u7' but its register is i64"),
+            std::string::npos);
+  EXPECT_NE(loadError(moduleWithReflection({reflection("f", "i32,ref")}))
+                .find("is not 'NAME\\0ARGS->RESULTS'"),
+            std::string::npos);
+  EXPECT_NE(loadError(moduleWithReflection({reflection("f", "i32,ref->i32"),
+                                            reflection("f", "i64,ref->i64")}))
+                .find("signature reflection of 'f' is given twice"),
+            std::string::npos);
+}
+
 TEST(ModuleTest, ArgumentsMustFitRegisters) {
   BytecodeWriter w;
   w.function("f", {K::kRef, K::kRef}, {}, 0, 1).ret({});

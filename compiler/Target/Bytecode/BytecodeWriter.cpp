@@ -236,7 +236,8 @@ LogicalResult encodeSignatureKinds(func::FuncOp func, StringRef whose,
                << whose << " '" << func.getSymName() << "': " << what << " "
                << position << " has type " << kindType
                << ", which a Ferry bytecode module cannot pass; only index, "
-                  "integers of up to 64 bits and !hal types can";
+                  "integers of up to 64 bits, f16, bf16, f32, f64 and !hal "
+                  "types can";
       list->push_back(*kind);
     }
   }
@@ -297,6 +298,10 @@ std::optional<RegisterKind> getRegisterKind(Type type) {
   if (auto intType = dyn_cast<IntegerType>(type))
     return intType.getWidth() <= 64 ? std::optional(RegisterKind::kI64)
                                     : std::nullopt;
+  // A float is held as its bit pattern, sign-extended like an integer of
+  // its width (which arith.bitcast then leaves as it is).
+  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type))
+    return RegisterKind::kI64;
   if (isa<hal::HALDialect>(type.getDialect()))
     return RegisterKind::kRef;
   return std::nullopt;
@@ -320,7 +325,8 @@ public:
       return owner->emitError()
              << "a value of type " << value.getType()
              << " cannot be held in a Ferry bytecode register; only index, "
-                "integers of up to 64 bits and !hal types can";
+                "integers of up to 64 bits, f16, bf16, f32, f64 and !hal "
+                "types can";
     SmallVector<uint16_t> &free = freed[static_cast<unsigned>(*kind)];
     if (!free.empty()) {
       registers[value] = free.pop_back_val();
@@ -483,6 +489,7 @@ private:
   LogicalResult encodeGlobalStore(hal::GlobalStoreOp op);
   LogicalResult encodeQueueFill(hal::DeviceQueueFillOp op);
   LogicalResult encodeQueueCopy(hal::DeviceQueueCopyOp op);
+  LogicalResult encodeBufferLoad(hal::BufferLoadOp op);
   LogicalResult encodeCall(func::CallOp op);
   LogicalResult encodeCompare(arith::CmpIOp op);
   LogicalResult encodeSelect(arith::SelectOp op);
@@ -622,10 +629,14 @@ LogicalResult FunctionEncoder::checkStructure(func::FuncOp func) {
 LogicalResult FunctionEncoder::encodeOp(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](arith::ConstantOp op) -> LogicalResult {
+        if (auto value = dyn_cast<FloatAttr>(op.getValue());
+            value && getRegisterKind(value.getType()))
+          return encodeConstant(op, value.getValue().bitcastToAPInt());
         auto value = dyn_cast<IntegerAttr>(op.getValue());
         if (!value)
-          return op.emitError() << "only integer and index constants can be "
-                                   "serialized to a Ferry bytecode module";
+          return op.emitError() << "only integer, index and float (16 to 64 "
+                                   "bits) constants can be serialized to a "
+                                   "Ferry bytecode module";
         return encodeConstant(op, value.getValue());
       })
       // Bit masks are unsigned: widen them without sign extension.
@@ -692,9 +703,12 @@ LogicalResult FunctionEncoder::encodeOp(Operation *op) {
                    ? encodeCast(op, Opcode::kTruncI, op.getType())
                    : encodeCast(op, Opcode::kExtUI, op.getIn().getType());
       })
+      // Floats are held as integers of their width: a bitcast between
+      // the two keeps the register's value.
       .Case([&](arith::BitcastOp op) {
         return encodeCast(op, Opcode::kTruncI, op.getType());
       })
+      .Case([&](hal::BufferLoadOp op) { return encodeBufferLoad(op); })
       .Case([&](func::ReturnOp op) { return encodeReturn(op); })
       .Case([&](hal::DeviceGetOp op) { return encodeDeviceGet(op); })
       .Case([&](hal::BufferViewDimOp op) { return encodeBufferViewDim(op); })
@@ -788,10 +802,13 @@ LogicalResult FunctionEncoder::encodeRegisters(Operation *op, Opcode opcode,
 }
 
 // The width an integer op works at: index is 64 bits on every target the
-// runtime has.
+// runtime has. A float's register holds its bit pattern, so a bitcast (the
+// only op on one) works at its width.
 std::optional<unsigned> getIntegerBits(Type type) {
   if (type.isIndex())
     return 64;
+  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type))
+    return type.getIntOrFloatBitWidth();
   if (auto intType = dyn_cast<IntegerType>(type);
       intType && intType.getWidth() <= 64)
     return intType.getWidth();
@@ -1059,6 +1076,15 @@ LogicalResult FunctionEncoder::encodeQueueFill(hal::DeviceQueueFillOp op) {
   return emit(op, Opcode::kQueueFill);
 }
 
+// dst buffer offset type (the op's verifier checked the type).
+LogicalResult FunctionEncoder::encodeBufferLoad(hal::BufferLoadOp op) {
+  if (failed(encodeRegisters(op, Opcode::kBufferLoad, /*emitNow=*/false)))
+    return failure();
+  addImmediate(
+      static_cast<uint32_t>(*hal::getRuntimeElementType(op.getType())));
+  return emit(op, Opcode::kBufferLoad);
+}
+
 LogicalResult FunctionEncoder::encodeQueueCopy(hal::DeviceQueueCopyOp op) {
   addQueueOrder(op.getDevice(), op.getWaitFence(), op.getSignalFence());
   addRegister(op.getSourceBuffer());
@@ -1246,6 +1272,39 @@ LogicalResult FunctionEncoder::emit(Operation *op, Opcode opcode) {
 // Module
 //===----------------------------------------------------------------------===//
 
+// The signature reflection string of `func` (bytecode_format.h), which tells
+// the host the type of each i64 argument and result; none when it has no
+// scalars, or one no scalar type names (an i4: it stays an untyped i64).
+std::optional<std::string> signatureReflection(func::FuncOp func) {
+  bool anyScalar = false;
+  auto list = [&](TypeRange types) -> std::optional<std::string> {
+    std::string text;
+    for (auto [i, type] : llvm::enumerate(types)) {
+      if (i)
+        text += ",";
+      if (isa<hal::HALDialect>(type.getDialect())) {
+        text += vm::bytecode::kReflectionRefType;
+        continue;
+      }
+      std::string name;
+      llvm::raw_string_ostream(name) << type;
+      if (!vm::bytecode::parseScalarType(name))
+        return std::nullopt;
+      anyScalar = true;
+      text += name;
+    }
+    return text;
+  };
+  std::optional<std::string> args = list(func.getArgumentTypes());
+  std::optional<std::string> results = list(func.getResultTypes());
+  if (!args || !results || !anyScalar)
+    return std::nullopt;
+  std::string text(vm::bytecode::kSignatureReflectionPrefix);
+  text += func.getSymName();
+  text += '\0';
+  return text + *args + "->" + *results;
+}
+
 // Encodes everything after the header. Reports every function's first error
 // rather than stopping at the first bad function.
 FailureOr<ByteWriter> encodePayload(ModuleOp module,
@@ -1303,6 +1362,8 @@ FailureOr<ByteWriter> encodePayload(ModuleOp module,
       continue;
     }
     ++functionCount;
+    if (std::optional<std::string> reflection = signatureReflection(func))
+      strings.intern(*reflection);
   }
   if (!succeeded)
     return failure();

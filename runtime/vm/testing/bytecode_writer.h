@@ -301,6 +301,11 @@ public:
                                  uint16_t buffer) {
       return emit(Opcode::kBufferClaim, {dst, device, buffer});
     }
+    FunctionBuilder &bufferLoad(uint16_t dst, uint16_t buffer, uint16_t offset,
+                                hal::ElementType type) {
+      return emit(Opcode::kBufferLoad,
+                  {dst, buffer, offset, int64_t(uint32_t(type))});
+    }
 
   private:
     FunctionBuilder &raw(uint64_t value, size_t bytes) {

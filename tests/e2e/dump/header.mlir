@@ -4,8 +4,8 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s
 // RUN: wc -c < %t.fvm | FileCheck %s --check-prefix=SIZE
-// CHECK: {{^}}module: format version 6, 75 payload bytes, checksum 0x{{[0-9a-f]+$}}
-// SIZE: {{^ *}}107{{$}}
+// CHECK: {{^}}module: format version 6, 114 payload bytes, checksum 0x{{[0-9a-f]+$}}
+// SIZE: {{^ *}}146{{$}}
 
 // --help explains the tool; --instruction-set prints the opcode table.
 // RUN: ferry-dump --help | FileCheck %s --check-prefix=HELP

@@ -27,10 +27,10 @@
 // RUN: %python %S/../check_stats.py %t.bits.json peak_bytes=0 live_bytes_at_exit=0
 // RUN: %python %S/../check_stats.py %t.bits.discrete.json peak_bytes=0 live_bytes_at_exit=0
 // Whole lines, so that 17 cannot match 170 or 117.
-// LOCAL: {{^}}17{{$}}
-// LOCAL-NEXT: {{^}}720947{{$}}
-// DISCRETE: {{^}}16{{$}}
-// DISCRETE-NEXT: {{^}}307{{$}}
+// LOCAL: {{^}}i32=17{{$}}
+// LOCAL-NEXT: {{^}}i32=720947{{$}}
+// DISCRETE: {{^}}i32=16{{$}}
+// DISCRETE-NEXT: {{^}}i32=307{{$}}
 // CHECK: {{^}}4xi32=[110 440 990 1760]{{$}}
 module attributes {stream.topology = #hal.device.topology<links = [
     (@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}),

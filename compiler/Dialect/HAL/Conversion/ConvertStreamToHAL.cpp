@@ -190,6 +190,8 @@ private:
       return lowerJoin(joinOp);
     if (auto await = dyn_cast<stream::TimepointAwaitOp>(op))
       return lowerAwait(await);
+    if (auto load = dyn_cast<stream::ResourceLoadOp>(op))
+      return lowerLoad(load);
     return op->emitError() << "'" << op->getName()
                            << "' cannot be lowered to hal; run "
                               "stream-schedule-allocation first";
@@ -312,7 +314,7 @@ private:
   // external-mapping=always: on a discrete device it stays device-local,
   // and an external function that maps it later gets it staged (the VM).
   Lifetime allocationLifetime(Value resource) {
-    if (passedToExternalCall(resource))
+    if (passedToExternalCall(resource) || loadedOnHost(resource))
       return Lifetime::External;
     Lifetime lifetime = toHALLifetime(
         cast<stream::ResourceType>(resource.getType()).getLifetime());
@@ -341,6 +343,21 @@ private:
                          [](Operation *u) { return isa<func::ReturnOp>(u); }))
           return true;
       }
+    }
+    return false;
+  }
+
+  // Whether the host reads an element of `resource` (stream.resource.load):
+  // it is allocated host-mappable, so the read maps it instead of staging.
+  static bool loadedOnHost(Value resource) {
+    for (Operation *user : resource.getUsers()) {
+      if (isa<stream::ResourceLoadOp>(user))
+        return true;
+      if (auto await = dyn_cast<stream::TimepointAwaitOp>(user))
+        for (auto [operand, result] :
+             llvm::zip_equal(await.getResourceOperands(), await.getResults()))
+          if (operand == resource && loadedOnHost(result))
+            return true;
     }
     return false;
   }
@@ -533,15 +550,22 @@ private:
   }
 
   // Fill patterns travel as integers of the value's width; a float
-  // constant becomes its bit pattern.
+  // becomes its bit pattern (a constant folded here, a scalar argument or a
+  // loaded element bitcast).
   FailureOr<Value> fillPattern(stream::CmdFillOp op) {
     Value value = op.getValue();
     if (isa<IntegerType>(value.getType()))
       return value;
     FloatAttr constant;
-    if (!matchPattern(value, m_Constant(&constant)))
-      return op.emitError() << "filling with a non-constant " << value.getType()
-                            << " is not supported yet";
+    if (!matchPattern(value, m_Constant(&constant))) {
+      auto floatType = dyn_cast<FloatType>(value.getType());
+      if (!floatType)
+        return op.emitError() << "cannot fill with a " << value.getType();
+      return arith::BitcastOp::create(
+                 builder, op.getLoc(),
+                 builder.getIntegerType(floatType.getWidth()), value)
+          .getResult();
+    }
     APInt bits = constant.getValue().bitcastToAPInt();
     return arith::ConstantOp::create(
                builder, op.getLoc(),
@@ -758,6 +782,19 @@ private:
       inputs.push_back(fenceFor(timepoint));
     fences[op.getResultTimepoint()] = FenceJoinOp::create(
         builder, op.getLoc(), FenceType::get(func.getContext()), inputs);
+    return success();
+  }
+
+  // The host read: the load awaited its producer already (schedule-
+  // allocation put a timepoint.await before it).
+  LogicalResult lowerLoad(stream::ResourceLoadOp op) {
+    Value buffer = buffers.lookup(op.getSource());
+    if (!buffer)
+      return op.emitError() << "loads from a resource that has no buffer";
+    op.getResult().replaceAllUsesWith(
+        BufferLoadOp::create(builder, op.getLoc(), op.getResult().getType(),
+                             buffer, op.getSourceOffset())
+            .getResult());
     return success();
   }
 

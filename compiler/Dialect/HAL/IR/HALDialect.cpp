@@ -72,6 +72,10 @@ LogicalResult BufferViewCreateOp::verify() {
   return verifyElementType(*this, getElementType());
 }
 
+LogicalResult BufferLoadOp::verify() {
+  return verifyElementType(*this, getResult().getType());
+}
+
 LogicalResult DeviceQueueFillOp::verify() {
   unsigned width = getPattern().getType().getIntOrFloatBitWidth();
   if (width != 8 && width != 16 && width != 32 && width != 64)

@@ -351,6 +351,28 @@ def HAL_BufferLengthOp : HAL_Op<"buffer.length", [Pure]> {
   let assemblyFormat = "`<` $buffer `:` type($buffer) `>` attr-dict `:` type($result)";
 }
 
+def HAL_BufferLoadOp : HAL_Op<"buffer.load"> {
+  let summary = "reads one element of a buffer on the host";
+  let description = [{
+    The element of the result's type (an integer or float of 8 to 64 bits)
+    at byte `offset`, read through a mapping when the host can map the
+    buffer, else through a host-visible staging copy on the device that
+    allocated it. The work writing it must be done (a `hal.fence.await`
+    before). An offset past the end fails naming the buffer.
+
+    ```mlir
+    %v = hal.buffer.load<%buffer : !hal.buffer>[%offset] : i32
+    ```
+  }];
+  let arguments = (ins HAL_Buffer:$buffer, Index:$offset);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    `<` $buffer `:` type($buffer) `>` `[` $offset `]` attr-dict `:`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Fences
 //===----------------------------------------------------------------------===//

@@ -83,7 +83,7 @@ bool isOnlyRead(Value resource) {
     bool reads =
         TypeSwitch<Operation *, bool>(user)
             .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp,
-                  AsyncDispatchEntryOp, AsyncUpdateOp>(
+                  AsyncDispatchEntryOp, AsyncUpdateOp, ResourceLoadOp>(
                 [](auto) { return true; })
             // An external function reads its untied inputs; a function of
             // the module may write an argument it is given as a last use.

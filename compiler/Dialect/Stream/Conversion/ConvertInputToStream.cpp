@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -67,6 +68,16 @@ std::optional<StringRef> getElementwiseKernel(Operation *op) {
 }
 
 bool isTensor(Type type) { return isa<TensorType>(type); }
+
+// A scalar that crosses a function boundary as it is, in an i64 register
+// (runtime/vm/bytecode_format.h: floats as their bit pattern).
+bool isBoundaryScalar(Type type) {
+  if (type.isIndex())
+    return true;
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.getWidth() <= 64;
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type);
+}
 
 bool hasTensorTypes(Operation *op) {
   return llvm::any_of(op->getOperandTypes(), isTensor) ||
@@ -218,6 +229,19 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   }
   if (isa<tensor::EmptyOp>(op))
     return checkRuntimeTensor(op, op->getResult(0).getType());
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+    auto type = dyn_cast<RankedTensorType>(extract.getTensor().getType());
+    if (failed(checkRuntimeTensor(op, extract.getTensor().getType())))
+      return failure();
+    for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
+      std::optional<int64_t> constant = getConstantIntValue(index);
+      if (constant && (*constant < 0 || (!type.isDynamicDim(d) &&
+                                         *constant >= type.getDimSize(d))))
+        return op->emitError() << "index " << *constant << " of dimension " << d
+                               << " is out of bounds for " << type;
+    }
+    return success();
+  }
   if (getSplatConstant(op) || getDataConstant(op))
     return checkRuntimeTensor(op, op->getResult(0).getType());
   if (isDispatchableLinalgOp(op))
@@ -295,13 +319,20 @@ bool isInputFunction(func::FuncOp func) {
 
 LogicalResult checkBoundaryTypes(func::FuncOp func) {
   bool ok = true;
+  // External functions take tensors only (the coarse-fences ABI); functions
+  // of the module also take and return scalars.
+  bool scalars = !func.isDeclaration();
   auto check = [&](Type type, StringRef what, unsigned index) {
-    if (isRuntimeTensor(type))
+    if (isRuntimeTensor(type) || (scalars && isBoundaryScalar(type)))
       return;
     func.emitError() << what << " " << index << " of function '"
                      << func.getSymName() << "' has type " << type
                      << "; only ranked tensors of i8, i16, i32, i64, f32 or "
-                        "f64 cross a function boundary";
+                        "f64"
+                     << (scalars ? " and scalars (index, integers of up to 64 "
+                                   "bits, f16, bf16, f32, f64)"
+                                 : "")
+                     << " cross a function boundary";
     ok = false;
   };
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
@@ -334,6 +365,11 @@ FailureOr<SmallVector<int64_t>> readTies(func::FuncOp func) {
              << "result " << i << " of '" << func.getSymName()
              << "' is tied to operand " << operand << ", but it takes "
              << func.getNumArguments() << " operands";
+    if (!isTensor(func.getResultTypes()[i]))
+      return func.emitError()
+             << "result " << i << " of '" << func.getSymName()
+             << "' is the scalar " << func.getResultTypes()[i]
+             << "; only tensor results may be tied (" << kInputTiedAttr << ")";
     if (func.getArgumentTypes()[operand] != func.getResultTypes()[i])
       return func.emitError()
              << "result " << i << " of '" << func.getSymName() << "' has type "
@@ -363,6 +399,12 @@ FailureOr<SmallVector<bool>> readConsumed(func::FuncOp func,
              << "argument " << i << " of '" << func.getSymName() << "' has "
              << kInputConsumeAttr << " = " << attr
              << "; it must be a unit attribute (no value)";
+    if (!isTensor(func.getArgumentTypes()[i]))
+      return func.emitError()
+             << "argument " << i << " of '" << func.getSymName()
+             << "' is the scalar " << func.getArgumentTypes()[i] << "; only "
+             << "tensor arguments may be consumed (" << kInputConsumeAttr
+             << ")";
     if (llvm::is_contained(ties, int64_t(i)))
       return func.emitError()
              << "argument " << i << " of '" << func.getSymName()
@@ -488,13 +530,17 @@ public:
     for (Operation *op : llvm::reverse(deadOps))
       op->erase();
     block.eraseArguments(0, originalArgCount);
-    SmallVector<Type> viewTypes(func.getNumResults(), viewType());
-    func.setType(FunctionType::get(func.getContext(), block.getArgumentTypes(),
-                                   viewTypes));
+    func.setType(FunctionType::get(
+        func.getContext(), block.getArgumentTypes(),
+        llvm::map_to_vector(func.getResultTypes(),
+                            [&](Type type) { return boundaryType(type); })));
   }
 
 private:
   Type viewType() { return hal::BufferViewType::get(func.getContext()); }
+  // How a value of `type` crosses a boundary: a tensor as a buffer view, a
+  // scalar as it is.
+  Type boundaryType(Type type) { return isTensor(type) ? viewType() : type; }
   ResourceType resourceType(Lifetime lifetime) {
     return ResourceType::get(func.getContext(), lifetime);
   }
@@ -509,6 +555,8 @@ private:
       importDim(dimOp);
     else if (auto empty = dyn_cast<tensor::EmptyOp>(op))
       importEmpty(empty);
+    else if (auto extract = dyn_cast<tensor::ExtractOp>(op))
+      importExtract(extract);
     else if (DenseElementsAttr splat = getSplatConstant(op))
       importSplat(op, splat);
     else if (ElementsAttr data = getDataConstant(op))
@@ -543,6 +591,12 @@ private:
     for (unsigned i = 0; i < originalArgCount; ++i) {
       BlockArgument arg = block.getArgument(i);
       Location loc = arg.getLoc();
+      if (!isTensor(arg.getType())) {
+        // A scalar stays a scalar, in the same position.
+        arg.replaceAllUsesWith(block.addArgument(arg.getType(), loc));
+        argumentStorages.emplace_back();
+        continue;
+      }
       Value view = block.addArgument(viewType(), loc);
       TensorImportOp import =
           importView(loc, view, cast<RankedTensorType>(arg.getType()),
@@ -679,6 +733,54 @@ private:
           storages[op.getSource()].dynamicDims[type.getDynamicDimIndex(index)];
     }
     op.getResult().replaceAllUsesWith(dim);
+    deadOps.push_back(op);
+  }
+
+  // One element read on the host: its byte offset (row-major), after a
+  // run-time check of every index that is not known to be in bounds.
+  void importExtract(tensor::ExtractOp op) {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getTensor().getType());
+    const TensorStorage &storage = storages[op.getTensor()];
+    std::string where;
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      where = (" at " + file.getFilename().getValue() + ":" +
+               Twine(file.getLine()) + ":" + Twine(file.getColumn()))
+                  .str();
+    Value linear;
+    unsigned next = 0;
+    for (auto [d, index] : llvm::enumerate(op.getIndices())) {
+      Value dim = type.isDynamicDim(d) ? storage.dynamicDims[next++]
+                                       : indexConstant(loc, type.getDimSize(d));
+      std::optional<int64_t> constant = getConstantIntValue(index);
+      if (!constant || type.isDynamicDim(d)) {
+        // Unsigned: a negative index is out of bounds too.
+        Value inBounds = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::ult, index, dim);
+        cf::AssertOp::create(builder, loc, inBounds,
+                             ("'tensor.extract'" + where +
+                              ": index of "
+                              "dimension " +
+                              Twine(d) + " is out of bounds")
+                                 .str());
+      }
+      linear =
+          linear ? arith::AddIOp::create(
+                       builder, loc,
+                       arith::MulIOp::create(builder, loc, linear, dim), index)
+                 : index;
+    }
+    int64_t elementBytes = hal::elementByteSize(
+        *hal::getRuntimeElementType(type.getElementType()));
+    Value offset = linear
+                       ? arith::MulIOp::create(builder, loc, linear,
+                                               indexConstant(loc, elementBytes))
+                             .getResult()
+                       : indexConstant(loc, 0);
+    auto load = ResourceLoadOp::create(builder, loc, type.getElementType(),
+                                       storage.resource, storage.size, offset);
+    setAffinity(load, affinityOf(op));
+    op.getResult().replaceAllUsesWith(load.getResult());
     deadOps.push_back(op);
   }
 
@@ -881,6 +983,10 @@ private:
     AffinityAttr affinity = affinityOf(op);
     SmallVector<Value> views;
     for (Value operand : op.getOperands()) {
+      if (!isTensor(operand.getType())) {
+        views.push_back(operand);
+        continue;
+      }
       TensorStorage &storage = storages[operand];
       // What the callee sees is external storage, like a host input.
       retypeStorageChain(storage.resource, resourceType(Lifetime::External));
@@ -889,10 +995,15 @@ private:
           TypeAttr::get(operand.getType()), storage.dynamicDims, storage.size));
       setAffinity(views.back().getDefiningOp(), affinity);
     }
-    SmallVector<Type> viewTypes(op.getNumResults(), viewType());
+    SmallVector<Type> viewTypes = llvm::map_to_vector(
+        op.getResultTypes(), [&](Type type) { return boundaryType(type); });
     auto call = func::CallOp::create(builder, loc, op.getCalleeAttr(),
                                      viewTypes, views);
     for (auto [i, result] : llvm::enumerate(op.getResults())) {
+      if (!isTensor(result.getType())) {
+        result.replaceAllUsesWith(call.getResult(i));
+        continue;
+      }
       TensorImportOp import = importView(
           loc, call.getResult(i), cast<RankedTensorType>(result.getType()),
           "result " + std::to_string(i) + " of '" + op.getCallee().str() + "'",
@@ -994,7 +1105,8 @@ private:
     llvm::SmallPtrSet<Value, 4> returned;
     SmallVector<TensorStorage> results;
     for (Value operand : op.getOperands())
-      results.push_back(storages[operand]);
+      results.push_back(isTensor(operand.getType()) ? storages[operand]
+                                                    : TensorStorage());
     // The lent arguments are overwritten last; an untied result that returns
     // one as it is gets a copy of the value it had.
     for (auto [index, storage] : llvm::enumerate(results)) {
@@ -1007,6 +1119,11 @@ private:
                   boundaryAffinity(func.getResultAttrDict(index)));
     }
     for (auto [index, operand] : llvm::enumerate(op.getOperands())) {
+      // A scalar is returned as it is.
+      if (!isTensor(operand.getType())) {
+        views.push_back(operand);
+        continue;
+      }
       TensorStorage storage = results[index];
       if (ties[index] >= 0)
         storage = writeIntoArgument(op.getLoc(), index, storage);

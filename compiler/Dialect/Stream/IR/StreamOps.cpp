@@ -268,6 +268,13 @@ LogicalResult ResourceRetainOp::verify() {
 LogicalResult ResourceReleaseOp::verify() {
   return verifyOwnable(*this, getOperand());
 }
+LogicalResult ResourceLoadOp::verify() {
+  if (!hal::getRuntimeElementType(getResult().getType()))
+    return emitOpError() << "loads a " << getResult().getType()
+                         << ", which is no element type of the runtime";
+  return success();
+}
+
 LogicalResult ResourceIsTerminalOp::verify() {
   return verifyOwnable(*this, getOperand());
 }

@@ -485,6 +485,31 @@ def Stream_ResourceIsTerminalOp : Stream_Op<"resource.is_terminal"> {
   let hasVerifier = 1;
 }
 
+def Stream_ResourceLoadOp : Stream_Op<"resource.load"> {
+  let summary = "reads one element of a resource on the host";
+  let description = [{
+    A host read (`tensor.extract`): the element of the result's type at byte
+    `offset`. In the async phase it reads the resource value;
+    stream-schedule-allocation makes it wait (a `stream.timepoint.await`)
+    for the work that produced the resource, and only for that. It is a use
+    of the resource, done on the host when it returns: the resource is freed
+    after it. The offset is in bounds (the import checks the indices); the
+    runtime checks again.
+
+    ```mlir
+    %v = stream.resource.load %r[%offset] : !stream.resource<*>{%size} -> i32
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$source, Index:$source_size,
+                       Index:$source_offset);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $source `[` $source_offset `]` `:` qualified(type($source)) `{`
+    $source_size `}` `->` type($result) attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def Stream_CmdDispatchOp : Stream_Op<"cmd.dispatch", [AttrSizedOperandSegments]> {
   let summary = "runs a built-in kernel in timeline order";
   let description = [{

@@ -125,8 +125,8 @@ private:
         if (!forEachUse(await.getResults()[index], fn))
           return false;
       } else if (!isa<CmdDispatchOp, CmdDispatchEntryOp, CmdFillOp, CmdCopyOp,
-                      CmdCallOp, CmdExecuteOp, TensorExportOp, ResourceRetainOp,
-                      ResourceReleaseOp, ResourceIsTerminalOp,
+                      CmdCallOp, CmdExecuteOp, TensorExportOp, ResourceLoadOp,
+                      ResourceRetainOp, ResourceReleaseOp, ResourceIsTerminalOp,
                       ResourceDeallocaOp>(user)) {
         return false;
       }

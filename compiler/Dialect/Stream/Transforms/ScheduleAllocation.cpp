@@ -172,7 +172,9 @@ private:
     if (auto constant = dyn_cast<AsyncConstantOp>(op))
       return scheduleConstant(constant);
     if (auto exportOp = dyn_cast<TensorExportOp>(op))
-      awaitExport(exportOp);
+      awaitOnHost(exportOp.getSourceMutable(), exportOp.getSourceSize());
+    if (auto load = dyn_cast<ResourceLoadOp>(op))
+      awaitOnHost(load.getSourceMutable(), load.getSourceSize());
     return success();
   }
 
@@ -416,15 +418,17 @@ private:
     return success();
   }
 
-  // The host may only see a resource once the work producing it is done.
-  void awaitExport(TensorExportOp op) {
-    Value ready = readyAt.lookup(op.getSource());
+  // The host may only see a resource (an export, a load) once the work
+  // producing it is done; it waits for nothing else. A later write needs no
+  // wait for it: the host is done when the next op is issued.
+  void awaitOnHost(OpOperand &source, Value size) {
+    Value ready = readyAt.lookup(source.get());
     if (!ready)
       return;
-    auto await = TimepointAwaitOp::create(builder, op.getLoc(), ready,
-                                          ValueRange{op.getSource()},
-                                          ValueRange{op.getSourceSize()});
-    op.getSourceMutable().assign(await.getResult(0));
+    auto await =
+        TimepointAwaitOp::create(builder, source.getOwner()->getLoc(), ready,
+                                 ValueRange{source.get()}, ValueRange{size});
+    source.assign(await.getResult(0));
   }
 
   func::FuncOp func;

@@ -277,7 +277,7 @@ TEST_F(BytecodeWriterTest, RuntimeRunsBranchesAndCalls) {
 
 TEST_F(BytecodeWriterTest, ReportsEveryBadFunction) {
   mlir::OwningOpRef<mlir::ModuleOp> module = parse(R"mlir(
-    func.func @float_arg(%a: f32) { return }
+    func.func @float_arg(%a: f128) { return }
     func.func @wide_product(%a: i64, %b: i64) -> i64 {
       %low, %high = arith.mului_extended %a, %b : i64
       return %high : i64
@@ -286,8 +286,9 @@ TEST_F(BytecodeWriterTest, ReportsEveryBadFunction) {
   ASSERT_TRUE(module);
   write(*module);
   EXPECT_FALSE(written);
-  EXPECT_NE(diagnostics.find("function 'float_arg': argument 0 has type 'f32'"),
-            std::string::npos)
+  EXPECT_NE(
+      diagnostics.find("function 'float_arg': argument 0 has type 'f128'"),
+      std::string::npos)
       << diagnostics;
   EXPECT_NE(diagnostics.find("'arith.mului_extended' cannot be serialized"),
             std::string::npos)

@@ -1,17 +1,20 @@
 // The whole of a small module, checked against the layout in
 // runtime/vm/bytecode_format.h through ferry-dump: header, string table,
 // device table, import table, one function with a device.get and a
-// two-kind return, then empty executable and constant tables. Offsets and sizes pin the
-// encoding: 75 payload bytes,
+// two-kind return, then empty executable and constant tables. Offsets and
+// sizes pin the encoding: 114 payload bytes,
 // device.get takes 7 bytes (opcode, dst:u16, device:u32) and the return 9
-// (opcode, count:u16, 2 x (kind:u8, register:u16)).
+// (opcode, count:u16, 2 x (kind:u8, register:u16)). The function has
+// scalars, so the string table ends with its signature reflection (35
+// bytes: the prefix, the name, a NUL and the types).
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s --match-full-lines
 
-// CHECK:      module: format version 6, 75 payload bytes, checksum 0x{{[0-9a-f]+}}
-// CHECK-NEXT: strings (2):
+// CHECK:      module: format version 6, 114 payload bytes, checksum 0x{{[0-9a-f]+}}
+// CHECK-NEXT: strings (3):
 // CHECK-NEXT:   [0] "dev"
 // CHECK-NEXT:   [1] "f"
+// CHECK-NEXT:   [2] "\x00ferry.signature\x00f\x00index->index,ref"
 // CHECK-NEXT: devices (1):
 // CHECK-NEXT:   [0] @dev
 // CHECK-NEXT: imports (0):
