@@ -10,12 +10,11 @@
 // checkout fails to compile here with the mismatch named by the compiler.
 #include <benchmark/benchmark.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <string>
 
+#include "bench/baselines.h"
 #include "iree/base/api.h"
 #include "iree/hal/api.h"
 #include "iree/hal/drivers/init.h"
@@ -23,7 +22,7 @@
 namespace {
 
 constexpr iree_device_size_t kBlockBytes = 4096;
-constexpr iree_device_size_t kTransferBytes = 64 << 20;
+constexpr iree_device_size_t kTransferBytes = ferry::bench::kTransferBytes;
 
 // Ends the benchmark with IREE's message when a call fails.
 bool failed(benchmark::State &state, iree_status_t status) {
@@ -88,54 +87,6 @@ struct Timeline {
     return iree_hal_semaphore_wait(semaphore, value, iree_infinite_timeout());
   }
 };
-
-// --- Baselines (the same code as Ferry's harness) ---------------------------
-
-void BM_Baseline_AtomicFetchAddSub(benchmark::State &state) {
-  std::atomic<int64_t> count{1};
-  for (auto _ : state) {
-    count.fetch_add(1);
-    benchmark::DoNotOptimize(count.fetch_sub(1) == 1);
-  }
-}
-BENCHMARK(BM_Baseline_AtomicFetchAddSub);
-
-void BM_Baseline_AtomicLoad(benchmark::State &state) {
-  std::atomic<int64_t> count{1};
-  for (auto _ : state)
-    benchmark::DoNotOptimize(count.load(std::memory_order_acquire) == 1);
-}
-BENCHMARK(BM_Baseline_AtomicLoad);
-
-void BM_Baseline_MallocFree(benchmark::State &state) {
-  size_t bytes = size_t(state.range(0));
-  for (auto _ : state) {
-    void *p = std::malloc(bytes);
-    benchmark::DoNotOptimize(p);
-    std::free(p);
-  }
-}
-BENCHMARK(BM_Baseline_MallocFree)->Arg(4096)->Arg(1 << 20);
-
-void BM_Baseline_Memcpy64M(benchmark::State &state) {
-  std::string source(kTransferBytes, 'a'), target(kTransferBytes, 'b');
-  for (auto _ : state) {
-    std::memcpy(target.data(), source.data(), kTransferBytes);
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
-}
-BENCHMARK(BM_Baseline_Memcpy64M)->UseRealTime();
-
-void BM_Baseline_Memset64M(benchmark::State &state) {
-  std::string target(kTransferBytes, 'b');
-  for (auto _ : state) {
-    std::memset(target.data(), 7, kTransferBytes);
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
-}
-BENCHMARK(BM_Baseline_Memset64M)->UseRealTime();
 
 // --- Ownership ---------------------------------------------------------------
 

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/baselines.h"
 #include "runtime/drivers/local/local_device.h"
 #include "runtime/hal/buffer_bits.h"
 #include "runtime/hal/topology.h"
@@ -36,15 +37,6 @@ using drivers::local::LocalDeviceOptions;
 constexpr uint32_t kUsage = kTransfer | kDispatchStorage;
 
 // --- Ownership -------------------------------------------------------------
-
-void BM_Baseline_AtomicFetchAddSub(benchmark::State &state) {
-  std::atomic<int64_t> count{1};
-  for (auto _ : state) {
-    count.fetch_add(1);
-    benchmark::DoNotOptimize(count.fetch_sub(1) == 1);
-  }
-}
-BENCHMARK(BM_Baseline_AtomicFetchAddSub);
 
 void BM_PreserveDiscard(benchmark::State &state) {
   auto allocator = HeapAllocator::create("bench");
@@ -71,13 +63,6 @@ void BM_PreserveDiscardSubspan(benchmark::State &state) {
 }
 BENCHMARK(BM_PreserveDiscardSubspan);
 
-void BM_Baseline_AtomicLoad(benchmark::State &state) {
-  std::atomic<int64_t> count{1};
-  for (auto _ : state)
-    benchmark::DoNotOptimize(count.load(std::memory_order_acquire) == 1);
-}
-BENCHMARK(BM_Baseline_AtomicLoad);
-
 void BM_IsTerminal(benchmark::State &state) {
   auto allocator = HeapAllocator::create("bench");
   auto buffer = *allocator->allocate(0, 0, 64);
@@ -87,17 +72,6 @@ void BM_IsTerminal(benchmark::State &state) {
 BENCHMARK(BM_IsTerminal);
 
 // --- Direct allocation -----------------------------------------------------
-
-// The pointer escapes (DoNotOptimize), so the pair is not elided.
-void BM_Baseline_MallocFree(benchmark::State &state) {
-  size_t size = size_t(state.range(0));
-  for (auto _ : state) {
-    void *block = std::malloc(size);
-    benchmark::DoNotOptimize(block);
-    std::free(block);
-  }
-}
-BENCHMARK(BM_Baseline_MallocFree)->Arg(4096)->Arg(1 << 20);
 
 void BM_Baseline_MallocMemsetFree(benchmark::State &state) {
   size_t size = size_t(state.range(0));
@@ -288,17 +262,7 @@ BENCHMARK(BM_IdleCpuParkedTaskDevice)->Iterations(1)->UseRealTime();
 
 // --- Transfers -------------------------------------------------------------
 
-constexpr size_t kTransferBytes = size_t(64) << 20;
-
-void BM_Baseline_Memcpy64M(benchmark::State &state) {
-  std::vector<uint8_t> source(kTransferBytes, 1), target(kTransferBytes, 0);
-  for (auto _ : state) {
-    std::memcpy(target.data(), source.data(), kTransferBytes);
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
-}
-BENCHMARK(BM_Baseline_Memcpy64M)->UseRealTime();
+using bench::kTransferBytes;
 
 // Copies from a buffer of device a into one of device b, issued on a.
 void queueCopyCrossDevice(benchmark::State &state, LocalDeviceOptions options) {
@@ -327,17 +291,6 @@ void BM_QueueCopyCrossDevice64M_Task(benchmark::State &state) {
   queueCopyCrossDevice(state, {.asynchronous = true, .workerCount = 2});
 }
 BENCHMARK(BM_QueueCopyCrossDevice64M_Task)->UseRealTime();
-
-void BM_Baseline_Memset64M(benchmark::State &state) {
-  std::vector<uint8_t> target(kTransferBytes, 0);
-  int value = 0;
-  for (auto _ : state) {
-    std::memset(target.data(), ++value & 0xff, kTransferBytes);
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * kTransferBytes);
-}
-BENCHMARK(BM_Baseline_Memset64M)->UseRealTime();
 
 // A 4-byte pattern whose bytes differ, so memset cannot be used.
 void queueFill(benchmark::State &state, LocalDeviceOptions options) {
