@@ -46,9 +46,8 @@ struct Device {
   iree_hal_device_t *device = nullptr;
   iree_status_t status = iree_ok_status();
   explicit Device(const char *driver) {
-    static iree_status_t registered =
-        iree_hal_register_all_available_drivers(
-            iree_hal_driver_registry_default());
+    static iree_status_t registered = iree_hal_register_all_available_drivers(
+        iree_hal_driver_registry_default());
     status = iree_status_clone(registered);
     if (iree_status_is_ok(status))
       status = iree_hal_create_device(iree_hal_driver_registry_default(),
@@ -65,8 +64,8 @@ iree_hal_buffer_params_t deviceParams() {
   iree_hal_buffer_params_t params;
   std::memset(&params, 0, sizeof(params));
   params.type = IREE_HAL_MEMORY_TYPE_DEVICE_LOCAL;
-  params.usage = IREE_HAL_BUFFER_USAGE_TRANSFER |
-                 IREE_HAL_BUFFER_USAGE_DISPATCH_STORAGE;
+  params.usage =
+      IREE_HAL_BUFFER_USAGE_TRANSFER | IREE_HAL_BUFFER_USAGE_DISPATCH_STORAGE;
   return params;
 }
 
@@ -76,13 +75,10 @@ struct Timeline {
   uint64_t value = 0;
   iree_status_t create(iree_hal_device_t *device) {
     return iree_hal_semaphore_create(device, IREE_HAL_QUEUE_AFFINITY_ANY, 0,
-                                     (iree_hal_semaphore_flags_t)0,
-                                     &semaphore);
+                                     (iree_hal_semaphore_flags_t)0, &semaphore);
   }
   ~Timeline() { iree_hal_semaphore_release(semaphore); }
-  iree_hal_semaphore_list_t current() {
-    return {1, &semaphore, &value};
-  }
+  iree_hal_semaphore_list_t current() { return {1, &semaphore, &value}; }
   iree_status_t wait() {
     return iree_hal_semaphore_wait(semaphore, value, iree_infinite_timeout());
   }
@@ -144,7 +140,8 @@ void BM_AllocateRelease_Task(benchmark::State &state) {
 }
 BENCHMARK(BM_AllocateRelease_Task)->Arg(4096)->Arg(1 << 20);
 
-// --- Queue allocation ---------------------------------------------------------
+// --- Queue allocation
+// ---------------------------------------------------------
 
 // N live 4 KiB queue allocations; each iteration deallocas the oldest and
 // allocas a new one, with no host waits (Ferry's queueAllocaDealloca).
@@ -160,8 +157,8 @@ void queueAllocaDealloca(benchmark::State &state, const char *driver) {
     ++timeline.value;
     iree_hal_buffer_t *buffer = nullptr;
     iree_status_t status = iree_hal_device_queue_alloca(
-        device.device, IREE_HAL_QUEUE_AFFINITY_ANY, wait, timeline.current(),
-        0, deviceParams(), kBlockBytes, (iree_hal_alloca_flags_t)0, &buffer);
+        device.device, IREE_HAL_QUEUE_AFFINITY_ANY, wait, timeline.current(), 0,
+        deviceParams(), kBlockBytes, (iree_hal_alloca_flags_t)0, &buffer);
     if (iree_status_is_ok(status))
       live.push_back(buffer);
     return status;
@@ -176,8 +173,8 @@ void queueAllocaDealloca(benchmark::State &state, const char *driver) {
       iree_hal_buffer_t *oldest = live.front();
       live.pop_front();
       iree_status_t status = iree_hal_device_queue_dealloca(
-          device.device, IREE_HAL_QUEUE_AFFINITY_ANY, wait,
-          timeline.current(), oldest, (iree_hal_dealloca_flags_t)0);
+          device.device, IREE_HAL_QUEUE_AFFINITY_ANY, wait, timeline.current(),
+          oldest, (iree_hal_dealloca_flags_t)0);
       iree_hal_buffer_release(oldest);
       if (failed(state, status) || failed(state, alloc()))
         break;
@@ -231,7 +228,8 @@ void BM_QueueAllocaDeallocaWaitEach_Task(benchmark::State &state) {
 }
 BENCHMARK(BM_QueueAllocaDeallocaWaitEach_Task)->UseRealTime();
 
-// --- Copy and fill, 64 MiB, host waits for each -------------------------------
+// --- Copy and fill, 64 MiB, host waits for each
+// -------------------------------
 
 void queueTransfer(benchmark::State &state, const char *driver, bool fill) {
   Device device(driver);
