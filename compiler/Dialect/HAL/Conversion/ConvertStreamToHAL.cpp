@@ -448,10 +448,9 @@ private:
   // (other devices use it as they use any buffer of that device).
   LogicalResult lowerConstant(stream::ResourceConstantOp op) {
     Value onDevice = deviceOf(op);
-    Value buffer =
-        DeviceConstantOp::create(builder, op.getLoc(),
-                                 BufferType::get(func.getContext()), onDevice,
-                                 op.getValue());
+    Value buffer = DeviceConstantOp::create(builder, op.getLoc(),
+                                            BufferType::get(func.getContext()),
+                                            onDevice, op.getValue());
     buffers[op.getResult()] = buffer;
     bufferDevices[buffer] = onDevice;
     return success();
@@ -491,7 +490,15 @@ private:
     if (shared)
       return buffer;
     Value &imported = importedBuffers[{buffer, device(symbol)}];
-    if (!imported)
+    if (imported)
+      return imported;
+    // A constant is the module's bytes: each device wraps them itself, with
+    // no export (a constant's buffer has none) and no copy.
+    if (auto constant = buffer.getDefiningOp<DeviceConstantOp>())
+      imported =
+          DeviceConstantOp::create(builder, buffer.getLoc(), buffer.getType(),
+                                   device(symbol), constant.getValue());
+    else
       imported = DeviceImportBufferOp::create(
           builder, buffer.getLoc(), BufferType::get(func.getContext()),
           device(symbol), buffer, allocatedFences.lookup(buffer));
