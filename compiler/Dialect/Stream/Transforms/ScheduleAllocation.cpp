@@ -315,8 +315,8 @@ private:
   LogicalResult scheduleConstant(AsyncConstantOp op) {
     auto constant = ResourceConstantOp::create(
         builder, op.getLoc(),
-        ResourceType::get(func.getContext(), Lifetime::Constant),
-        op.getValue(), op.getStorageSize());
+        ResourceType::get(func.getContext(), Lifetime::Constant), op.getValue(),
+        op.getStorageSize());
     setAffinity(constant, getAffinity(op));
     return finish(op, {{op.getResult(), constant.getResult()}});
   }
