@@ -86,23 +86,9 @@ struct Timeline {
 
 // --- Ownership ---------------------------------------------------------------
 
-void BM_PreserveDiscard(benchmark::State &state) {
-  Device device("local-sync");
-  if (failed(state, device.status))
-    return;
-  iree_hal_buffer_t *buffer = nullptr;
-  if (failed(state, iree_hal_allocator_allocate_buffer(
-                        device.allocator(), deviceParams(), 64, &buffer)))
-    return;
-  for (auto _ : state) {
-    iree_hal_buffer_allocation_preserve(buffer);
-    benchmark::DoNotOptimize(iree_hal_buffer_allocation_discard(buffer));
-  }
-  iree_hal_buffer_release(buffer);
-}
-BENCHMARK(BM_PreserveDiscard);
-
-void BM_IsTerminal(benchmark::State &state) {
+// Times `body(buffer)` on a 64-byte buffer of a local-sync device.
+template <typename Body>
+void onSmallBuffer(benchmark::State &state, Body body) {
   Device device("local-sync");
   if (failed(state, device.status))
     return;
@@ -111,8 +97,22 @@ void BM_IsTerminal(benchmark::State &state) {
                         device.allocator(), deviceParams(), 64, &buffer)))
     return;
   for (auto _ : state)
-    benchmark::DoNotOptimize(iree_hal_buffer_allocation_is_terminal(buffer));
+    body(buffer);
   iree_hal_buffer_release(buffer);
+}
+
+void BM_PreserveDiscard(benchmark::State &state) {
+  onSmallBuffer(state, [](iree_hal_buffer_t *buffer) {
+    iree_hal_buffer_allocation_preserve(buffer);
+    benchmark::DoNotOptimize(iree_hal_buffer_allocation_discard(buffer));
+  });
+}
+BENCHMARK(BM_PreserveDiscard);
+
+void BM_IsTerminal(benchmark::State &state) {
+  onSmallBuffer(state, [](iree_hal_buffer_t *buffer) {
+    benchmark::DoNotOptimize(iree_hal_buffer_allocation_is_terminal(buffer));
+  });
 }
 BENCHMARK(BM_IsTerminal);
 
