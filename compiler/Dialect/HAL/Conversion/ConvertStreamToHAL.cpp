@@ -192,6 +192,8 @@ private:
       return lowerAwait(await);
     if (auto load = dyn_cast<stream::ResourceLoadOp>(op))
       return lowerLoad(load);
+    if (auto size = dyn_cast<stream::ResourceSizeOp>(op))
+      return lowerSize(size);
     return op->emitError() << "'" << op->getName()
                            << "' cannot be lowered to hal; run "
                               "stream-schedule-allocation first";
@@ -801,6 +803,17 @@ private:
     op.getResult().replaceAllUsesWith(
         BufferLoadOp::create(builder, op.getLoc(), op.getResult().getType(),
                              buffer, op.getSourceOffset())
+            .getResult());
+    return success();
+  }
+
+  LogicalResult lowerSize(stream::ResourceSizeOp op) {
+    Value buffer = buffers.lookup(op.getOperand());
+    if (!buffer)
+      return op.emitError() << "asks the size of a resource that has no buffer";
+    op.getResult().replaceAllUsesWith(
+        BufferLengthOp::create(builder, op.getLoc(), builder.getIndexType(),
+                               buffer)
             .getResult());
     return success();
   }

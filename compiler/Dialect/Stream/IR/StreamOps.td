@@ -399,6 +399,24 @@ def Stream_ResourceConstantOp : Stream_Op<"resource.constant", [Pure]> {
   }];
 }
 
+def Stream_ResourceSizeOp : Stream_Op<"resource.size", [Pure]> {
+  let summary = "the byte size of a resource";
+  let description = [{
+    For a resource whose size no op in scope names, such as one carried
+    through a loop or yielded out of a region: the size it was allocated
+    with.
+
+    ```mlir
+    %size = stream.resource.size %r : !stream.resource<transient> -> index
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$operand);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    $operand `:` qualified(type($operand)) `->` type($result) attr-dict
+  }];
+}
+
 def Stream_ResourceDeallocaOp : Stream_Op<"resource.dealloca", [
     AttrSizedOperandSegments, MemoryEffects<[MemFree<DefaultResource>]>]> {
   let summary = "returns a resource's memory in timeline order";
@@ -733,6 +751,23 @@ def Stream_TimepointJoinOp : Stream_Op<"timepoint.join", [Pure]> {
     `max` `(` $await_timepoints `)` `=` `>` type($result_timepoint) attr-dict
   }];
   let hasVerifier = 1;
+}
+
+def Stream_TimepointImmediateOp : Stream_Op<"timepoint.immediate", [Pure]> {
+  let summary = "a timepoint that is already reached";
+  let description = [{
+    What a value that waits for nothing carries: the first value of a
+    timepoint carried through a loop, or the branch of an `scf.if` that
+    does no work.
+
+    ```mlir
+    %t = stream.timepoint.immediate => !stream.timepoint
+    ```
+  }];
+  let results = (outs Stream_Timepoint:$result_timepoint);
+  let assemblyFormat = [{
+    `=` `>` type($result_timepoint) attr-dict
+  }];
 }
 
 def Stream_TimepointAwaitOp : Stream_Op<"timepoint.await", [AttrSizedOperandSegments]> {

@@ -36,3 +36,20 @@ module {
     return %4, %9 : i32, !hal.buffer_view
   }
 }
+
+// -----
+
+// The size of a resource no op in scope names is its buffer's length.
+// CHECK-LABEL: func.func @size_of_resource
+// CHECK: %[[BUF:.+]] = hal.device.queue.alloca
+// CHECK: %[[LEN:.+]] = hal.buffer.length<%[[BUF]] : !hal.buffer> : index
+// CHECK: hal.device.queue.dealloca<{{.+}}> wait(%{{.+}}) {{.+}} buffer(%[[BUF]] : !hal.buffer)
+module {
+  func.func @size_of_resource(%s: index) {
+    %r, %t = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %size = stream.resource.size %r : !stream.resource<transient> -> index
+    %f = stream.resource.dealloca await(%t) %r : !stream.resource<transient>{%size} => !stream.timepoint
+    stream.timepoint.await %f
+    return
+  }
+}

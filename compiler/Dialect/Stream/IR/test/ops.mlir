@@ -109,3 +109,14 @@ func.func @dispatch_entry(%a: !stream.resource<*>, %b: !stream.resource<*>, %s: 
   %t = stream.cmd.dispatch.entry @exe::@entry workgroups(%s, %s, %s) push_constants() output(1) (%a, %b) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) => !stream.timepoint
   return %r : !stream.resource<*>
 }
+
+// CHECK-LABEL: func.func @carried
+// CHECK: %[[S:.+]] = stream.resource.size %arg0 : !stream.resource<transient> -> index
+// CHECK: %[[T:.+]] = stream.timepoint.immediate => !stream.timepoint
+// CHECK: stream.resource.dealloca await(%[[T]]) %arg0 : !stream.resource<transient>{%[[S]]}
+func.func @carried(%r: !stream.resource<transient>) -> !stream.timepoint {
+  %s = stream.resource.size %r : !stream.resource<transient> -> index
+  %t = stream.timepoint.immediate => !stream.timepoint
+  %f = stream.resource.dealloca await(%t) %r : !stream.resource<transient>{%s} => !stream.timepoint
+  return %f : !stream.timepoint
+}
