@@ -915,8 +915,14 @@ Result<int64_t> Frame::loadElement(const std::shared_ptr<hal::Buffer> &buffer,
   } else {
     // Memory the host cannot see: copied into host memory on the queue of
     // the device that allocated it (the work writing it is done: the
-    // program awaited it).
+    // program awaited it). A buffer the host allocated directly (an input
+    // ferry-run staged onto a discrete device) names no device: the one
+    // whose allocator it came from.
     std::shared_ptr<hal::Device> device = buffer->placement().device.lock();
+    if (!device)
+      for (const std::shared_ptr<hal::Device> &candidate : context_.devices())
+        if (&candidate->allocator() == &buffer->allocator())
+          device = candidate;
     if (!device)
       return failWith(buffer->describe(), " is not host-visible and has no "
                                           "device to stage it through");

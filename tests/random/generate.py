@@ -63,7 +63,16 @@ FEATURES = {
     # Known to fail today: off by default. README.md has a reproducer each.
     "argument_to_external": (True, "a function argument handed straight to an external function"),
     "runtime_links_module_calls": (True, "module calls in programs whose links are left to run time"),
+    # Issue 14 and 15.
+    "scalar_arguments": (True, "@main takes scalar arguments (fill values) after its tensors"),
+    "host_reads": (True, "tensor.extract of one element: a fill value or a scalar result"),
+    "native_ops": (True, "elementwise ops compiled to native kernels (bit ops, min/max, "
+                         "negf, absf) and, on square shapes, linalg.matmul / transpose"),
 }
+
+# Scalar types @main may take (ferry-run reads them as --input=TYPE=V or a
+# 0-d .npy; i1 has no NumPy dtype here).
+MAIN_SCALAR_TYPES = ["i8", "i16", "i32", "i64", "f32", "f64"]
 
 TENSOR_DTYPES = ["i8", "i16", "i32", "i64", "f32", "f64"]
 SCALAR_TYPES = ["i1", "i8", "i16", "i32", "i64"]
@@ -430,7 +439,8 @@ class TensorFunction:
     def __init__(self, name):
         self.name = name
         self.params = []   # [dtype]
-        self.results = []  # [dtype]
+        self.scalar_params = []  # [type], after the tensors (@main only)
+        self.results = []  # [dtype] of the tensor results
         self.lines = []
 
 
@@ -442,7 +452,9 @@ class TensorFunctionBuilder(Body):
         self.scalar_callees = scalar_callees
         self.is_main = is_main
         self.values = []
-        self.scalars = []      # scalars usable for fills
+        self.scalars = []      # integer scalars usable for fills
+        self.float_scalars = []  # float scalars usable for fills
+        self.reads = []        # tensor.extract results: [(name, type)]
         self.dims = None
         self.features = gen.features
 
@@ -475,6 +487,14 @@ class TensorFunctionBuilder(Body):
             value = TensorValue(self.gen.fresh("arg"), dtype, is_arg=True)
             args.append(value)
             self.values.append(value)
+        scalar_args = []
+        if self.is_main and "scalar_arguments" in self.features:
+            for _ in range(self.rng.choice([0, 1, 1, 2])):
+                type_ = self.rng.choice(MAIN_SCALAR_TYPES)
+                name = self.gen.fresh("arg")
+                scalar_args.append((name, type_))
+                (self.float_scalars if type_.startswith("f") else self.scalars).append((name, type_))
+            f.scalar_params = [t for _, t in scalar_args]
         count = self.rng.randint(3, 12) if self.is_main else self.rng.randint(2, 8)
         for _ in range(count):
             self.step()
@@ -487,9 +507,18 @@ class TensorFunctionBuilder(Body):
                         self.step()
         results = self.choose_results()
         f.results = [v.dtype for v in results]
-        names = ", ".join(v.name for v in results)
-        types = ", ".join(self.type_of(v.dtype) for v in results)
-        self.emit(f"return {names} : {types}")
+        names = [v.name for v in results]
+        types = [self.type_of(v.dtype) for v in results]
+        # The header's result types: a tensor's may carry an affinity.
+        header_results = [None] * len(results)
+        if self.is_main and self.reads:
+            # Some elements read back on the host, among the tensors.
+            for name, type_ in self.rng.sample(self.reads, self.rng.randint(0, min(2, len(self.reads)))):
+                at = self.rng.randint(0, len(names))
+                names.insert(at, name)
+                types.insert(at, type_)
+                header_results.insert(at, type_)
+        self.emit(f"return {', '.join(names)} : {', '.join(types)}")
 
         def boundary(dtype):
             attr = ""
@@ -497,8 +526,10 @@ class TensorFunctionBuilder(Body):
                     and self.rng.random() < 0.15):
                 attr = " " + affinity_attr(self.rng.choice(self.gen.devices))
             return f"{self.type_of(dtype)}{attr}"
-        header_args = ", ".join(f"{a.name}: {boundary(a.dtype)}" for a in args)
-        result_types = ", ".join(boundary(d) for d in f.results)
+        header_args = ", ".join([f"{a.name}: {boundary(a.dtype)}" for a in args]
+                                + [f"{n}: {t}" for n, t in scalar_args])
+        dtypes = iter(f.results)
+        result_types = ", ".join(t or boundary(next(dtypes)) for t in header_results)
         attributes = ""
         if self.gen.devices and (self.rng.random() < 0.7
                                  or "unplaced_functions" not in self.features):
@@ -561,6 +592,12 @@ class TensorFunctionBuilder(Body):
             kinds += ["external"] * 2
         if "module_calls" in self.features and self.callees:
             kinds += ["call"] * 2
+        if "host_reads" in self.features:
+            kinds.append("extract")
+        if "native_ops" in self.features:
+            kinds += ["native"] * 2
+            if self.square():
+                kinds += ["matmul", "transpose"]
         kind = self.rng.choice(kinds)
         getattr(self, "op_" + kind)()
 
@@ -599,6 +636,81 @@ class TensorFunctionBuilder(Body):
         self.emit(f"{name} = arith.{op} {lhs.name}, {rhs.name}{self.place()} : {self.type_of(dtype)}")
         self.merge([lhs, rhs, self.add(name, dtype)])
 
+    def square(self):
+        """Whether the program's shape is a static square matrix."""
+        return (not self.gen.dynamic and len(self.gen.shape) == 2
+                and self.gen.shape[0] == self.gen.shape[1])
+
+    def op_native(self):
+        """An elementwise op no built-in kernel implements: a native
+        dispatch into a fresh tensor (never in place)."""
+        value = self.pick(self.defined())
+        dtype = value.dtype if value else self.rng.choice(TENSOR_DTYPES)
+        lhs = value or self.require(dtype)
+        t = self.type_of(dtype)
+        name = self.gen.fresh("t")
+        if dtype.startswith("f"):
+            op = self.rng.choice(["maximumf", "minimumf", "negf", "absf"])
+        else:
+            op = self.rng.choice(["andi", "ori", "xori", "maxsi", "minsi", "maxui", "minui"])
+        if op == "absf":
+            self.emit(f"{name} = math.absf {lhs.name}{self.place()} : {t}")
+        elif op == "negf":
+            self.emit(f"{name} = arith.negf {lhs.name}{self.place()} : {t}")
+        else:
+            rhs = self.require(dtype)
+            self.emit(f"{name} = arith.{op} {lhs.name}, {rhs.name}{self.place()} : {t}")
+        self.add(name, dtype)
+
+    def op_matmul(self):
+        """linalg.matmul accumulating into its outs: a fill of a fresh
+        tensor or a value written in place (copy-on-write if it is read
+        again)."""
+        value = self.pick(self.defined())
+        dtype = value.dtype if value else self.rng.choice(TENSOR_DTYPES)
+        a = value or self.require(dtype)
+        b = self.require(dtype)
+        target = None
+        if self.rng.random() < 0.5:
+            target = self.pick(self.writable(dtype, by_external=False))
+        if target is None:
+            target = self.fill(self.empty(dtype), dtype)
+        t = self.type_of(dtype)
+        name = self.gen.fresh("t")
+        self.emit(f"{name} = linalg.matmul{self.place()} ins({a.name}, {b.name} : {t}, {t}) "
+                  f"outs({target.name} : {t}) -> {t}")
+        self.write_into(target, self.add(name, dtype))
+
+    def op_transpose(self):
+        value = self.pick(self.defined())
+        dtype = value.dtype if value else self.rng.choice(TENSOR_DTYPES)
+        source = value or self.require(dtype)
+        target = self.empty(dtype)
+        t = self.type_of(dtype)
+        name = self.gen.fresh("t")
+        self.emit(f"{name} = linalg.transpose{self.place()} ins({source.name} : {t}) "
+                  f"outs({target.name} : {t}) permutation = [1, 0]")
+        self.write_into(target, self.add(name, dtype))
+
+    def op_extract(self):
+        """One element read back on the host: a later fill value, maybe a
+        result of @main."""
+        source = self.pick(self.defined())
+        if source is None:
+            return self.op_elementwise()
+        indices = []
+        for d in range(len(self.gen.shape)):
+            name = self.gen.fresh("c")
+            bound = 1 if self.gen.shape_dynamic[d] else self.gen.shape[d]
+            self.emit(f"{name} = arith.constant {self.rng.randrange(bound)} : index")
+            indices.append(name)
+        name = self.gen.fresh("x")
+        self.emit(f"{name} = tensor.extract {source.name}[{', '.join(indices)}]{self.place()} "
+                  f": {self.type_of(source.dtype)}")
+        (self.float_scalars if source.dtype.startswith("f") else self.scalars).append(
+            (name, source.dtype))
+        self.reads.append((name, source.dtype))
+
     def op_splat(self):
         self.splat(self.rng.choice(TENSOR_DTYPES))
 
@@ -635,6 +747,9 @@ class TensorFunctionBuilder(Body):
         """A scalar of the element type `dtype` for a fill: computed by the
         scalar functions where it is an integer."""
         if dtype.startswith("f"):
+            same = [n for n, t in self.float_scalars if t == dtype]
+            if same and self.rng.random() < 0.7:
+                return self.rng.choice(same)
             return self.constant(dtype, self.gen.random_element(dtype))
         if self.scalar_callees and self.rng.random() < 0.7:
             callee = self.rng.choice(self.scalar_callees)
@@ -838,7 +953,8 @@ class Generator:
             tensor_functions.append(function)
             self.uncalled.add(function.name)
         main = tensor_functions[-1]
-        program.inputs = [(list(self.shape), d) for d in main.params]
+        program.inputs = ([(list(self.shape), d) for d in main.params]
+                          + [([], t) for t in main.scalar_params])
         program.compile_with_plugin = self.may_alias and self.used_externals
 
         lines = []
@@ -883,7 +999,7 @@ def main(argv):
             f.write(program.text)
     else:
         sys.stdout.write(program.text)
-    print("inputs: " + " ".join("x".join(map(str, s)) + "x" + d for s, d in program.inputs),
+    print("inputs: " + " ".join("".join(f"{n}x" for n in s) + d for s, d in program.inputs),
           file=sys.stderr)
 
 

@@ -14,8 +14,11 @@ functions in EXTERNAL_FUNCTIONS), `func.call` / `call`, `return`, `cf.br`,
 `cf.cond_br`, `arith.constant` (integers, floats, `true`/`false`, splat
 `dense<...>`), the integer ops of `arith` on scalars (arithmetic, division
 and remainder, bit ops, shifts, min/max, extensions, truncation,
-`index_cast`, `cmpi`, `select`), `arith.{add,sub,mul}{i,f}` on tensors,
-`tensor.empty`, `tensor.dim`, `linalg.fill`. Device placement
+`index_cast`, `cmpi`, `select`), on tensors `arith.{add,sub,mul}{i,f}`,
+the bit ops, integer and float min/max, `arith.negf`, `math.absf` /
+`absi`, `tensor.empty`, `tensor.dim`, `tensor.extract`, `linalg.fill`,
+`linalg.matmul` and `linalg.transpose`; scalar arguments and results of the
+function called (0-d arrays in and out). Device placement
 (`stream.affinity`, `hal.device.global`, `stream.topology`) does not change
 values and is ignored.
 
@@ -329,19 +332,44 @@ def scalar_value(value, type_name):
     return to_unsigned(value, 1) if width == 1 else wrap(value, width)
 
 
+def _unsigned(array):
+    return array.view(np.dtype(array.dtype.str.replace("i", "u")))
+
+
+TENSOR_BINARY = {
+    "addi": lambda a, b: a + b, "addf": lambda a, b: a + b,
+    "subi": lambda a, b: a - b, "subf": lambda a, b: a - b,
+    "muli": lambda a, b: a * b, "mulf": lambda a, b: a * b,
+    "andi": np.bitwise_and, "ori": np.bitwise_or, "xori": np.bitwise_xor,
+    "maxsi": np.maximum, "minsi": np.minimum,
+    "maxui": lambda a, b: np.maximum(_unsigned(a), _unsigned(b)).view(a.dtype),
+    "minui": lambda a, b: np.minimum(_unsigned(a), _unsigned(b)).view(a.dtype),
+    # No NaNs reach these (inputs are finite), so IEEE maximum and maxnum
+    # agree; NumPy's maximum propagates NaN like arith.maximumf would.
+    "maximumf": np.maximum, "minimumf": np.minimum,
+}
+
+TENSOR_UNARY = {
+    "arith.negf": np.negative,
+    "math.absf": np.abs,
+    "math.absi": np.abs,  # wraps at the minimum, as math.absi does
+}
+
+
+def defined_operands(what, *tensors):
+    for t in tensors:
+        if not t.defined:
+            raise EvaluationError(f"{what} reads a tensor.empty's undefined contents")
+
+
 def tensor_binary(op, a, b):
-    if not (a.defined and b.defined):
-        raise EvaluationError(f"arith.{op} reads a tensor.empty's undefined contents")
+    defined_operands(f"arith.{op}", a, b)
     if a.array.shape != b.array.shape:
         raise EvaluationError(f"arith.{op}: shapes {a.array.shape} and {b.array.shape} differ")
+    if op not in TENSOR_BINARY:
+        raise EvaluationError(f"unsupported tensor op arith.{op}")
     with np.errstate(over="ignore", invalid="ignore"):
-        if op in ("addi", "addf"):
-            return Tensor(a.array + b.array)
-        if op in ("subi", "subf"):
-            return Tensor(a.array - b.array)
-        if op in ("muli", "mulf"):
-            return Tensor(a.array * b.array)
-    raise EvaluationError(f"unsupported tensor op arith.{op}")
+        return Tensor(TENSOR_BINARY[op](a.array, b.array))
 
 
 class Evaluator:
@@ -472,6 +500,14 @@ class Evaluator:
             else:
                 value = to_signed(value, src)
             self.define(env, results, [scalar_value(value, m.group(3))])
+        elif opname in TENSOR_UNARY:
+            m = re.fullmatch(r"(%[\w#]+)\s*:\s*(.*)", rest)
+            a = self.lookup(env, m.group(1))
+            if not isinstance(parse_type(m.group(2)), TensorType):
+                raise EvaluationError(f"scalar {opname} is not supported")
+            defined_operands(opname, a)
+            with np.errstate(over="ignore"):
+                self.define(env, results, [Tensor(TENSOR_UNARY[opname](a.array))])
         elif dialect == "arith":
             operands, type_text = rest.rsplit(":", 1)
             a, b = (self.lookup(env, n) for n in split_top(operands))
@@ -505,6 +541,33 @@ class Evaluator:
                 value = to_signed(value, INT_WIDTHS[m.group(2)])
             array = np.full(out.array.shape, value, dtype=out.array.dtype)
             self.define(env, results, [Tensor(array)])
+        elif opname == "tensor.extract":
+            m = re.fullmatch(r"(%[\w#]+)\[(.*)\]\s*:\s*(.*)", rest)
+            tensor = self.lookup(env, m.group(1))
+            defined_operands(opname, tensor)
+            index = tuple(self.lookup(env, n) for n in split_top(m.group(2)))
+            if any(not 0 <= i < d for i, d in zip(index, tensor.array.shape)):
+                raise EvaluationError(f"index {index} out of bounds of {tensor.array.shape}")
+            element = parse_type(m.group(3)).element
+            value = tensor.array[index].item()
+            self.define(env, results, [value if element.startswith("f")
+                                       else scalar_value(value, element)])
+        elif opname in ("linalg.matmul", "linalg.transpose"):
+            m = re.fullmatch(r"ins\((.*?)\s*:.*?\)\s*outs\((%[\w#]+)\s*:.*?\)(.*)", rest)
+            ins = [self.lookup(env, n) for n in split_top(m.group(1))]
+            out = self.lookup(env, m.group(2))
+            if opname == "linalg.matmul":
+                defined_operands(opname, *ins, out)
+                with np.errstate(over="ignore", invalid="ignore"):
+                    array = out.array + np.matmul(ins[0].array, ins[1].array)
+            else:
+                defined_operands(opname, *ins)
+                perm = re.search(r"permutation\s*=\s*\[(.*?)\]", m.group(3))
+                array = np.transpose(ins[0].array, [int(p) for p in perm.group(1).split(",")])
+            if array.shape != out.array.shape:
+                raise EvaluationError(f"result shape {array.shape} differs from outs "
+                                      f"{out.array.shape}")
+            self.define(env, results, [Tensor(array.astype(out.array.dtype))])
         else:
             raise EvaluationError(f"unsupported op {opname}")
         return None
@@ -530,13 +593,28 @@ class Evaluator:
 
 def evaluate(text, function, inputs):
     """Results of `function` of the program `text` on `inputs` (NumPy
-    arrays): a list of NumPy arrays."""
-    evaluator = Evaluator(parse_module(text))
-    results = evaluator.call(function, [Tensor(np.asarray(x)) for x in inputs])
+    arrays; a 0-d array for a scalar argument): a list of NumPy arrays (a
+    scalar result as a 0-d array of its type)."""
+    functions = parse_module(text)
+    evaluator = Evaluator(functions)
+    if function not in functions:
+        raise EvaluationError(f"no function @{function}")
+    args = []
+    for (_, type_), x in zip(functions[function].args, inputs):
+        x = np.asarray(x)
+        if isinstance(type_, TensorType):
+            args.append(Tensor(x))
+        elif type_.startswith("f"):
+            args.append(float(x))
+        else:
+            args.append(scalar_value(int(x), type_))
+    results = evaluator.call(function, args)
     arrays = []
-    for i, result in enumerate(results):
+    for i, (result, type_) in enumerate(zip(results, functions[function].results)):
         if not isinstance(result, Tensor):
-            raise EvaluationError(f"result {i} is a scalar; only tensors are results")
+            dtype = {"i1": np.bool_, "index": np.int64}.get(type_) or NUMPY_DTYPES[type_]
+            arrays.append(np.array(result, dtype=dtype))
+            continue
         if not result.defined:
             raise EvaluationError(f"result {i} is a tensor.empty's undefined contents")
         arrays.append(result.array)

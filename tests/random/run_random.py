@@ -80,7 +80,7 @@ def make_inputs(program, seed):
             wide = rng.integers(info.min, info.max, size=shape, dtype=np_dtype, endpoint=True)
             small = rng.integers(-10, 11, size=shape).astype(np_dtype)
             array = np.where(rng.random(size=shape) < 0.5, small, wide).astype(np_dtype)
-        inputs.append(array)
+        inputs.append(np.asarray(array))  # a scalar as a 0-d array
     return inputs
 
 
@@ -169,7 +169,9 @@ class Checker:
             f.write(cmd.stdout)
         option = "--stream-estimate-peak-memory"
         if program.dynamic:
-            option += "=input-shapes=" + ",".join("x".join(map(str, a.shape)) for a in inputs)
+            # Tensors come first; the scalars after them need no shape.
+            option += "=input-shapes=" + ",".join("x".join(map(str, a.shape))
+                                                  for a in inputs if a.ndim)
         done = self.sh([self.tools.opt, "program.stream-cmd.mlir", option, "-o", "/dev/null"],
                        "ferry-opt --stream-estimate-peak-memory")
         peaks, pending = {}, []
@@ -259,13 +261,13 @@ def expected_peak(program, binding, device, walk, inputs, expected):
     first = next(iter(binding))
     low, why = walked, "the liveness walk"
     if device == first and binding[device] in NOT_HOST_VISIBLE:
-        sizes = [a.nbytes for a in inputs]
+        sizes = [a.nbytes for a in inputs if a.ndim]  # scalars pass in registers
         staging = max([sum(sizes[:k + 1]) + s for k, s in enumerate(sizes) if s] or [0])
         if staging > low:
             low, why = staging, f"input staging ({staging}) above the walk's {walked}"
         if device == SINGLE:
             args, operands = returned_operands(program.text)
-            size = dict(zip(operands, (a.nbytes for a in expected)))
+            size = dict(zip(operands, (a.nbytes if a.ndim else 0 for a in expected)))
             staged = [size[n] for n in operands if n in args and size[n]]
             if staged and sum(size.values()) + max(staged) > low:
                 low = sum(size.values()) + max(staged)

@@ -102,15 +102,73 @@ LogicalResult checkFlatStreamCode(func::FuncOp func) {
   return failure(walk.wasInterrupted());
 }
 
+// The arguments of each function whose buffer the host reads an element
+// of (stream.resource.load), itself or in a function of the module it
+// passes the view to. Their callers allocate what they pass there
+// host-mappable, as they do for their own loads, so the read maps the
+// buffer instead of staging a copy (which the liveness walk cannot see).
+class HostLoadedArguments {
+public:
+  explicit HostLoadedArguments(ModuleOp module) : symbols(module) {
+    // Until nothing changes: a function's argument may reach a load only
+    // through calls to functions after it.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto func : module.getOps<func::FuncOp>()) {
+        if (func.isDeclaration())
+          continue;
+        for (BlockArgument arg : func.getArguments())
+          if (!loaded.contains({func, arg.getArgNumber()}) &&
+              llvm::any_of(arg.getUsers(), [&](Operation *user) {
+                auto import = dyn_cast<stream::TensorImportOp>(user);
+                return import && isLoaded(import.getResult());
+              })) {
+            loaded.insert({func, arg.getArgNumber()});
+            changed = true;
+          }
+      }
+    }
+  }
+
+  // Whether the host reads an element of `resource`, here or, through a
+  // view of it passed to a function of the module, there.
+  bool isLoaded(Value resource) const {
+    for (Operation *user : resource.getUsers()) {
+      if (isa<stream::ResourceLoadOp>(user))
+        return true;
+      if (auto await = dyn_cast<stream::TimepointAwaitOp>(user))
+        for (auto [operand, result] :
+             llvm::zip_equal(await.getResourceOperands(), await.getResults()))
+          if (operand == resource && isLoaded(result))
+            return true;
+      auto exportOp = dyn_cast<stream::TensorExportOp>(user);
+      if (!exportOp)
+        continue;
+      for (OpOperand &use : exportOp.getResult().getUses()) {
+        auto call = dyn_cast<func::CallOp>(use.getOwner());
+        auto callee =
+            call ? symbols.lookup<func::FuncOp>(call.getCallee()) : nullptr;
+        if (callee && loaded.contains({callee, use.getOperandNumber()}))
+          return true;
+      }
+    }
+    return false;
+  }
+
+private:
+  SymbolTable symbols;
+  llvm::DenseSet<std::pair<Operation *, unsigned>> loaded;
+};
+
 class FunctionLowering {
 public:
   FunctionLowering(func::FuncOp func, DeviceGlobalOp device,
                    const DeviceTopology &topology,
                    const stream::ModuleDeviceUses &moduleUses,
-                   bool mapAllExternal)
+                   const HostLoadedArguments &hostLoads, bool mapAllExternal)
       : func(func), deviceGlobal(device), topology(topology),
-        moduleUses(moduleUses), mapAllExternal(mapAllExternal),
-        builder(func.getContext()) {}
+        moduleUses(moduleUses), hostLoads(hostLoads),
+        mapAllExternal(mapAllExternal), builder(func.getContext()) {}
 
   LogicalResult run() {
     // Functions without stream ops (scalar code, which may branch) need no
@@ -316,7 +374,7 @@ private:
   // external-mapping=always: on a discrete device it stays device-local,
   // and an external function that maps it later gets it staged (the VM).
   Lifetime allocationLifetime(Value resource) {
-    if (passedToExternalCall(resource) || loadedOnHost(resource))
+    if (passedToExternalCall(resource) || hostLoads.isLoaded(resource))
       return Lifetime::External;
     Lifetime lifetime = toHALLifetime(
         cast<stream::ResourceType>(resource.getType()).getLifetime());
@@ -345,21 +403,6 @@ private:
                          [](Operation *u) { return isa<func::ReturnOp>(u); }))
           return true;
       }
-    }
-    return false;
-  }
-
-  // Whether the host reads an element of `resource` (stream.resource.load):
-  // it is allocated host-mappable, so the read maps it instead of staging.
-  static bool loadedOnHost(Value resource) {
-    for (Operation *user : resource.getUsers()) {
-      if (isa<stream::ResourceLoadOp>(user))
-        return true;
-      if (auto await = dyn_cast<stream::TimepointAwaitOp>(user))
-        for (auto [operand, result] :
-             llvm::zip_equal(await.getResourceOperands(), await.getResults()))
-          if (operand == resource && loadedOnHost(result))
-            return true;
     }
     return false;
   }
@@ -831,6 +874,7 @@ private:
   DeviceGlobalOp deviceGlobal;
   const DeviceTopology &topology;
   const stream::ModuleDeviceUses &moduleUses;
+  const HostLoadedArguments &hostLoads;
   bool mapAllExternal;
   OpBuilder builder;
   llvm::StringMap<Value> devices;             // device symbol -> !hal.device
@@ -912,11 +956,12 @@ struct ConvertStreamToHALPass
     if (failed(topology))
       return signalPassFailure();
     stream::ModuleDeviceUses moduleUses(module);
+    HostLoadedArguments hostLoads(module);
     // Bodies first: lowering a call reads the callee's tensor signature.
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isDeclaration() &&
           failed(FunctionLowering(func, device, *topology, moduleUses,
-                                  externalMapping == "always")
+                                  hostLoads, externalMapping == "always")
                      .run()))
         return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())

@@ -820,7 +820,6 @@ private:
     deadOps.push_back(op);
   }
 
-  // linalg.fill writes its init operand in place.
   // The value of dimension `d` of tensor `value`.
   Value dimOf(Location loc, Value value, int64_t d) {
     auto type = cast<RankedTensorType>(value.getType());
@@ -853,14 +852,17 @@ private:
     Block *block = entry.addEntryBlock();
     bodyBuilder.setInsertionPointToStart(block);
     IRMapping mapping;
-    for (auto [operand, arg] : llvm::zip(operands, block->getArguments()))
-      mapping.map(operand, arg);
     SetVector<Value> captured;
     getUsedValuesDefinedAbove(op->getRegions(), captured);
     for (Value value : captured)
       mapping.map(value,
                   bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
     Operation *clone = bodyBuilder.clone(*op, mapping);
+    // Each operand its own binding, also where one value is passed twice
+    // (`ins(%x, %x) outs(%x)`): copy-on-write gives the written one its own
+    // storage, the others may share theirs.
+    for (auto [i, arg] : llvm::enumerate(block->getArguments()))
+      clone->setOperand(i, arg);
     func::ReturnOp::create(bodyBuilder, loc, clone->getResults());
 
     FailureOr<codegen::EntryLayout> layout =
@@ -916,7 +918,7 @@ private:
     Value dest = operands[tied];
     TensorStorage result = storages[dest];
     auto dispatch = AsyncDispatchEntryOp::create(
-        builder, loc, resourceType(Lifetime::Unknown),
+        builder, loc, result.resource.getType(),
         SymbolRefAttr::get(executable.getSymNameAttr(),
                            {FlatSymbolRefAttr::get(entry.getSymNameAttr())}),
         ValueRange{countX, one, one}, pushConstants, resources, sizes,
@@ -965,6 +967,7 @@ private:
     deadOps.push_back(op);
   }
 
+  // linalg.fill writes its init operand in place.
   void importFill(linalg::FillOp op) {
     TensorStorage storage = storages[op.getOutputs()[0]];
     storage.resource =
