@@ -235,7 +235,8 @@ void retypeStorageChain(Value resource, Type type) {
   SmallVector<Value> worklist = {resource};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
-    if (value.getType() == type)
+    // (A tensor still waiting for import, in a body being imported.)
+    if (value.getType() == type || !isa<ResourceType>(value.getType()))
       continue;
     value.setType(type);
     if (auto tiedOp = dyn_cast_or_null<TiedOpInterface>(value.getDefiningOp()))
