@@ -66,7 +66,8 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
 
     Every op this pass cannot import (any
     other op on tensors, ops from dialects Ferry does not run) is reported
-    with its name and location, and the pass fails without changing the IR.
+    with its name and location, and the pass fails without importing
+    anything (branches may have been lifted to scf by then).
   }];
   let dependentDialects = [
     "::ferry::stream::StreamDialect", "::ferry::hal::HALDialect",
