@@ -354,3 +354,28 @@ func.func @if_in_for(%c: i1, %n: index, %v: i32, %x: !stream.resource<*>) -> !st
   }
   return %r : !stream.resource<*>
 }
+
+// -----
+
+// A value captured from outside and written in an scf.while body gets a copy
+// there (a new splat): the next iteration writes the original again.
+// CHECK-LABEL: func.func @while_captured_write
+// CHECK: %[[B:.+]] = stream.async.splat
+// CHECK: scf.while
+// CHECK-NEXT: %[[COPY:.+]] = stream.async.splat
+// CHECK-NEXT: stream.async.call @ext(%[[COPY]])
+func.func private @ext(tensor<4xi32>) -> tensor<4xi32> attributes {stream.tied_operands = array<i64: 0>}
+func.func @while_captured_write(%v: i32) {
+  %s = arith.constant 16 : index
+  %c0 = arith.constant 0 : index
+  %b = stream.async.splat %v : i32 -> !stream.resource<*>{%s}
+  scf.while : () -> () {
+    %f = stream.async.call @ext(%b) : (!stream.resource<*>{%s}) -> (%b{%s})
+    %e = stream.resource.load %f[%c0] : !stream.resource<*>{%s} -> i32
+    %cond = arith.cmpi slt, %e, %v : i32
+    scf.condition(%cond)
+  } do {
+    scf.yield
+  }
+  return
+}
