@@ -155,7 +155,7 @@ bool isLastUse(OpOperand &use) {
       if (!user)
         return false; // the view may be used after the function returns
     }
-    if (user != owner && !runsBefore(user, owner))
+    if (user == owner || !runsBefore(user, owner))
       return false;
   }
   // A use inside a loop may run again after later iterations read the value.
