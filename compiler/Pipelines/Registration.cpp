@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace ferry {
@@ -24,7 +25,9 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<hal::HALDialect, stream::StreamDialect,
                   mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
+                  // What lifting branches to scf leaves on dead paths.
+                  mlir::ub::UBDialect>();
   // math in linalg bodies, and what executables are compiled with.
   codegen::registerCodegenDialects(registry);
 }

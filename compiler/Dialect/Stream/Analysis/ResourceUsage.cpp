@@ -1,6 +1,7 @@
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -40,9 +41,111 @@ static bool isInCycleAvoiding(Block *block, Block *avoid) {
   return false;
 }
 
+std::optional<CarriedPosition> getCarriedPosition(Value value) {
+  Operation *op;
+  unsigned index;
+  bool isResult = false;
+  if (auto result = dyn_cast<OpResult>(value)) {
+    op = result.getOwner();
+    index = result.getResultNumber();
+    isResult = true;
+  } else {
+    auto arg = cast<BlockArgument>(value);
+    op = arg.getOwner()->getParentOp();
+    index = arg.getArgNumber();
+  }
+  CarriedPosition position;
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    if (!isResult && index-- == 0)
+      return std::nullopt; // the induction variable
+    position.values = {forOp.getRegionIterArgs()[index],
+                       forOp.getResult(index)};
+    position.incoming = {
+        &forOp.getInitArgsMutable()[index],
+        &forOp.getBody()->getTerminator()->getOpOperand(index)};
+    return position;
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (arg && arg.getOwner() == whileOp.getBeforeBody()) {
+      position.values = {arg};
+      position.incoming = {&whileOp.getInitsMutable()[index],
+                           &whileOp.getYieldOp()->getOpOperand(index)};
+      return position;
+    }
+    position.values = {whileOp.getAfterArguments()[index],
+                       whileOp.getResult(index)};
+    position.incoming = {&whileOp.getConditionOp().getArgsMutable()[index]};
+    return position;
+  }
+  if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op)) {
+    if (!isResult)
+      return std::nullopt; // a block of a region with several (branches)
+    position.values = {value};
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator()))
+          position.incoming.push_back(&yield->getOpOperand(index));
+    return position;
+  }
+  return std::nullopt;
+}
+
+Value getPassedInto(OpOperand &use) {
+  Operation *owner = use.getOwner();
+  unsigned n = use.getOperandNumber();
+  if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
+    if (n < forOp.getNumControlOperands())
+      return {};
+    return forOp.getRegionIterArgs()[n - forOp.getNumControlOperands()];
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(owner))
+    return whileOp.getBeforeArguments()[n];
+  if (isa<scf::ConditionOp>(owner))
+    return n == 0 ? Value() : owner->getParentOp()->getResult(n - 1);
+  if (isa<scf::YieldOp>(owner)) {
+    Operation *parent = owner->getParentOp();
+    if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
+      return whileOp.getBeforeArguments()[n];
+    if (isa<scf::ForOp, scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(
+            parent))
+      return parent->getResult(n);
+  }
+  return {};
+}
+
+bool areExclusive(Operation *a, Operation *b) {
+  for (Operation *child = a, *op = a->getParentOp(); op;
+       child = op, op = op->getParentOp()) {
+    if (!op->isAncestor(b))
+      continue;
+    return isa<scf::IfOp, scf::IndexSwitchOp>(op) && op != b &&
+           !child->getParentRegion()->isAncestor(b->getParentRegion());
+  }
+  return false;
+}
+
+// Whether `user` runs before `owner` (or never in the same run, as in
+// another branch of an scf.if), so that it cannot read what `owner` leaves.
+static bool runsBefore(Operation *user, Operation *owner) {
+  for (Operation *op = owner; op; op = op->getParentOp()) {
+    Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
+    if (!ancestor) {
+      // Another block of the same region: control may get there later.
+      if (op->getBlock()->getParent()->hasOneBlock())
+        continue;
+      return false;
+    }
+    if (ancestor != op)
+      return ancestor->isBeforeInBlock(op);
+    // `user` is inside `op` (the owner itself, or another of its regions).
+    return areExclusive(user, owner);
+  }
+  return false;
+}
+
 bool isLastUse(OpOperand &use) {
   Operation *owner = use.getOwner();
-  Block *block = owner->getBlock();
   for (OpOperand &other : use.get().getUses()) {
     Operation *user = other.getOwner();
     if (user == owner)
@@ -52,8 +155,7 @@ bool isLastUse(OpOperand &use) {
       if (!user)
         return false; // the view may be used after the function returns
     }
-    Operation *ancestor = block->findAncestorOpInBlock(*user);
-    if (!ancestor || ancestor == owner || !ancestor->isBeforeInBlock(owner))
+    if (user == owner || !runsBefore(user, owner))
       return false;
   }
   // A use inside a loop may run again after later iterations read the value.
@@ -74,12 +176,26 @@ bool isLastUse(OpOperand &use) {
   return true;
 }
 
-bool isOnlyRead(Value resource) {
+// isOnlyRead, where `visiting` holds the positions' values being asked
+// about already (answering "only read" for them: a loop reading its
+// iter_arg and yielding it unchanged).
+static bool isOnlyRead(Value resource, llvm::SmallPtrSetImpl<Value> &visiting) {
+  if (!visiting.insert(resource).second)
+    return true;
   for (OpOperand &use : resource.getUses()) {
     Operation *user = use.getOwner();
     if (auto tiedOp = dyn_cast<TiedOpInterface>(user);
         tiedOp && tiedOp.isOperandTied(use))
       return false; // written in place
+    // Passed on into a region op's position: read if all it holds is.
+    if (Value passed = getPassedInto(use)) {
+      std::optional<CarriedPosition> position = getCarriedPosition(passed);
+      if (!position || !llvm::all_of(position->values, [&](Value value) {
+            return isOnlyRead(value, visiting);
+          }))
+        return false;
+      continue;
+    }
     bool reads =
         TypeSwitch<Operation *, bool>(user)
             .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp,
@@ -104,15 +220,23 @@ bool isOnlyRead(Value resource) {
   return true;
 }
 
+bool isOnlyRead(Value resource) {
+  llvm::SmallPtrSet<Value, 8> visiting;
+  return isOnlyRead(resource, visiting);
+}
+
 void retypeStorageChain(Value resource, Type type) {
   // The storage is every value tied to `resource`, in both directions: what
   // it was written into (its tied operand, and that one's, ...) and every
   // in-place write into it or them, even one branching off the chain (a
-  // fill of a returned value: copy-on-write clones before it later).
+  // fill of a returned value: copy-on-write clones before it later), and
+  // through region ops every value of a carried position it is in or
+  // passed into (the init, block argument, yields and result of a loop).
   SmallVector<Value> worklist = {resource};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
-    if (value.getType() == type)
+    // (A tensor still waiting for import, in a body being imported.)
+    if (value.getType() == type || !isa<ResourceType>(value.getType()))
       continue;
     value.setType(type);
     if (auto tiedOp = dyn_cast_or_null<TiedOpInterface>(value.getDefiningOp()))
@@ -125,6 +249,15 @@ void retypeStorageChain(Value resource, Type type) {
       for (OpResult result : writer->getResults())
         if (writer.getTiedOperand(result) == &use)
           worklist.push_back(result);
+    }
+    // A carried position is one storage with what is passed into it.
+    for (OpOperand &use : value.getUses())
+      if (Value passed = getPassedInto(use))
+        worklist.push_back(passed);
+    if (std::optional<CarriedPosition> position = getCarriedPosition(value)) {
+      llvm::append_range(worklist, position->values);
+      for (OpOperand *incoming : position->incoming)
+        worklist.push_back(incoming->get());
     }
   }
 }
@@ -143,13 +276,49 @@ static bool isLentForResult(Value view) {
                                     static_cast<int64_t>(arg.getArgNumber()));
 }
 
+void WritableStorage::remember(Value value, bool writable) {
+  if (!cache.count(value))
+    answered.push_back(value);
+  cache[value] = writable;
+}
+
 bool WritableStorage::isWritable(Value resource) {
   auto it = cache.find(resource);
   if (it != cache.end())
     return it->second;
-  cache[resource] = false; // a cycle answers "not writable"
+  if (std::optional<CarriedPosition> position = getCarriedPosition(resource)) {
+    if (isa<ResourceType>(resource.getType()))
+      return isWritablePosition(*position);
+    return false;
+  }
+  remember(resource, false); // a cycle answers "not writable"
   bool writable = computeWritable(resource);
-  cache[resource] = writable;
+  remember(resource, writable);
+  return writable;
+}
+
+// A loop's iter_arg is written in place and yielded back: whether it is
+// writable depends on itself. The position is assumed writable while its
+// incoming values are asked about (the greatest answer that holds); if one
+// is not, every answer given meanwhile is forgotten, since it may rest on
+// the assumption.
+bool WritableStorage::isWritablePosition(const CarriedPosition &position) {
+  size_t mark = answered.size();
+  for (Value value : position.values)
+    remember(value, true);
+  bool writable = llvm::all_of(position.incoming, [&](OpOperand *passed) {
+    Operation *owner = passed->getOwner();
+    // Passed twice to one op, two positions would share storage.
+    return llvm::count(owner->getOperands(), passed->get()) == 1 &&
+           isLastUse(*passed) && isWritable(passed->get());
+  });
+  if (!writable) {
+    for (Value value : ArrayRef(answered).drop_front(mark))
+      cache.erase(value);
+    answered.truncate(mark);
+    for (Value value : position.values)
+      remember(value, false);
+  }
   return writable;
 }
 

@@ -8,22 +8,50 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 
 namespace ferry::stream {
 
+// One position a structured region op (`scf.for`, `scf.while`, `scf.if`,
+// `scf.index_switch`, `scf.execute_region`) carries a value in: the block
+// argument and/or result that hold it (`values`) and every operand that
+// passes a value into it (`incoming`: a loop's init, an `scf.yield` or an
+// `scf.condition` operand). A value passed in is owned by the position.
+struct CarriedPosition {
+  llvm::SmallVector<mlir::Value, 2> values;
+  llvm::SmallVector<mlir::OpOperand *, 2> incoming;
+};
+
+// The position `value` is a block argument or result of, if any.
+std::optional<CarriedPosition> getCarriedPosition(mlir::Value value);
+
+// The value (block argument or result) of the position `use` passes its
+// value into, or null when `use` is not such a pass.
+mlir::Value getPassedInto(mlir::OpOperand &use);
+
+// True when `a` and `b` never both run: they sit in different branches of
+// an `scf.if` or `scf.index_switch`.
+bool areExclusive(mlir::Operation *a, mlir::Operation *b);
+
 // True when nothing reads `use.get()` after `use`'s owner: every other use
-// sits in the same block before it (or in an op before it). Uses in other
-// blocks or regions count as later, unless their ancestor in the owner's
-// block comes first; a use inside a loop around the owner (a loop op, or a
-// cycle of branches the value is not defined in) is therefore "later" too.
+// sits in the same block before it (or in an op before it), or in another
+// branch of an `scf.if` / `scf.index_switch` the owner is in. Other uses in
+// other blocks or regions count as later; a use inside a loop around the
+// owner (a loop op, or a cycle of branches the value is not defined in) is
+// therefore "later" too. A pass into a carried position (yield, condition,
+// init) is a use like any other: the value moves on there.
 // An export holds the value until the function returns, wherever it sits,
 // unless its view is only lent to calls (then the last call is the use).
 bool isLastUse(mlir::OpOperand &use);
 
 // True when every use of `resource` only reads it: nothing writes it in
 // place, and it does not leave the function where something else might
-// (returned, yielded, passed along a branch or to a function of the module,
-// or exported other than as a view lent to calls).
+// (returned, passed along a branch or to a function of the module, or
+// exported other than as a view lent to calls). A pass into a carried
+// position of a region op only reads when every value of the position is
+// only read in turn.
 bool isOnlyRead(mlir::Value resource);
 
 // Gives `resource` type `type`, and so every resource tied to it: what it was
@@ -39,8 +67,11 @@ void retypeStorageChain(mlir::Value resource, mlir::Type type);
 // function); a buffer returned by a function of the module (imported with
 // `consume`) is. A block argument is
 // writable when every predecessor passes it a writable value as its last
-// use: every call of a private function, every branch to a block. Arguments
-// of other regions (`scf`) are not.
+// use: every call of a private function, every branch to a block. So is a
+// carried position of a region op (its block arguments and results) when
+// every value passed into it is writable and passed as its last use, once
+// (loop-carried values answer optimistically: a loop writing its iter_arg
+// in place and yielding it is writable when its init is).
 class WritableStorage {
 public:
   explicit WritableStorage(mlir::ModuleOp module) : module(module) {}
@@ -48,17 +79,27 @@ public:
   bool isWritable(mlir::Value resource);
 
   // Forget cached answers after the IR changed.
-  void invalidate() { cache.clear(); }
+  void invalidate() {
+    cache.clear();
+    answered.clear();
+  }
 
 private:
   bool computeWritable(mlir::Value resource);
   bool isWritableArgument(mlir::BlockArgument arg);
   bool isWritableBranchArgument(mlir::BlockArgument arg);
 
+  bool isWritablePosition(const CarriedPosition &position);
+  void remember(mlir::Value value, bool writable);
+
   mlir::ModuleOp module;
   // True/false once known; absent while being computed (recursion guard:
-  // a cycle of calls answers "not writable").
+  // a cycle of calls answers "not writable"; one through a carried position
+  // "writable" until the position is decided, see isWritablePosition).
   llvm::DenseMap<mlir::Value, bool> cache;
+  // The values of `cache` in the order they were answered, so that answers
+  // resting on an optimistic assumption that failed can be forgotten.
+  llvm::SmallVector<mlir::Value> answered;
 };
 
 } // namespace ferry::stream

@@ -15,6 +15,15 @@
 // always storage of their own: one it returns twice, or that is one of its
 // arguments, is copied first. Functions without tensors (scalar code, which
 // may branch between blocks) are left as they are.
+//
+// Structured control flow is imported body by body: a region op carrying
+// tensors is rebuilt with a resource in each tensor's position and the
+// tensor's dynamic dims appended after all original values (operands,
+// block arguments, results, yields alike), so sizes in and after the region
+// are computed from values in scope. Inside a body, a tensor block argument
+// is retyped in place and reached through a cast that goes with the other
+// replaced ops. A tensor function with several blocks is lifted to scf
+// first.
 
 #include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
@@ -23,15 +32,20 @@
 #include "compiler/Utils/ABI.h"
 #include "compiler/Utils/ElementTypes.h"
 
+#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/CFGToSCF.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace ferry::stream {
@@ -210,6 +224,53 @@ bool isGenericElementwise(Operation *op) {
   });
 }
 
+// The structured control flow ops the import rebuilds with resources in
+// place of the tensors they carry.
+bool isImportedRegionOp(Operation *op) {
+  return isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::IndexSwitchOp,
+             scf::ExecuteRegionOp>(op);
+}
+
+LogicalResult checkSupported(Operation *op, SymbolTable &symbols);
+
+// Checks every op of `block`, reporting each it cannot import (ops nested
+// in an unsupported op are not reported again).
+bool checkBlock(Block &block, SymbolTable &symbols) {
+  bool ok = true;
+  for (Operation &op : block)
+    if (failed(checkSupported(&op, symbols)))
+      ok = false;
+  return ok;
+}
+
+// A region op: what it carries must be runtime tensors or scalars; its
+// bodies are checked op by op.
+LogicalResult checkRegionOp(Operation *op, SymbolTable &symbols) {
+  auto carried = [&](Type type) {
+    return isTensor(type) ? checkRuntimeTensor(op, type) : success();
+  };
+  for (Type type : op->getOperandTypes())
+    if (failed(carried(type)))
+      return failure();
+  for (Type type : op->getResultTypes())
+    if (failed(carried(type)))
+      return failure();
+  bool ok = true;
+  for (Region &region : op->getRegions()) {
+    if (!region.empty() && !region.hasOneBlock())
+      return op->emitError() << "'" << op->getName()
+                             << "' with several blocks in a function that "
+                                "uses tensors is not supported";
+    for (Block &block : region) {
+      for (Type type : block.getArgumentTypes())
+        if (failed(carried(type)))
+          return failure();
+      ok &= checkBlock(block, symbols);
+    }
+  }
+  return success(ok);
+}
+
 // Reports why `op` cannot be imported, or succeeds if it can.
 LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   if (getElementwiseKernel(op) && hasTensorTypes(op))
@@ -288,8 +349,23 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
     }
     return success();
   }
-  if (isa<func::ReturnOp>(op))
+  if (isa<func::ReturnOp, scf::YieldOp, scf::ConditionOp>(op))
     return success();
+  if (isImportedRegionOp(op))
+    return checkRegionOp(op, symbols);
+  if (auto poison = dyn_cast<ub::PoisonOp>(op)) {
+    Type type = poison.getType();
+    if (isBoundaryScalar(type))
+      return success();
+    if (failed(checkRuntimeTensor(op, type)))
+      return failure();
+    if (!cast<RankedTensorType>(type).hasStaticShape())
+      return op->emitError()
+             << "'ub.poison' of dynamic shape " << type
+             << " is not supported: only a static shape says how much to "
+                "allocate";
+    return success();
+  }
   if (isa<cf::BranchOp, cf::CondBranchOp>(op))
     return op->emitError() << "'" << op->getName()
                            << "' in a function that uses tensors is not "
@@ -475,8 +551,31 @@ void useViewSignature(func::FuncOp func) {
       llvm::map_to_vector(func.getResultTypes(), lower)));
 }
 
+// A tensor function with several blocks is lifted to structured control
+// flow (as `--lift-cf-to-scf` does); a branch it cannot lift is reported.
+LogicalResult liftControlFlow(func::FuncOp func) {
+  if (func.isDeclaration() || func.getBody().hasOneBlock())
+    return success();
+  ControlFlowToSCFTransformation transformation;
+  DominanceInfo dominance(func);
+  if (succeeded(transformCFGToSCF(func.getBody(), transformation, dominance)) &&
+      func.getBody().hasOneBlock())
+    return success();
+  for (Block &block : func.getBody())
+    if (Operation *terminator = block.getTerminator();
+        terminator && terminator->getNumSuccessors() > 0)
+      return terminator->emitError()
+             << "'" << terminator->getName()
+             << "' in a function that uses tensors could not be lifted to "
+                "structured control flow (scf); only functions without "
+                "tensors may branch freely";
+  return func.emitError() << "function '" << func.getSymName()
+                          << "' uses tensors and has several blocks that "
+                             "could not be lifted to structured control flow";
+}
+
 LogicalResult checkFunction(func::FuncOp func, SymbolTable &symbols) {
-  // The stream passes work on one block; tensors cannot cross branches.
+  // The stream passes work on one block; branches were lifted to scf.
   if (!func.getBody().hasOneBlock()) {
     for (Block &block : func.getBody())
       for (Operation &op : block)
@@ -489,10 +588,7 @@ LogicalResult checkFunction(func::FuncOp func, SymbolTable &symbols) {
   bool ok = succeeded(checkBoundaryTypes(func));
   FailureOr<SmallVector<int64_t>> ties = readTies(func);
   ok &= succeeded(ties) && succeeded(readConsumed(func, *ties));
-  // Ops nested in an unsupported op are not reported again.
-  for (Operation &op : func.getBody().front())
-    if (failed(checkSupported(&op, symbols)))
-      ok = false;
+  ok &= checkBlock(func.getBody().front(), symbols);
   return success(ok);
 }
 
@@ -522,10 +618,7 @@ public:
     applyTies(func, ties);
     Block &block = func.getBody().front();
     importArguments(block);
-    for (Operation &op : llvm::make_early_inc_range(block)) {
-      builder.setInsertionPoint(&op);
-      importOp(&op);
-    }
+    importBlock(block);
     // Erase replaced tensor ops last-first so their uses go before them.
     for (Operation *op : llvm::reverse(deadOps))
       op->erase();
@@ -548,8 +641,22 @@ private:
     return arith::ConstantIndexOp::create(builder, loc, value);
   }
 
+  void importBlock(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      builder.setInsertionPoint(&op);
+      importOp(&op);
+    }
+  }
+
   void importOp(Operation *op) {
-    if (auto kernel = getElementwiseKernel(op); kernel && hasTensorTypes(op))
+    if (isImportedRegionOp(op))
+      importRegionOp(op);
+    else if (isa<scf::YieldOp, scf::ConditionOp>(op))
+      importTerminator(op);
+    else if (auto poison = dyn_cast<ub::PoisonOp>(op))
+      importPoison(poison);
+    else if (auto kernel = getElementwiseKernel(op);
+             kernel && hasTensorTypes(op))
       importElementwise(op, *kernel);
     else if (auto dimOp = dyn_cast<tensor::DimOp>(op))
       importDim(dimOp);
@@ -571,6 +678,169 @@ private:
       importCall(call);
     else if (auto returnOp = dyn_cast<func::ReturnOp>(op))
       importReturn(returnOp);
+  }
+
+  // A region op carrying tensors is rebuilt: each tensor operand becomes
+  // its resource, each tensor result a resource result, and their dynamic
+  // dims are appended after all original operands (results), in order.
+  // The bodies move over and are imported in place.
+  void importRegionOp(Operation *op) {
+    if (!hasTensorTypes(op)) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          importBlockArguments(block);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          importBlock(block);
+      return;
+    }
+    Location loc = op->getLoc();
+    OperationState state(loc, op->getName());
+    state.addOperands(carriedValues(op->getOperands()));
+    SmallVector<Type> resultTypes, dimTypes;
+    for (Type type : op->getResultTypes()) {
+      resultTypes.push_back(isTensor(type) ? resourceType(Lifetime::Unknown)
+                                           : type);
+      if (isTensor(type))
+        dimTypes.append(cast<RankedTensorType>(type).getNumDynamicDims(),
+                        builder.getIndexType());
+    }
+    llvm::append_range(resultTypes, dimTypes);
+    state.addTypes(resultTypes);
+    state.addAttributes(
+        llvm::to_vector(op->getDiscardableAttrDictionary().getValue()));
+    state.propertiesAttr = op->getPropertiesAsAttribute();
+    for (unsigned i = 0; i < op->getNumRegions(); ++i)
+      state.addRegion();
+    Operation *newOp = builder.create(state);
+    for (auto [from, to] : llvm::zip(op->getRegions(), newOp->getRegions()))
+      to.takeBody(from);
+
+    builder.setInsertionPointAfter(newOp);
+    unsigned nextDim = op->getNumResults();
+    for (auto [i, result] : llvm::enumerate(op->getResults())) {
+      if (!isTensor(result.getType())) {
+        result.replaceAllUsesWith(newOp->getResult(i));
+        continue;
+      }
+      auto type = cast<RankedTensorType>(result.getType());
+      unsigned count = type.getNumDynamicDims();
+      TensorStorage storage =
+          sizedStorage(loc, type, newOp->getResults().slice(nextDim, count));
+      nextDim += count;
+      storage.resource = newOp->getResult(i);
+      storages[result] = storage;
+    }
+    deadOps.push_back(op);
+
+    for (Region &region : newOp->getRegions())
+      for (Block &block : region)
+        importBlockArguments(block);
+    for (Region &region : newOp->getRegions())
+      for (Block &block : region)
+        importBlock(block);
+    unifyCarriedLifetimes(newOp);
+  }
+
+  // `values` with each tensor replaced by its resource and the tensors'
+  // dynamic dims appended.
+  SmallVector<Value> carriedValues(ValueRange values) {
+    SmallVector<Value> carried, dims;
+    for (Value value : values) {
+      if (!isTensor(value.getType())) {
+        carried.push_back(value);
+        continue;
+      }
+      const TensorStorage &storage = storages[value];
+      carried.push_back(storage.resource);
+      llvm::append_range(dims, storage.dynamicDims);
+    }
+    llvm::append_range(carried, dims);
+    return carried;
+  }
+
+  // A tensor argument of a region's block becomes a resource in its place
+  // (its uses go through a cast that is erased with the tensor ops) and
+  // each of its dynamic dims an index argument appended to the block.
+  void importBlockArguments(Block &block) {
+    SmallVector<BlockArgument> tensors;
+    for (BlockArgument arg : block.getArguments())
+      if (isTensor(arg.getType()))
+        tensors.push_back(arg);
+    builder.setInsertionPointToStart(&block);
+    SmallVector<SmallVector<Value>> dims;
+    for (BlockArgument arg : tensors) {
+      auto type = cast<RankedTensorType>(arg.getType());
+      dims.emplace_back();
+      for (int64_t i = 0; i < type.getNumDynamicDims(); ++i)
+        dims.back().push_back(
+            block.addArgument(builder.getIndexType(), arg.getLoc()));
+    }
+    for (auto [arg, argDims] : llvm::zip(tensors, dims)) {
+      auto type = cast<RankedTensorType>(arg.getType());
+      auto cast = UnrealizedConversionCastOp::create(builder, arg.getLoc(),
+                                                     TypeRange{type}, arg);
+      arg.replaceAllUsesExcept(cast.getResult(0), cast);
+      arg.setType(resourceType(Lifetime::Unknown));
+      TensorStorage storage = sizedStorage(arg.getLoc(), type, argDims);
+      storage.resource = arg;
+      storages[cast.getResult(0)] = storage;
+      deadOps.push_back(cast);
+    }
+  }
+
+  // A yield or condition passes resources and their dims on.
+  void importTerminator(Operation *op) {
+    if (llvm::any_of(op->getOperandTypes(), isTensor))
+      op->setOperands(carriedValues(SmallVector<Value>(op->getOperands())));
+  }
+
+  // The values of one carried position share one storage type: an import
+  // (external) decides it for all.
+  void unifyCarriedLifetimes(Operation *regionOp) {
+    SmallVector<Value> carried(regionOp->getResults());
+    for (Region &region : regionOp->getRegions())
+      for (Block &block : region)
+        llvm::append_range(carried, block.getArguments());
+    for (Value value : carried) {
+      if (!isa<ResourceType>(value.getType()))
+        continue;
+      std::optional<CarriedPosition> position = getCarriedPosition(value);
+      if (!position)
+        continue;
+      SmallVector<Value> members(position->values.begin(),
+                                 position->values.end());
+      for (OpOperand *incoming : position->incoming)
+        members.push_back(incoming->get());
+      Type decided;
+      for (Value member : members)
+        if (auto type = dyn_cast<ResourceType>(member.getType());
+            type && type.getLifetime() != Lifetime::Unknown)
+          decided = type;
+      if (!decided)
+        continue;
+      for (Value member : members)
+        if (member.getType() != decided)
+          retypeStorageChain(member, decided);
+    }
+  }
+
+  // Poison (what lifting branches leaves on paths that never use it): a
+  // zero scalar, or a tensor of undefined contents.
+  void importPoison(ub::PoisonOp op) {
+    Type type = op.getType();
+    if (!isTensor(type)) {
+      op.getResult().replaceAllUsesWith(arith::ConstantOp::create(
+          builder, op.getLoc(), cast<TypedAttr>(builder.getZeroAttr(type))));
+    } else {
+      TensorStorage storage =
+          sizedStorage(op.getLoc(), cast<RankedTensorType>(type), {});
+      storage.resource = AsyncAllocaOp::create(
+          builder, op.getLoc(), resourceType(Lifetime::Unknown), storage.size);
+      setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
+      storages[op.getResult()] = storage;
+    }
+    deadOps.push_back(op);
   }
 
   // A fresh storage for a tensor of `type` with the given dynamic dims.
@@ -1185,6 +1455,14 @@ struct ConvertInputToStreamPass
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isDeclaration() && isInputFunction(func))
         ok &= succeeded(importExternal(func));
+    // Branches of tensor functions become scf ops before anything is
+    // checked (the ops they hold are checked in their new places).
+    bool lifted = true;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isDeclaration() && isInputFunction(func))
+        lifted &= succeeded(liftControlFlow(func));
+    if (!lifted)
+      return signalPassFailure();
     for (Operation &op : module.getBody()->getOperations()) {
       if (auto func = dyn_cast<func::FuncOp>(op)) {
         if (!func.isDeclaration() && isInputFunction(func))

@@ -50,15 +50,32 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     `hal.device.global` of that name) is an error naming the device where
     the affinity is written.
 
-    Assumes single-block functions. Every op this pass cannot import (any
+    Structured control flow (`scf.for`, `scf.while`, `scf.if`,
+    `scf.index_switch`, `scf.execute_region` of one block) is imported
+    body by body, nested arbitrarily: a tensor the op carries (init,
+    block argument, yield, condition argument, result) becomes a
+    `!stream.resource<*>` in the same position, and each of its dynamic
+    dims an extra `index` value of the same op, appended after all
+    original values in order. The positions of one carried value agree on
+    their lifetime (an import makes them all external). A function with
+    tensors and several blocks is first lifted to scf (upstream
+    `transformCFGToSCF`, as `--lift-cf-to-scf` does); what it leaves
+    (`ub.poison`) is a zero scalar or, for a tensor of static shape, an
+    allocation of undefined contents. Where lifting fails, the branch is
+    refused by name.
+
+    Every op this pass cannot import (any
     other op on tensors, ops from dialects Ferry does not run) is reported
-    with its name and location, and the pass fails without changing the IR.
+    with its name and location, and the pass fails without importing
+    anything (branches may have been lifted to scf by then).
   }];
   let dependentDialects = [
     "::ferry::stream::StreamDialect", "::ferry::hal::HALDialect",
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
     // Elementwise ops on tensors become linalg.generic into tensor.empty.
-    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    // Lifting branches to structured control flow.
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect"
   ];
 }
 

@@ -4,7 +4,9 @@
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_MATERIALIZECOPYONWRITEPASS
@@ -51,17 +53,45 @@ bool needsCopy(OpOperand &use, WritableStorage &storage) {
   // Constants are immutable; imports are the host's until consumed.
   if (isa_and_nonnull<AsyncConstantOp, TensorImportOp>(value.getDefiningOp()))
     return true;
+  // A write inside a loop the value comes from outside of runs again on
+  // what the previous iteration wrote.
+  if (!isLastUse(use))
+    return true;
+  // Another branch of an scf.if never sees this write.
   for (OpOperand &other : value.getUses())
-    if (&other != &use)
+    if (&other != &use && !areExclusive(other.getOwner(), use.getOwner()))
       return true;
   return false;
 }
 
-// A value holding what `value` holds, free for `use` to write into.
-Operation *makeCopy(OpBuilder &builder, OpOperand &use) {
+// The byte size of `value`, as the op that made it names it, or read from
+// the resource (a block argument of a region op).
+Value getResourceSize(OpBuilder &builder, Location loc, Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return ResourceSizeOp::create(builder, loc, builder.getIndexType(), value);
+  return TypeSwitch<Operation *, Value>(def)
+      .Case<AsyncAllocaOp, AsyncSplatOp, AsyncConstantOp>(
+          [](auto op) { return op.getStorageSize(); })
+      .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp,
+            AsyncDispatchEntryOp, TensorImportOp>(
+          [](auto op) { return op.getResultSize(); })
+      .Case<AsyncFillOp, AsyncUpdateOp>(
+          [](auto op) { return op.getTargetSize(); })
+      .Case<AsyncCallOp>([&](AsyncCallOp call) {
+        return call.getResultSizes()[cast<OpResult>(value).getResultNumber()];
+      })
+      .Default([&](Operation *) {
+        return ResourceSizeOp::create(builder, loc, builder.getIndexType(),
+                                      value);
+      });
+}
+
+// A value holding what `use.get()` (of `size` bytes) holds, free for `use`
+// to write into or to own.
+Operation *makeCopy(OpBuilder &builder, OpOperand &use, Value size) {
   Value value = use.get();
   Location loc = use.getOwner()->getLoc();
-  Value size = getOperandSize(use);
   Operation *def = value.getDefiningOp();
   // A fill sets every element: what the copy would hold is never read.
   if (isa<AsyncFillOp>(use.getOwner()))
@@ -75,22 +105,58 @@ Operation *makeCopy(OpBuilder &builder, OpOperand &use) {
   return AsyncCloneOp::create(builder, loc, value.getType(), value, size, size);
 }
 
+// Whether passing `use`'s value into a carried position of a region op (a
+// loop init, a yield, a condition) needs a copy: the position owns what it
+// is passed, so the value must be storage the program may write, passed
+// once, as its last use; unless nothing writes either side.
+bool passNeedsCopy(OpOperand &use, WritableStorage &storage) {
+  Value value = use.get();
+  if (isOnlyRead(value))
+    return false;
+  return llvm::count(use.getOwner()->getOperands(), value) != 1 ||
+         !isLastUse(use) || !storage.isWritable(value);
+}
+
 struct MaterializeCopyOnWritePass
     : impl::MaterializeCopyOnWritePassBase<MaterializeCopyOnWritePass> {
   void runOnOperation() override {
+    OpBuilder builder(&getContext());
+    WritableStorage storage(getOperation());
+    // Passes into region ops first, outer before inner (a loop's init
+    // decides whether its yields may pass its iter_arg on).
+    SmallVector<OpOperand *> passes;
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!isa<scf::ForOp, scf::WhileOp, scf::YieldOp, scf::ConditionOp>(op))
+        return;
+      for (OpOperand &use : op->getOpOperands())
+        if (isa<ResourceType>(use.get().getType()) && getPassedInto(use))
+          passes.push_back(&use);
+    });
+    for (OpOperand *use : passes) {
+      if (!passNeedsCopy(*use, storage))
+        continue;
+      builder.setInsertionPoint(use->getOwner());
+      Location loc = use->getOwner()->getLoc();
+      Operation *copy =
+          makeCopy(builder, *use, getResourceSize(builder, loc, use->get()));
+      // Made where the value lives.
+      if (Operation *def = use->get().getDefiningOp())
+        setAffinity(copy, getAffinity(def));
+      use->set(copy->getResult(0));
+      storage.invalidate();
+    }
+
     SmallVector<OpOperand *> writes;
     getOperation().walk([&](TiedOpInterface op) {
       for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
         if (OpOperand *tied = op.getTiedOperand(i))
           writes.push_back(tied);
     });
-    OpBuilder builder(&getContext());
-    WritableStorage storage(getOperation());
     for (OpOperand *use : writes) {
       if (!needsCopy(*use, storage))
         continue;
       builder.setInsertionPoint(use->getOwner());
-      Operation *copy = makeCopy(builder, *use);
+      Operation *copy = makeCopy(builder, *use, getOperandSize(*use));
       // The copy is made for the writer, on the writer's device.
       setAffinity(copy, getAffinity(use->getOwner()));
       use->set(copy->getResult(0));

@@ -22,6 +22,16 @@ def MaterializeCopyOnWritePass
     - a copy of a splat is a new splat of the same value;
     - anything else gets a `stream.async.clone`.
 
+    A write inside a loop into a value defined outside it is copied (the
+    next iteration reads the value again); a use in another branch of the
+    same `scf.if` does not count as one that sees the write.
+
+    A carried position of an scf op owns what is passed into it: a
+    `scf.for`/`scf.while` init, `scf.yield` or `scf.condition` operand that
+    is not writable storage passed once as its last use gets a copy right
+    before the passing op, unless nothing writes the value or the position
+    (a read-only pass).
+
     Clones are inserted conservatively; stream-elide-async-copies removes
     the ones whose source is never used again. A copy takes the writer's
     `stream.affinity`: it is made for the writer, on the writer's device.
@@ -59,10 +69,18 @@ def ElideAsyncCopiesPass : Pass<"stream-elide-async-copies", "mlir::ModuleOp"> {
 
     Block arguments count as writable when every predecessor passes a
     writable value as its last use: every call of a private function, every
-    branch to a block (a value passed twice to one block is not). Arguments
-    of `scf` regions are not, and a use inside a loop around the copy (a
-    loop op, or a cycle of branches that does not define the value anew)
-    counts as later, so regions are handled conservatively and correctly.
+    branch to a block (a value passed twice to one block is not). So are
+    the block arguments and results of a carried position of an scf op
+    (`scf.for`, `scf.while`, `scf.if`, `scf.index_switch`,
+    `scf.execute_region`) when every value passed into it (init, yield,
+    condition) is writable and passed once as its last use; a loop's yield
+    of its own iter_arg is assumed to qualify while this is decided, so a
+    clone of a loop-carried value whose previous iteration's value is dead
+    goes. A use in another branch of the same `scf.if` never counts as
+    later; a use inside a loop around the copy (a loop op, or a cycle of
+    branches that does not define the value anew) always does. A pass into
+    a carried position only reads when everything the position holds is
+    only read.
     Runs to a fixed point, as one elision can enable another.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];

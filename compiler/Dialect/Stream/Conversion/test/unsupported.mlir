@@ -48,19 +48,6 @@ func.func @unsigned_element(%a: tensor<4xbf16>) -> tensor<4xbf16> {
 
 // -----
 
-// Tensor functions cannot branch: the stream passes work on one block.
-func.func @branchy(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
-  // expected-error @+1 {{'cf.cond_br' in a function that uses tensors is not supported: only functions without tensors may branch}}
-  cf.cond_br %c, ^a, ^b
-^a:
-  return %a : tensor<4xi32>
-^b:
-  %0 = arith.addi %a, %a : tensor<4xi32>
-  return %0 : tensor<4xi32>
-}
-
-// -----
-
 // A callee's tensor signature is checked like any function's.
 // expected-error @+1 {{argument 1 of function 'mixed' has type 'i128'}}
 func.func private @mixed(%a: tensor<4xi32>, %n: i128) -> tensor<4xi32> {
