@@ -212,3 +212,32 @@ func.func @divide_tensors(%a: tensor<4xi32>) -> tensor<4xi32> {
   %0 = arith.divsi %a, %a : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// linalg.softmax is decomposed by its own interface: a max reduction into
+// a fill, exp(x - max), a sum reduction into a fill, the division; each
+// generic a dispatch of its own, the last written into the softmax's outs.
+// CHECK-LABEL: module @softmax_dispatch_0
+// CHECK:         arith.maxnumf
+// CHECK-LABEL: module @softmax_dispatch_1
+// CHECK:         arith.subf
+// CHECK:         math.exp
+// CHECK-LABEL: module @softmax_dispatch_2
+// CHECK:         arith.addf
+// CHECK-LABEL: module @softmax_dispatch_3
+// CHECK:         arith.divf
+// CHECK-LABEL: func.func @softmax(
+// CHECK-NOT:     linalg.softmax
+// CHECK:         stream.async.fill
+// CHECK:         stream.async.dispatch.entry @softmax_dispatch_0::@softmax_dispatch_0
+// CHECK:         stream.async.dispatch.entry @softmax_dispatch_1::@softmax_dispatch_1
+// CHECK:         stream.async.fill
+// CHECK:         stream.async.dispatch.entry @softmax_dispatch_2::@softmax_dispatch_2
+// CHECK:         %[[R:.*]] = stream.async.dispatch.entry @softmax_dispatch_3::@softmax_dispatch_3 {{.*}}(%{{.*}}, %{{.*}}, %[[OUT:.*]]) : ({{.*}}) -> %[[OUT]]{{{.*}}}
+// CHECK:         stream.tensor.export %[[R]]
+func.func @softmax(%a: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %e = tensor.empty() : tensor<3x5xf32>
+  %r = linalg.softmax dimension(1) ins(%a : tensor<3x5xf32>) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
+}
