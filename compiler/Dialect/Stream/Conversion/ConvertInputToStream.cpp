@@ -977,16 +977,23 @@ private:
   }
 
   // A dimension an operand indexes with a sum of loops (a convolution
-  // window) must hold the sum's largest value, unless a loop of the sum is
-  // empty; the program checks where that is not known statically (the
-  // linalg verifier checked static shapes).
+  // window) or a constant must hold the index's largest value, unless a loop
+  // of the sum is empty. The linalg verifier checked this where every loop
+  // range and the dimension are static (and the dimension not 0); the
+  // program checks the rest.
   void checkWindowExtents(linalg::LinalgOp op, ArrayRef<Value> operands,
                           ArrayRef<Value> loopExtent) {
     Location loc = op.getLoc();
+    bool staticLoops =
+        llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
     for (auto [index, operand, map] :
          llvm::enumerate(operands, op.getIndexingMapsArray())) {
+      auto type = cast<RankedTensorType>(operand.getType());
       for (auto [position, expr] : llvm::enumerate(map.getResults())) {
-        if (isa<AffineDimExpr, AffineConstantExpr>(expr))
+        if (isa<AffineDimExpr>(expr))
+          continue;
+        if (staticLoops && !type.isDynamicDim(position) &&
+            type.getDimSize(position) != 0)
           continue;
         Value dim = dimOf(loc, operand, position);
         SmallVector<Value> loops;
@@ -994,11 +1001,6 @@ private:
           if (auto loop = dyn_cast<AffineDimExpr>(sub))
             loops.push_back(loopExtent[loop.getPosition()]);
         });
-        if (matchPattern(dim, m_Constant()) &&
-            llvm::all_of(loops, [](Value extent) {
-              return matchPattern(extent, m_Constant());
-            }))
-          continue;
         Value largest = buildLargestIndex(builder, loc, expr, loopExtent);
         Value fits = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::slt, largest, dim);

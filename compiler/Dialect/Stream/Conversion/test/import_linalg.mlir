@@ -241,3 +241,20 @@ func.func @softmax(%a: tensor<3x5xf32>) -> tensor<3x5xf32> {
   %r = linalg.softmax dimension(1) ins(%a : tensor<3x5xf32>) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
   return %r : tensor<3x5xf32>
 }
+
+// -----
+
+// A constant index is checked like a window where a loop range is dynamic
+// (the linalg verifier checks it only where all are static).
+// CHECK-LABEL: func.func @constant_index(
+// CHECK:         %[[FITS:.*]] = arith.cmpi slt, %c1{{.*}}, %c2
+// CHECK:         cf.assert %[[FITS]], "operand 0 of 'linalg.generic' at {{.*}} is too small in dimension 1 for the window the loops read"
+// CHECK:         stream.async.dispatch.entry @constant_index_dispatch_0::@constant_index_dispatch_0
+func.func @constant_index(%a: tensor<?x2xf32>, %o: tensor<?xf32>) -> tensor<?xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0, 1)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<?x2xf32>) outs(%o : tensor<?xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
