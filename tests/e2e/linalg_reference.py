@@ -1,5 +1,6 @@
 """NumPy references for the e2e tests of linalg convolution, pooling and
-softmax (linalg_conv_pool*.mlir, linalg_softmax.mlir).
+softmax (linalg_conv_pool*.mlir, linalg_conv_workgroups.mlir,
+linalg_softmax.mlir).
 
 usage: linalg_reference.py CASE inputs PREFIX
        linalg_reference.py CASE check PREFIX RESULT_SUFFIX...
@@ -91,6 +92,9 @@ CASES = {
     "window_dynamic_small": window_case([(1, 5, 6, 2), (2, 2, 2, 3),
                                          (2, 2, 4, 5), (1, 2, 2, 2),
                                          (2, 2, 2)]),
+    # linalg_conv_workgroups.mlir
+    "conv_split": ([(1, 24, 24, 4), (3, 3, 4, 8)],
+                   lambda x, f: [conv_nhwc(x, f, (2, 2), (1, 1))]),
     # linalg_softmax.mlir
     "softmax": ([(3, 5)], lambda x: [softmax(x, 1), softmax(x, 0),
                                      np.exp(x)]),
