@@ -2,8 +2,8 @@
 # Ferry's main job: build the tools, compile the seed example (two in-place
 # external calls, samples/tied_external_calls.mlir) and run it on the local
 # CPU with the plugin that implements them (samples/custom_module), printing
-# its input, output and device statistics; then the MLP sample, compiled to
-# native code, with its top-1 class and statistics.
+# its input, output and device statistics; then the MLP and CNN samples,
+# compiled to native code, each with its top-1 class and statistics.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FERRY_BUILD_DIR:-$root/build}"
@@ -29,29 +29,35 @@ echo "== device statistics"
 cat "$build/samples/tied_external_calls.stats.json"
 echo
 
-# A model: the 3-layer perceptron of samples/mlp.mlir (weights as dense
-# constants, written by samples/models/generate_models.py from a fixed seed),
-# compiled to native code for this CPU and run on the same input NumPy
-# evaluates.
-mlp="$root/samples/mlp.mlir"
+# The models: the 3-layer perceptron of samples/mlp.mlir and the small CNN
+# of samples/cnn.mlir (weights as dense constants, written by
+# samples/models/generate_models.py from a fixed seed), each compiled to
+# native code for this CPU and run on the same input NumPy evaluates.
 models="$build/samples/models"
-echo "== compiling $mlp (64-64-32-10 perceptron, ReLU) to native dispatches"
-"$build/bin/ferry-compile" "$mlp" -o "$build/samples/mlp.fvm"
 /usr/bin/python3 "$root/samples/models/generate_models.py" \
   --reference "$models" > /dev/null
-echo "== running @main on a 1x64 input ($models/mlp.input.npy)"
-"$build/bin/ferry-run" "$build/samples/mlp.fvm" \
-  --input=@"$models/mlp.input.npy" --output=@"$models/mlp.output.npy" \
-  --stats="$build/samples/mlp.stats.json"
-/usr/bin/python3 - "$models" <<'PY'
+run_model() {
+  local name="$1" description="$2" input="$3"
+  local source="$root/samples/$name.mlir"
+  echo "== compiling $source ($description) to native dispatches"
+  "$build/bin/ferry-compile" "$source" -o "$build/samples/$name.fvm"
+  echo "== running @main on a $input input ($models/$name.input.npy)"
+  "$build/bin/ferry-run" "$build/samples/$name.fvm" \
+    --input=@"$models/$name.input.npy" --output=@"$models/$name.output.npy" \
+    --stats="$build/samples/$name.stats.json"
+  /usr/bin/python3 - "$models" "$name" <<'PY'
 import sys
 import numpy as np
-models = sys.argv[1]
-out = np.load(f"{models}/mlp.output.npy")
-expected = np.load(f"{models}/mlp.expected.npy")
+models, name = sys.argv[1:3]
+out = np.load(f"{models}/{name}.output.npy")
+expected = np.load(f"{models}/{name}.expected.npy")
 print(f"top-1 class: {int(out.argmax())} (NumPy: {int(expected.argmax())}; "
       f"largest difference {float(np.abs(out - expected).max()):.3g})")
 PY
-echo "== device statistics (constant_bytes: the weights, resident once)"
-cat "$build/samples/mlp.stats.json"
-echo
+  echo "== device statistics (constant_bytes: the weights, resident once)"
+  cat "$build/samples/$name.stats.json"
+  echo
+}
+run_model mlp "64-64-32-10 perceptron, ReLU" 1x64
+run_model cnn "3x3 conv to 8 channels, ReLU, 2x2 max pool, matmul head" \
+  1x16x16x1

@@ -43,23 +43,34 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
   if (ops.size() != 1)
     return count;
   linalg::LinalgOp op = ops.front();
-  if (op.getNumLoops() == 0 ||
-      op.getIteratorTypesArray().front() != utils::IteratorType::parallel)
-    return count;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t innerWork = 1;
-  for (int64_t range : llvm::drop_begin(ranges))
-    innerWork *=
-        ShapedType::isDynamic(range) ? 64 : std::max<int64_t>(range, 1);
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  // The outermost parallel loop of more than one iteration: a batch of one
+  // (an NHWC convolution on one image) leaves the rows to split.
+  std::optional<unsigned> split;
+  for (auto [loop, range] : llvm::enumerate(ranges)) {
+    if (iterators[loop] == utils::IteratorType::parallel && range != 1) {
+      split = loop;
+      break;
+    }
+  }
+  if (!split)
+    return count;
+  int64_t otherWork = 1;
+  for (auto [loop, range] : llvm::enumerate(ranges))
+    if (loop != *split)
+      otherWork *=
+          ShapedType::isDynamic(range) ? 64 : std::max<int64_t>(range, 1);
   int64_t tile =
-      std::clamp<int64_t>(kWorkPerWorkgroup / innerWork, 1, kMaxTile);
+      std::clamp<int64_t>(kWorkPerWorkgroup / otherWork, 1, kMaxTile);
 
-  if (!ShapedType::isDynamic(ranges.front())) {
+  if (!ShapedType::isDynamic(ranges[*split])) {
+    count.loop = *split;
     count.tileSize = tile;
-    count.staticExtent = ranges.front();
+    count.staticExtent = ranges[*split];
     return count;
   }
-  // The extent of loop 0 is a dimension of an operand that is an argument.
+  // The extent of the loop is a dimension of an operand that is an argument.
   for (OpOperand &operand : op->getOpOperands()) {
     auto arg = dyn_cast<BlockArgument>(operand.get());
     if (!arg || arg.getOwner() != &func.getBody().front())
@@ -67,8 +78,9 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     for (auto [position, expr] : llvm::enumerate(map.getResults())) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
-      if (!dim || dim.getPosition() != 0)
+      if (!dim || dim.getPosition() != *split)
         continue;
+      count.loop = *split;
       count.tileSize = tile;
       count.bindingIndex = arg.getArgNumber();
       count.dimIndex = position;

@@ -16,10 +16,10 @@
 //   tied to it);
 // - push constants are the dynamic dimensions of the arguments, argument by
 //   argument, dimension by dimension (uint64 each);
-// - work is split over workgroup x by tiling the outermost loop of the
-//   function's linalg op, when it has exactly one and that loop is parallel,
-//   by `WorkgroupCount::tileSize`; the host computes the count with the same
-//   formula (`WorkgroupCount`), else one workgroup runs it all.
+// - work is split over workgroup x by tiling the outermost parallel loop of
+//   more than one iteration of the function's linalg op, when it has
+//   exactly one, by `WorkgroupCount::tileSize`; the host computes the count
+//   with the same formula (`WorkgroupCount`), else one workgroup runs it all.
 //
 // Bufferization sees the bindings as the only storage (each argument becomes
 // a `bufferization.to_tensor restrict writable` of a binding memref, each
@@ -43,9 +43,11 @@ namespace ferry::codegen {
 enum BindingAccess : uint8_t { kAccessRead = 1, kAccessWrite = 2 };
 
 /// How many workgroups (x; y and z are 1) a dispatch of an entry runs:
-/// ceil(extent / tileSize) where extent is the static `staticExtent` or
-/// dimension `dimIndex` of binding `bindingIndex`; tileSize 0 means one.
+/// ceil(extent / tileSize) where extent, that of loop `loop`, is the static
+/// `staticExtent` or dimension `dimIndex` of binding `bindingIndex`;
+/// tileSize 0 means one.
 struct WorkgroupCount {
+  unsigned loop = 0;
   int64_t tileSize = 0;
   std::optional<int64_t> staticExtent;
   unsigned bindingIndex = 0;

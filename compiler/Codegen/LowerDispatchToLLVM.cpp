@@ -1,8 +1,9 @@
 // Lowers dispatch functions (ExecutableCompiler.h) to the LLVM dialect:
 // bufferize each on its bindings alone, distribute its outermost parallel
-// loop over workgroup x, lower linalg to loops and everything to LLVM, then
-// add the ABI wrapper `int32_t ENTRY(const ferry_dispatch_state_t *)` that
-// builds memref descriptors from the state's bindings and push constants.
+// loop of more than one iteration over workgroup x, lower linalg to loops
+// and everything to LLVM, then add the ABI wrapper `int32_t ENTRY(const
+// ferry_dispatch_state_t *)` that builds memref descriptors from the state's
+// bindings and push constants.
 #include "compiler/Codegen/LowerDispatchToLLVM.h"
 
 #include <cstddef>
@@ -95,7 +96,7 @@ func::FuncOp makeBufferBody(func::FuncOp func, const EntryLayout &layout) {
   return body;
 }
 
-/// Tiles the one linalg op of `body` along loop 0 by the layout's tile size
+/// Tiles the one linalg op of `body` along the layout's loop by its tile size
 /// and hands tile `workgroup_id + k * workgroup_count` to each workgroup.
 LogicalResult distribute(func::FuncOp body, const EntryLayout &layout) {
   if (layout.workgroups.tileSize == 0)
@@ -116,7 +117,7 @@ LogicalResult distribute(func::FuncOp body, const EntryLayout &layout) {
   };
   linalg::LinalgTilingOptions options;
   SmallVector<int64_t> tiles(op.getNumLoops(), 0);
-  tiles[0] = layout.workgroups.tileSize;
+  tiles[layout.workgroups.loop] = layout.workgroups.tileSize;
   options.setTileSizes(tiles)
       .setLoopType(linalg::LinalgTilingLoopType::Loops)
       .setDistributionOptions(distribution);

@@ -28,6 +28,7 @@
 #include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
+#include "compiler/Dialect/Stream/Conversion/LinalgOperands.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "compiler/Utils/ABI.h"
 #include "compiler/Utils/ElementTypes.h"
@@ -158,13 +159,18 @@ bool isIntegerDivision(Operation *op) {
 // The linalg ops dispatch formation makes a native dispatch of (one each).
 bool isDispatchableLinalgOp(Operation *op) {
   return isa<linalg::GenericOp, linalg::MatmulOp, linalg::BatchMatmulOp,
-             linalg::MatvecOp, linalg::BroadcastOp, linalg::TransposeOp,
-             linalg::ReduceOp, linalg::MapOp, linalg::CopyOp>(op);
+             linalg::MatvecOp, linalg::VecmatOp, linalg::DotOp,
+             linalg::BroadcastOp, linalg::TransposeOp, linalg::ReduceOp,
+             linalg::MapOp, linalg::CopyOp, linalg::ElementwiseOp,
+             linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp,
+             linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcMaxOp,
+             linalg::PoolingNhwcSumOp>(op);
 }
 
 // Reports why a linalg op cannot become a dispatch: tensors only, one
-// result, projected-permutation maps, a body of arith/math ops, scalars
-// captured from outside only as constants.
+// result, indexing maps of loops or of sums of loops times non-negative
+// constants (convolution windows; LinalgOperands.h), a body of arith/math
+// ops, scalars captured from outside only as constants.
 LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
     return op->emitError() << "'" << op->getName()
@@ -173,10 +179,12 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
     if (failed(checkRuntimeTensor(op, type)))
       return failure();
   for (AffineMap map : op.getIndexingMapsArray())
-    if (!map.isProjectedPermutation())
-      return op->emitError() << "'" << op->getName() << "' has indexing map "
-                             << AffineMapAttr::get(map)
-                             << "; only projected permutations are supported";
+    if (!isMonotoneIndexingMap(map))
+      return op->emitError()
+             << "'" << op->getName() << "' has indexing map "
+             << AffineMapAttr::get(map)
+             << "; only loops and sums of loops times non-negative constants "
+                "(plus a non-negative constant) are supported";
   WalkResult body = op->walk([&](Operation *nested) {
     if (isIntegerDivision(nested)) {
       nested->emitError() << "'" << nested->getName() << "' in the body of '"
@@ -307,6 +315,20 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
     return checkRuntimeTensor(op, op->getResult(0).getType());
   if (isDispatchableLinalgOp(op))
     return checkDispatchableLinalgOp(cast<linalg::LinalgOp>(op));
+  // Row-major reshapes are the same bytes: metadata only.
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
+    if (failed(checkRuntimeTensor(op, op->getOperand(0).getType())))
+      return failure();
+    return checkRuntimeTensor(op, op->getResult(0).getType());
+  }
+  // Decomposed into fills and generics (importSoftmax).
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+    if (!softmax.hasPureTensorSemantics())
+      return op->emitError() << "'linalg.softmax' is supported on tensors only";
+    if (failed(checkRuntimeTensor(op, softmax.getInput().getType())))
+      return failure();
+    return checkRuntimeTensor(op, softmax.getOutput().getType());
+  }
   if (auto fill = dyn_cast<linalg::FillOp>(op)) {
     if (!fill.hasPureTensorSemantics() || fill.getNumResults() != 1)
       return op->emitError() << "'linalg.fill' is supported on tensors only";
@@ -672,6 +694,12 @@ private:
       importFill(fill);
     else if (isDispatchableLinalgOp(op))
       importLinalg(cast<linalg::LinalgOp>(op));
+    else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      importCollapse(collapse);
+    else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+      importExpand(expand);
+    else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+      importSoftmax(softmax);
     else if (isGenericElementwise(op))
       importGenericElementwise(op);
     else if (auto call = dyn_cast<func::CallOp>(op))
@@ -1057,6 +1085,11 @@ private:
   // Undefined contents: an allocation of its own that nothing merges.
   void importEmpty(tensor::EmptyOp op) {
     auto type = cast<RankedTensorType>(op.getType());
+    // Only shaping windows: no storage (LinalgOperands.h).
+    if (isShapeOnlyEmpty(op)) {
+      deadOps.push_back(op);
+      return;
+    }
     TensorStorage storage =
         sizedStorage(op.getLoc(), type, op.getDynamicSizes());
     storage.resource = AsyncAllocaOp::create(
@@ -1103,9 +1136,16 @@ private:
   // dispatches it, writing the destination (`outs`) operand in place.
   void importLinalg(linalg::LinalgOp op) {
     Location loc = op.getLoc();
-    ModuleOp module = func->getParentOfType<ModuleOp>();
-    SmallVector<Value> operands(op->getOperands());
-    SmallVector<Type> operandTypes(op->getOperandTypes());
+    // The bindings: every operand but the shape-only ones, which the
+    // executable makes itself (LinalgOperands.h).
+    SmallVector<Value> allOperands(op->getOperands()), operands;
+    SmallVector<Type> operandTypes;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (isShapeOnlyOperand(operand))
+        continue;
+      operands.push_back(operand.get());
+      operandTypes.push_back(operand.get().getType());
+    }
     Type resultType = op->getResult(0).getType();
 
     OpBuilder moduleBuilder(func);
@@ -1122,17 +1162,24 @@ private:
     Block *block = entry.addEntryBlock();
     bodyBuilder.setInsertionPointToStart(block);
     IRMapping mapping;
+    for (OpOperand &operand : op->getOpOperands())
+      if (isShapeOnlyOperand(operand))
+        mapping.map(
+            operand.get(),
+            bodyBuilder.clone(*operand.get().getDefiningOp())->getResult(0));
     SetVector<Value> captured;
     getUsedValuesDefinedAbove(op->getRegions(), captured);
     for (Value value : captured)
       mapping.map(value,
                   bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
     Operation *clone = bodyBuilder.clone(*op, mapping);
-    // Each operand its own binding, also where one value is passed twice
-    // (`ins(%x, %x) outs(%x)`): copy-on-write gives the written one its own
-    // storage, the others may share theirs.
-    for (auto [i, arg] : llvm::enumerate(block->getArguments()))
-      clone->setOperand(i, arg);
+    // Each binding operand its own argument, also where one value is passed
+    // twice (`ins(%x, %x) outs(%x)`): copy-on-write gives the written one
+    // its own storage, the others may share theirs.
+    auto arg = block->args_begin();
+    for (OpOperand &operand : op->getOpOperands())
+      if (!isShapeOnlyOperand(operand))
+        clone->setOperand(operand.getOperandNumber(), *arg++);
     func::ReturnOp::create(bodyBuilder, loc, clone->getResults());
 
     FailureOr<codegen::EntryLayout> layout =
@@ -1145,9 +1192,12 @@ private:
     SmallVector<Value> loopExtent(op.getNumLoops());
     std::string what =
         "operands of '" + op->getName().getStringRef().str() + "'";
-    for (auto [operand, map] : llvm::zip(operands, maps)) {
+    for (auto [operand, map] : llvm::zip(allOperands, maps)) {
       for (auto [position, expr] : llvm::enumerate(map.getResults())) {
-        unsigned loop = cast<AffineDimExpr>(expr).getPosition();
+        auto loopExpr = dyn_cast<AffineDimExpr>(expr);
+        if (!loopExpr)
+          continue;
+        unsigned loop = loopExpr.getPosition();
         Value dim = dimOf(loc, operand, position);
         if (!loopExtent[loop]) {
           loopExtent[loop] = dim;
@@ -1165,6 +1215,7 @@ private:
                                  .str());
       }
     }
+    checkWindowExtents(op, allOperands, loopExtent);
 
     SmallVector<Value> pushConstants, resources, sizes;
     for (Value operand : operands) {
@@ -1197,6 +1248,51 @@ private:
     result.resource = dispatch.getResult();
     storages[op->getResult(0)] = result;
     deadOps.push_back(op);
+  }
+
+  // A dimension an operand indexes with a sum of loops (a convolution
+  // window) or a constant must hold the index's largest value, unless a loop
+  // of the sum is empty. The linalg verifier checked this where every loop
+  // range and the dimension are static (and the dimension not 0); the
+  // program checks the rest.
+  void checkWindowExtents(linalg::LinalgOp op, ArrayRef<Value> operands,
+                          ArrayRef<Value> loopExtent) {
+    Location loc = op.getLoc();
+    bool staticLoops =
+        llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
+    for (auto [index, operand, map] :
+         llvm::enumerate(operands, op.getIndexingMapsArray())) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+        if (isa<AffineDimExpr>(expr))
+          continue;
+        if (staticLoops && !type.isDynamicDim(position) &&
+            type.getDimSize(position) != 0)
+          continue;
+        Value dim = dimOf(loc, operand, position);
+        SmallVector<Value> loops;
+        expr.walk([&](AffineExpr sub) {
+          if (auto loop = dyn_cast<AffineDimExpr>(sub))
+            loops.push_back(loopExtent[loop.getPosition()]);
+        });
+        Value largest = buildLargestIndex(builder, loc, expr, loopExtent);
+        Value fits = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::slt, largest, dim);
+        Value zero = indexConstant(loc, 0);
+        for (Value extent : loops)
+          fits = arith::OrIOp::create(
+              builder, loc, fits,
+              arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                    extent, zero));
+        cf::AssertOp::create(builder, loc, fits,
+                             ("operand " + Twine(index) + " of '" +
+                              op->getName().getStringRef() + "'" +
+                              locationSuffix(loc) +
+                              " is too small in dimension " + Twine(position) +
+                              " for the window the loops read")
+                                 .str());
+      }
+    }
   }
 
   static std::string locationSuffix(Location loc) {
@@ -1245,6 +1341,94 @@ private:
                             op.getInputs()[0], storage.resource, storage.size);
     setAffinity(storage.resource.getDefiningOp(), affinityOf(op));
     storages[op.getResult(0)] = storage;
+    deadOps.push_back(op);
+  }
+
+  // A reshape of a row-major tensor is the same bytes: the result is its
+  // source's resource and size with dims of its own (no copy, no dispatch).
+  void importCollapse(tensor::CollapseShapeOp op) {
+    Location loc = op.getLoc();
+    TensorStorage storage = storages[op.getSrc()];
+    RankedTensorType type = op.getResultType();
+    storage.dynamicDims.clear();
+    for (auto [d, group] : llvm::enumerate(op.getReassociationIndices())) {
+      if (!type.isDynamicDim(d))
+        continue;
+      Value product;
+      for (int64_t source : group) {
+        Value dim = dimOf(loc, op.getSrc(), source);
+        product =
+            product ? arith::MulIOp::create(builder, loc, product, dim) : dim;
+      }
+      storage.dynamicDims.push_back(product);
+    }
+    storages[op.getResult()] = storage;
+    deadOps.push_back(op);
+  }
+
+  // The same for an expansion, whose dynamic output sizes the program
+  // checks multiply to the source's dimension.
+  void importExpand(tensor::ExpandShapeOp op) {
+    Location loc = op.getLoc();
+    TensorStorage storage = storages[op.getSrc()];
+    RankedTensorType type = op.getResultType();
+    SmallVector<OpFoldResult> shape = op.getMixedOutputShape();
+    SmallVector<Value> dims = llvm::map_to_vector(
+        shape, [&](OpFoldResult size) { return valueOf(loc, size); });
+    storage.dynamicDims.clear();
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        storage.dynamicDims.push_back(dims[d]);
+    for (auto [source, group] : llvm::enumerate(op.getReassociationIndices())) {
+      Value sourceDim = dimOf(loc, op.getSrc(), source);
+      bool known =
+          matchPattern(sourceDim, m_Constant()) &&
+          llvm::all_of(group, [&](int64_t d) { return !type.isDynamicDim(d); });
+      if (known)
+        continue;
+      Value product;
+      for (int64_t d : group)
+        product = product
+                      ? arith::MulIOp::create(builder, loc, product, dims[d])
+                      : dims[d];
+      Value same = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         product, sourceDim);
+      cf::AssertOp::create(builder, loc, same,
+                           ("'tensor.expand_shape'" + locationSuffix(loc) +
+                            ": the output sizes of group " + Twine(source) +
+                            " do not multiply to source dimension " +
+                            Twine(source))
+                               .str());
+    }
+    storages[op.getResult()] = storage;
+    deadOps.push_back(op);
+  }
+
+  Value valueOf(Location loc, OpFoldResult size) {
+    if (auto value = dyn_cast<Value>(size))
+      return value;
+    return indexConstant(loc, *getConstantIntValue(size));
+  }
+
+  // linalg.softmax decomposed by its own AggregatedOpInterface (a max and
+  // a sum reduction into fills, exp and division generics), each of which
+  // is imported in turn.
+  void importSoftmax(linalg::SoftmaxOp op) {
+    Block *block = op->getBlock();
+    Operation *before = op->getPrevNode();
+    FailureOr<SmallVector<Value>> results = op.decomposeOperation(builder);
+    assert(succeeded(results) && "softmax on tensors decomposes");
+    Operation *next = before ? before->getNextNode() : &block->front();
+    while (next != op.getOperation()) {
+      Operation *current = next;
+      next = current->getNextNode();
+      builder.setInsertionPoint(current);
+      AffinityAttr affinity = getAffinity(op);
+      if (affinity && hasTensorTypes(current))
+        setAffinity(current, affinity);
+      importOp(current);
+    }
+    storages[op->getResult(0)] = storages[results->front()];
     deadOps.push_back(op);
   }
 

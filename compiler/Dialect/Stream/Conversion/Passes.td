@@ -14,14 +14,23 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     kernel, and `tensor.dim` reads the dimension the import recorded.
 
     Dispatch formation: every accepted linalg op on tensors (`generic` with
-    projected-permutation maps and an arith/math body, `matmul`,
-    `batch_matmul`, `matvec`, `broadcast`, `transpose`, `reduce`, `map`,
-    `copy`), and every other elementwise arith/math op on whole tensors (as
-    the `linalg.generic` it becomes), is outlined into an executable of its
-    own (a nested module marked `ferry.executable`) and becomes
-    `stream.async.dispatch.entry`, whose result is its `outs` operand
-    written in place; operands mapped to the same loop are checked at run
-    time where their dynamic dims are different values.
+    an arith/math body, `matmul`, `batch_matmul`, `matvec`, `vecmat`,
+    `dot`, `broadcast`, `transpose`, `reduce`, `map`, `copy`,
+    `elementwise`, `conv_2d_nhwc_hwcf`, `conv_2d_nchw_fchw`,
+    `depthwise_conv_2d_nhwc_hwc`, `pooling_nhwc_max`, `pooling_nhwc_sum`;
+    indexing maps of loops or sums of loops times non-negative constants),
+    the parts `linalg.softmax` decomposes into, and every other elementwise
+    arith/math op on whole tensors (as the `linalg.generic` it becomes), is
+    outlined into an executable of its own (a nested module marked
+    `ferry.executable`) and becomes `stream.async.dispatch.entry`, whose
+    result is its `outs` operand written in place; operands mapped to the
+    same loop are checked at run time where their dynamic dims are
+    different values, and so is a dimension indexed by a sum of loops
+    (a convolution window) against the sum's largest value. A static
+    `tensor.empty` only shaping a pooling window is made inside the
+    executable instead (no binding, no allocation).
+    `tensor.collapse_shape` / `expand_shape` are metadata: the source's
+    resource with new dims (no copy, no dispatch).
 
     A result a function (with a body) ties to an argument with
     `iree.abi.tied` is written into the buffer the host lent for it: the tie

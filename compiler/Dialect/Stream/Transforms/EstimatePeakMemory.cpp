@@ -93,6 +93,15 @@ private:
         })
         .Case([&](arith::MulIOp op) { return binary(op, std::multiplies{}); })
         .Case([&](arith::AddIOp op) { return binary(op, std::plus{}); })
+        .Case([&](arith::SubIOp op) { return binary(op, std::minus{}); })
+        // Output sizes of strided windows: (size - window) / stride + 1.
+        .Case([&](arith::DivUIOp op) -> std::optional<int64_t> {
+          std::optional<int64_t> lhs = evaluate(op.getLhs());
+          std::optional<int64_t> rhs = evaluate(op.getRhs());
+          if (!lhs || !rhs || *lhs < 0 || *rhs <= 0)
+            return std::nullopt;
+          return *lhs / *rhs;
+        })
         .Case([&](ExternalBufferDimOpInterface op) -> std::optional<int64_t> {
           int64_t index = op.getDimIndex();
           Value buffer = op.getExternalBuffer();

@@ -99,6 +99,14 @@ Operation *makeCopy(OpBuilder &builder, OpOperand &use, Value size) {
   if (auto alloca = dyn_cast_or_null<AsyncAllocaOp>(def))
     return AsyncAllocaOp::create(builder, loc, value.getType(),
                                  alloca.getStorageSize());
+  // A whole fill: fill a fresh alloca again (writes only, reads nothing).
+  if (auto fill = dyn_cast_or_null<AsyncFillOp>(def)) {
+    auto alloca = AsyncAllocaOp::create(builder, loc, value.getType(),
+                                        fill.getTargetSize());
+    setAffinity(alloca, getAffinity(use.getOwner()));
+    return AsyncFillOp::create(builder, loc, value.getType(), fill.getValue(),
+                               alloca, fill.getTargetSize());
+  }
   if (auto splat = dyn_cast_or_null<AsyncSplatOp>(def))
     return AsyncSplatOp::create(builder, loc, value.getType(), splat.getValue(),
                                 splat.getStorageSize());

@@ -19,7 +19,10 @@ def MaterializeCopyOnWritePass
       alloca too: nothing reads what the copy would hold; and a fill of a
       value that dies there, in storage the program may write (see
       stream-elide-async-copies), gets no copy at all;
-    - a copy of a splat is a new splat of the same value;
+    - a copy of a splat is a new splat of the same value, and a copy of a
+      fill's result a new fill of a fresh alloca with the same value (as
+      when a zero-filled accumulator is also read after a dispatch writes
+      it in place);
     - anything else gets a `stream.async.clone`.
 
     A write inside a loop into a value defined outside it is copied (the

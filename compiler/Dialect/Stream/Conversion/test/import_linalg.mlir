@@ -55,22 +55,89 @@ func.func @add(%a: tensor<?xf32>, %out: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
-func.func @conv(%i: tensor<1x8x8x3xf32>, %f: tensor<3x3x3x4xf32>, %o: tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32> {
-  // expected-error @+1 {{'linalg.conv_2d_nhwc_hwcf' is not supported by Ferry}}
-  %r = linalg.conv_2d_nhwc_hwcf ins(%i, %f : tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) outs(%o : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
-  return %r : tensor<1x6x6x4xf32>
+// A convolution indexes its input with sums of loops (d1 * 2 + d4): with
+// static shapes the linalg verifier checked the window fits, so there is
+// no run-time check; the result is written into its `outs` operand.
+// CHECK-LABEL: module @conv_dispatch_0
+// CHECK:         func.func @conv_dispatch_0(%{{.*}}: tensor<1x9x9x3xf32>, %{{.*}}: tensor<3x3x3x4xf32>, %{{.*}}: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK:           linalg.conv_2d_nhwc_hwcf
+// CHECK-LABEL: func.func @conv(
+// CHECK-NOT:     cf.assert
+// CHECK:         %[[O:.*]] = stream.tensor.import %arg2
+// CHECK-NOT:     cf.assert
+// CHECK:         stream.async.dispatch.entry @conv_dispatch_0::@conv_dispatch_0 {{.*}}(%{{.*}}, %{{.*}}, %[[O]]) : ({{.*}}) -> %[[O]]{{{.*}}}
+func.func @conv(%i: tensor<1x9x9x3xf32>, %f: tensor<3x3x3x4xf32>, %o: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%i, %f : tensor<1x9x9x3xf32>, tensor<3x3x3x4xf32>) outs(%o : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
 }
 
 // -----
 
-func.func @not_a_permutation(%a: tensor<8xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'linalg.generic' has indexing map affine_map<(d0) -> (d0 * 2)>; only projected permutations are supported}}
-  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0 * 2)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
-      ins(%a : tensor<8xf32>) outs(%o : tensor<4xf32>) {
+// With dynamic sizes the program checks, before the dispatch, that the
+// input holds the window's last element: (OH - 1) * 2 + (KH - 1) * 3 < H,
+// unless a loop of the sum is empty.
+// CHECK-LABEL: func.func @conv_dynamic(
+// CHECK-DAG:     %[[H:.*]] = hal.buffer_view.dim<%arg0 : !hal.buffer_view> [1]
+// CHECK-DAG:     %[[KH:.*]] = hal.buffer_view.dim<%arg1 : !hal.buffer_view> [0]
+// CHECK-DAG:     %[[OH:.*]] = hal.buffer_view.dim<%arg2 : !hal.buffer_view> [1]
+// CHECK:         %[[OH1:.*]] = arith.subi %[[OH]], %c1
+// CHECK:         %[[A:.*]] = arith.muli %[[OH1]], %c2
+// CHECK:         %[[KH1:.*]] = arith.subi %[[KH]], %c1
+// CHECK:         %[[B:.*]] = arith.muli %[[KH1]], %c3
+// CHECK:         %[[LAST:.*]] = arith.addi %[[A]], %[[B]]
+// CHECK:         arith.cmpi slt, %[[LAST]], %[[H]]
+// CHECK:         arith.cmpi eq, %[[OH]], %c0
+// CHECK:         arith.cmpi eq, %[[KH]], %c0
+// CHECK:         cf.assert %{{.*}}, "operand 0 of 'linalg.conv_2d_nhwc_hwcf' at {{.*}}import_linalg.mlir:{{[0-9]+}}:{{[0-9]+}} is too small in dimension 1 for the window the loops read"
+// CHECK:         cf.assert %{{.*}}, "operand 0 of 'linalg.conv_2d_nhwc_hwcf' {{.*}} is too small in dimension 2 for the window the loops read"
+// CHECK:         stream.async.dispatch.entry @conv_dynamic_dispatch_0::@conv_dynamic_dispatch_0
+func.func @conv_dynamic(%i: tensor<1x?x?x3xf32>, %f: tensor<?x?x3x4xf32>, %o: tensor<1x?x?x4xf32>) -> tensor<1x?x?x4xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {strides = dense<2> : tensor<2xi64>, dilations = dense<3> : tensor<2xi64>} ins(%i, %f : tensor<1x?x?x3xf32>, tensor<?x?x3x4xf32>) outs(%o : tensor<1x?x?x4xf32>) -> tensor<1x?x?x4xf32>
+  return %r : tensor<1x?x?x4xf32>
+}
+
+// -----
+
+// The window operand of pooling only shapes the window loops: a static one
+// is made inside the executable, not a binding, and the program allocates
+// nothing for it.
+// CHECK-LABEL: module @pool_dispatch_0
+// CHECK:         func.func @pool_dispatch_0(%{{.*}}: tensor<1x8x8x3xf32>, %[[OUT:.*]]: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+// CHECK:           %[[W:.*]] = tensor.empty() : tensor<2x2xf32>
+// CHECK:           linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x8x8x3xf32>, tensor<2x2xf32>) outs(%[[OUT]]
+// CHECK-LABEL: func.func @pool(
+// CHECK:         stream.tensor.import %arg0
+// CHECK:         %[[O:.*]] = stream.tensor.import %arg1
+// CHECK-NOT:     stream.async.alloca
+// CHECK:         stream.async.dispatch.entry @pool_dispatch_0::@pool_dispatch_0 {{.*}}(%{{.*}}, %[[O]]) : ({{.*}}) -> %[[O]]{{{.*}}}
+func.func @pool(%i: tensor<1x8x8x3xf32>, %o: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> {
+  %w = tensor.empty() : tensor<2x2xf32>
+  %r = linalg.pooling_nhwc_max {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%i, %w : tensor<1x8x8x3xf32>, tensor<2x2xf32>) outs(%o : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  return %r : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+// A window of dynamic size stays a binding (a tiny alloca of KH x KW).
+// CHECK-LABEL: func.func @pool_dynamic_window(
+// CHECK:         %[[W:.*]] = stream.async.alloca
+// CHECK:         stream.async.dispatch.entry @pool_dynamic_window_dispatch_0::@pool_dynamic_window_dispatch_0 {{.*}}(%{{.*}}, %[[W]], %{{.*}})
+func.func @pool_dynamic_window(%i: tensor<1x8x8x3xf32>, %o: tensor<1x4x4x3xf32>, %k: index) -> tensor<1x4x4x3xf32> {
+  %w = tensor.empty(%k, %k) : tensor<?x?xf32>
+  %r = linalg.pooling_nhwc_sum {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%i, %w : tensor<1x8x8x3xf32>, tensor<?x?xf32>) outs(%o : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  return %r : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+func.func @not_monotone(%a: tensor<4xf32>, %o: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'linalg.generic' has indexing map affine_map<(d0) -> (d0 floordiv 2)>; only loops and sums of loops times non-negative constants (plus a non-negative constant) are supported}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0 floordiv 2)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%o : tensor<8xf32>) {
   ^bb0(%x: f32, %y: f32):
     linalg.yield %x : f32
-  } -> tensor<4xf32>
-  return %r : tensor<4xf32>
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
 }
 
 // -----
@@ -144,4 +211,50 @@ func.func @divide_tensors(%a: tensor<4xi32>) -> tensor<4xi32> {
   // expected-error @+1 {{'arith.divsi' is not supported by Ferry}}
   %0 = arith.divsi %a, %a : tensor<4xi32>
   return %0 : tensor<4xi32>
+}
+
+// -----
+
+// linalg.softmax is decomposed by its own interface: a max reduction into
+// a fill, exp(x - max), a sum reduction into a fill, the division; each
+// generic a dispatch of its own, the last written into the softmax's outs.
+// CHECK-LABEL: module @softmax_dispatch_0
+// CHECK:         arith.maxnumf
+// CHECK-LABEL: module @softmax_dispatch_1
+// CHECK:         arith.subf
+// CHECK:         math.exp
+// CHECK-LABEL: module @softmax_dispatch_2
+// CHECK:         arith.addf
+// CHECK-LABEL: module @softmax_dispatch_3
+// CHECK:         arith.divf
+// CHECK-LABEL: func.func @softmax(
+// CHECK-NOT:     linalg.softmax
+// CHECK:         stream.async.fill
+// CHECK:         stream.async.dispatch.entry @softmax_dispatch_0::@softmax_dispatch_0
+// CHECK:         stream.async.dispatch.entry @softmax_dispatch_1::@softmax_dispatch_1
+// CHECK:         stream.async.fill
+// CHECK:         stream.async.dispatch.entry @softmax_dispatch_2::@softmax_dispatch_2
+// CHECK:         %[[R:.*]] = stream.async.dispatch.entry @softmax_dispatch_3::@softmax_dispatch_3 {{.*}}(%{{.*}}, %{{.*}}, %[[OUT:.*]]) : ({{.*}}) -> %[[OUT]]{{{.*}}}
+// CHECK:         stream.tensor.export %[[R]]
+func.func @softmax(%a: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %e = tensor.empty() : tensor<3x5xf32>
+  %r = linalg.softmax dimension(1) ins(%a : tensor<3x5xf32>) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
+}
+
+// -----
+
+// A constant index is checked like a window where a loop range is dynamic
+// (the linalg verifier checks it only where all are static).
+// CHECK-LABEL: func.func @constant_index(
+// CHECK:         %[[FITS:.*]] = arith.cmpi slt, %c1{{.*}}, %c2
+// CHECK:         cf.assert %[[FITS]], "operand 0 of 'linalg.generic' at {{.*}} is too small in dimension 1 for the window the loops read"
+// CHECK:         stream.async.dispatch.entry @constant_index_dispatch_0::@constant_index_dispatch_0
+func.func @constant_index(%a: tensor<?x2xf32>, %o: tensor<?xf32>) -> tensor<?xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0, 1)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<?x2xf32>) outs(%o : tensor<?xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
 }

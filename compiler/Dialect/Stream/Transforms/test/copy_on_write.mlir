@@ -121,3 +121,29 @@ func.func @fill_over_read_value(%a: !stream.resource<*>, %s: index) -> (!stream.
   %f = stream.async.fill %v, %a : i32 -> !stream.resource<*>{%s}
   return %a, %f : !stream.resource<*>, !stream.resource<*>
 }
+
+// -----
+
+func.func private @write(tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> attributes {stream.tied_operands = array<i64: 1>}
+
+// A fill's result something else still reads is filled again into a fresh
+// alloca rather than cloned (a zero accumulator also read after the
+// dispatch writing it).
+// CHECK-LABEL: func.func @fill_read_later
+// CHECK-NOT: stream.async.clone
+// CHECK: %[[V:.+]] = arith.constant 0 : i32
+// CHECK: stream.async.fill %[[V]], %{{.+}} : i32 -> !stream.resource<*>{%[[S:.+]]}
+// CHECK-NOT: stream.async.clone
+// CHECK: %[[E2:.+]] = stream.async.alloca : !stream.resource<*>{%[[S]]}
+// CHECK: %[[F2:.+]] = stream.async.fill %[[V]], %[[E2]]
+// CHECK-NOT: stream.async.clone
+// CHECK: stream.async.call @write(%{{.+}}, %[[F2]])
+// CHECK-NOT: stream.async.clone
+// CHECK: return
+func.func @fill_read_later(%a: !stream.resource<*>, %s: index) -> (!stream.resource<*>, !stream.resource<*>) {
+  %v = arith.constant 0 : i32
+  %e = stream.async.alloca : !stream.resource<*>{%s}
+  %f = stream.async.fill %v, %e : i32 -> !stream.resource<*>{%s}
+  %r = stream.async.call @write(%a, %f) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> (%f{%s})
+  return %r, %f : !stream.resource<*>, !stream.resource<*>
+}
