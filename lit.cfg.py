@@ -16,6 +16,9 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# ferry-compile of this build allocates with jemalloc (compiler/tools).
+if getattr(config, "ferry_compile_jemalloc", False):
+    config.available_features.add("ferry-compile-jemalloc")
 config.substitutions.append(("%samples", os.path.join(config.ferry_source_root, "samples")))
 # Native plugin modules of this build (samples/custom_module, test plugins).
 config.substitutions.append(("%plugins", config.ferry_plugins_dir))

@@ -9,6 +9,7 @@ packages=(
   lld-22 liblld-22-dev  # LLD as a library: links native executables
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-22 libclang-rt-22-dev  # the module loader's libFuzzer target
+  libjemalloc-dev  # ferry-compile's allocator (compiler/tools/CMakeLists.txt)
   python3 python3-numpy
 )
 
