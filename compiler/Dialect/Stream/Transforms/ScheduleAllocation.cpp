@@ -603,6 +603,17 @@ private:
     llvm::DenseSet<Value> written = writtenInRegions.pop_back_val();
     if (failed(scheduled))
       return failure();
+    // A loop writing an outer resource in place would race with its own
+    // next iteration, which waits only for what it carries: copy-on-write
+    // never leaves one (the value is used again next iteration).
+    if (isa<scf::ForOp, scf::WhileOp>(op))
+      for (Value resource : written)
+        if (!op->isAncestor(resource.getParentRegion()->getParentOp()))
+          return op->emitError()
+                 << "'" << op->getName()
+                 << "' writes a resource defined outside it in place; "
+                    "allocation scheduling needs such a value carried "
+                    "through the loop (or copied inside it)";
 
     SmallVector<Type> resultTypes(op->getResultTypes());
     for (Type type : op->getResultTypes())

@@ -68,3 +68,20 @@ func.func @carried_constant(%n: index) {
   }
   return
 }
+
+// -----
+
+// An outer resource written in place inside a loop: the next iteration
+// waits only for what the loop carries, so the write would race with it.
+func.func @loop_writes_outer(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : i32
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t = stream.async.splat %c7 : i32 -> !stream.resource<*>{%s}
+  // expected-error @+1 {{'scf.for' writes a resource defined outside it in place; allocation scheduling needs such a value carried through the loop (or copied inside it)}}
+  scf.for %i = %c0 to %n step %c1 {
+    %w = stream.async.fill %c7, %t : i32 -> !stream.resource<*>{%s}
+  }
+  return
+}
