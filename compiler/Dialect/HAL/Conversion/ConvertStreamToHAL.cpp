@@ -85,8 +85,12 @@ bool isRegionOp(Operation *op) {
 // reach a queue operation as a value nothing lowered.
 LogicalResult checkFlatStreamCode(func::FuncOp func) {
   Block *body = &func.getBody().front();
-  auto inLoweredBlock = [&](Operation *op) {
-    return op->getBlock() == body || isRegionOp(op->getParentOp());
+  // The function's block, or a body of a region op in such a block.
+  std::function<bool(Operation *)> inLoweredBlock = [&](Operation *op) {
+    if (op->getBlock() == body)
+      return true;
+    Operation *parent = op->getParentOp();
+    return isRegionOp(parent) && inLoweredBlock(parent);
   };
   // Pre-order: an op yielding a resource is reported, not its yield.
   WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -99,9 +103,10 @@ LogicalResult checkFlatStreamCode(func::FuncOp func) {
         return WalkResult::advance();
       op->emitError() << "'" << op->getName() << "' inside '"
                       << parent->getName()
-                      << "' cannot be lowered to hal: only stream code "
-                         "outside of regions or in scf.for, scf.if, "
-                         "scf.while and scf.execute_region can";
+                      << "' cannot be lowered to hal: only stream code of "
+                         "the function's block, and of the bodies of "
+                         "scf.for, scf.if, scf.while and scf.execute_region "
+                         "ops lowered with it, can";
       return WalkResult::interrupt();
     }
     // The function's return is judged with its signature.

@@ -566,9 +566,8 @@ private:
   LogicalResult scheduleBodies(scf::IfOp op) {
     // A branch that does no work yields timepoints too: give it a block.
     if (op.getElseRegion().empty()) {
-      Block *block = builder.createBlock(&op.getElseRegion());
+      builder.createBlock(&op.getElseRegion());
       scf::YieldOp::create(builder, op.getLoc());
-      (void)block;
     }
     if (failed(scheduleBody(op.getThenRegion().front(), {}, {}, {}, 0)))
       return failure();

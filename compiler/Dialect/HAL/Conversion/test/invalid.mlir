@@ -73,8 +73,29 @@ func.func @nested(%c: index, %n: index) {
   %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
   scf.index_switch %c
   case 0 {
-    // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.index_switch' cannot be lowered to hal: only stream code outside of regions or in scf.for, scf.if, scf.while and scf.execute_region can}}
+    // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.index_switch' cannot be lowered to hal: only stream code of the function's block, and of the bodies of scf.for, scf.if, scf.while and scf.execute_region ops lowered with it, can}}
     %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    scf.yield
+  }
+  default {
+  }
+  stream.timepoint.await %ta
+  return
+}
+
+// -----
+
+// An scf.if inside an op the lowering does not go through is not lowered
+// through either: the stream op in it is named.
+func.func @if_in_switch(%c: index, %b: i1, %n: index) {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  scf.index_switch %c
+  case 0 {
+    scf.if %b {
+      // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.if' cannot be lowered to hal}}
+      %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    }
     scf.yield
   }
   default {
