@@ -6,6 +6,7 @@
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 #include "compiler/Transforms/Passes.h"
 
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/Pass.h"
@@ -68,6 +69,13 @@ void buildCompilePipeline(mlir::OpPassManager &pm,
   addCleanup(pm);
   pm.addPass(hal::createMemoizeDeviceQueriesPass());
   addCleanup(pm);
+  if (options.compileTo == CompilePhase::HAL)
+    return;
+  // The bytecode holds control flow as branches between blocks (br /
+  // br.cond with block-argument moves): structured control flow that
+  // carried buffers and fences through the stream passes and the HAL
+  // lowering becomes those here, right before the writer.
+  pm.addPass(mlir::createSCFToControlFlowPass());
 }
 
 void registerPipelines() {

@@ -5,7 +5,12 @@
 // await fence and signalling the region's fence last. See Passes.td.
 //
 // Assumes the cmd phase produced by stream-schedule-allocation: single-block
-// functions whose resources are all defined before use.
+// functions whose resources are all defined before use. Structured control
+// flow (scf.for, scf.if, scf.while, scf.execute_region) stays: it is lowered
+// through, its resources becoming !hal.buffer and its timepoints !hal.fence
+// in its operands, block arguments, yields and results. An already reached
+// timepoint (stream.timepoint.immediate) is a join of no fences: a fence
+// the VM creates signalled.
 
 #include "compiler/Dialect/HAL/Analysis/DeviceTopology.h"
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
@@ -16,6 +21,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
@@ -64,42 +70,127 @@ bool isStreamValue(Value value) {
   return isa<stream::StreamDialect>(value.getType().getDialect());
 }
 
-// The lowering walks the function's block in order and maps each resource
-// and timepoint to the buffer or fence of the stream op that defined it. So
-// stream ops must sit in that block (or in an execution region) and their
-// values must flow between stream ops only: one that went through an scf.if
-// or a loop would reach a queue operation as a value nothing lowered.
+// Structured control flow the lowering goes through: resources and
+// timepoints may be carried by these and their terminators.
+bool isRegionOp(Operation *op) {
+  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp>(op);
+}
+
+// The lowering walks the function's block in order, and the bodies of the
+// region ops above, and maps each resource and timepoint to the buffer or
+// fence of the stream op that defined it (or of the block argument or
+// result a region op carries it in). So stream ops must sit in those blocks
+// (or in an execution region) and their values must flow between stream
+// ops and those region ops only: one that went through another op would
+// reach a queue operation as a value nothing lowered.
 LogicalResult checkFlatStreamCode(func::FuncOp func) {
   Block *body = &func.getBody().front();
-  // Pre-order: an scf.if yielding a resource is reported, not its yield.
+  // The function's block, or a body of a region op in such a block.
+  std::function<bool(Operation *)> inLoweredBlock = [&](Operation *op) {
+    if (op->getBlock() == body)
+      return true;
+    Operation *parent = op->getParentOp();
+    return isRegionOp(parent) && inLoweredBlock(parent);
+  };
+  // Pre-order: an op yielding a resource is reported, not its yield.
   WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == func)
       return WalkResult::advance();
     Operation *parent = op->getParentOp();
     if (isa<stream::StreamDialect>(op->getDialect())) {
-      if (op->getBlock() == body ||
+      if (inLoweredBlock(op) ||
           isa<stream::StreamDialect>(parent->getDialect()))
         return WalkResult::advance();
       op->emitError() << "'" << op->getName() << "' inside '"
                       << parent->getName()
-                      << "' cannot be lowered to hal: only stream code "
-                         "outside of regions can";
+                      << "' cannot be lowered to hal: only stream code of "
+                         "the function's block, and of the bodies of "
+                         "scf.for, scf.if, scf.while and scf.execute_region "
+                         "ops lowered with it, can";
       return WalkResult::interrupt();
     }
     // The function's return is judged with its signature.
     if (op->getBlock() == body && op->hasTrait<OpTrait::IsTerminator>())
+      return WalkResult::advance();
+    if (isRegionOp(op) && inLoweredBlock(op))
+      return WalkResult::advance();
+    if (isa<scf::YieldOp, scf::ConditionOp>(op) && isRegionOp(parent) &&
+        inLoweredBlock(parent))
       return WalkResult::advance();
     if (llvm::any_of(op->getOperands(), isStreamValue) ||
         llvm::any_of(op->getResults(), isStreamValue)) {
       op->emitError() << "a stream resource or timepoint flows through '"
                       << op->getName()
                       << "', which cannot be lowered to hal: they may only "
-                         "flow between stream ops";
+                         "flow between stream ops and scf.for, scf.if, "
+                         "scf.while and scf.execute_region";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+// The values `use` hands `resource` on to: the result of a host await,
+// and the block arguments and results of a region op carrying it (as an
+// initial value, a yield or a condition operand).
+void appendCarried(OpOperand &use, SmallVectorImpl<Value> &to) {
+  Operation *user = use.getOwner();
+  unsigned index = use.getOperandNumber();
+  if (auto await = dyn_cast<stream::TimepointAwaitOp>(user)) {
+    unsigned first = await.getResourceOperands().getBeginOperandIndex();
+    if (index >= first && index - first < await.getNumResults())
+      to.push_back(await.getResult(index - first));
+    return;
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(user)) {
+    if (OpResult result = forOp.getTiedLoopResult(&use)) {
+      to.push_back(result);
+      to.push_back(forOp.getTiedLoopRegionIterArg(&use));
+    }
+    return;
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(user)) {
+    to.push_back(whileOp.getBeforeArguments()[index]);
+    return;
+  }
+  if (auto condition = dyn_cast<scf::ConditionOp>(user)) {
+    auto whileOp = cast<scf::WhileOp>(condition->getParentOp());
+    if (index == 0)
+      return;
+    to.push_back(whileOp.getAfterArguments()[index - 1]);
+    to.push_back(whileOp.getResult(index - 1));
+    return;
+  }
+  if (!isa<scf::YieldOp>(user))
+    return;
+  Operation *parent = user->getParentOp();
+  if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
+    to.push_back(whileOp.getBeforeArguments()[index]);
+    return;
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(parent))
+    to.push_back(forOp.getRegionIterArgs()[index]);
+  if (isRegionOp(parent))
+    to.push_back(parent->getResult(index));
+}
+
+// Whether `pred` holds for a user of `resource` or of a value it is
+// handed on to (appendCarried).
+bool anyUserOfAlias(Value resource, function_ref<bool(Operation *)> pred) {
+  SmallVector<Value> worklist = {resource};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      if (pred(use.getOwner()))
+        return true;
+      appendCarried(use, worklist);
+    }
+  }
+  return false;
 }
 
 // The arguments of each function whose buffer the host reads an element
@@ -133,26 +224,19 @@ public:
   // Whether the host reads an element of `resource`, here or, through a
   // view of it passed to a function of the module, there.
   bool isLoaded(Value resource) const {
-    for (Operation *user : resource.getUsers()) {
+    return anyUserOfAlias(resource, [&](Operation *user) {
       if (isa<stream::ResourceLoadOp>(user))
         return true;
-      if (auto await = dyn_cast<stream::TimepointAwaitOp>(user))
-        for (auto [operand, result] :
-             llvm::zip_equal(await.getResourceOperands(), await.getResults()))
-          if (operand == resource && isLoaded(result))
-            return true;
       auto exportOp = dyn_cast<stream::TensorExportOp>(user);
       if (!exportOp)
-        continue;
-      for (OpOperand &use : exportOp.getResult().getUses()) {
+        return false;
+      return llvm::any_of(exportOp.getResult().getUses(), [&](OpOperand &use) {
         auto call = dyn_cast<func::CallOp>(use.getOwner());
         auto callee =
             call ? symbols.lookup<func::FuncOp>(call.getCallee()) : nullptr;
-        if (callee && loaded.contains({callee, use.getOperandNumber()}))
-          return true;
-      }
-    }
-    return false;
+        return callee && loaded.contains({callee, use.getOperandNumber()});
+      });
+    });
   }
 
 private:
@@ -189,11 +273,26 @@ public:
                 "boundary; only buffer views and scalars may cross it";
     if (failed(checkFlatStreamCode(func)))
       return failure();
-    Block &block = func.getBody().front();
+    if (failed(lowerBlock(func.getBody().front())))
+      return failure();
+    for (Operation *op : llvm::reverse(deadOps)) {
+      op->dropAllUses();
+      op->erase();
+    }
+    return success();
+  }
+
+private:
+  LogicalResult lowerBlock(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (auto call = dyn_cast<func::CallOp>(op)) {
         builder.setInsertionPoint(&op);
         if (failed(lowerViewCall(call)))
+          return failure();
+        continue;
+      }
+      if (isRegionOp(&op) || isa<scf::YieldOp, scf::ConditionOp>(op)) {
+        if (failed(lowerThrough(&op)))
           return failure();
         continue;
       }
@@ -204,14 +303,56 @@ public:
         return failure();
       deadOps.push_back(&op);
     }
-    for (Operation *op : llvm::reverse(deadOps)) {
-      op->dropAllUses();
-      op->erase();
-    }
     return success();
   }
 
-private:
+  // The hal value standing for stream value `value`.
+  Value lowered(Value value) {
+    return isa<stream::ResourceType>(value.getType()) ? buffers.lookup(value)
+                                                      : fences.lookup(value);
+  }
+
+  // A stream value carried by a region op (block argument or result) is
+  // retyped in place and stands for itself.
+  void retype(Value value) {
+    MLIRContext *context = func.getContext();
+    if (isa<stream::ResourceType>(value.getType())) {
+      value.setType(BufferType::get(context));
+      buffers[value] = value;
+    } else if (isa<stream::TimepointType>(value.getType())) {
+      value.setType(FenceType::get(context));
+      fences[value] = value;
+    }
+  }
+
+  // A region op or its terminator: stream operands take their lowered
+  // values; carried block arguments and results are retyped. Buffers a body
+  // imports into another device stay in that body.
+  LogicalResult lowerThrough(Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isStreamValue(operand.get()))
+        continue;
+      Value value = lowered(operand.get());
+      if (!value)
+        return op->emitError() << "operand " << operand.getOperandNumber()
+                               << " is a stream value nothing lowered to hal";
+      operand.set(value);
+    }
+    for (Region &region : op->getRegions()) {
+      for (Block &block : region) {
+        for (BlockArgument arg : block.getArguments())
+          retype(arg);
+        auto savedImports = importedBuffers;
+        LogicalResult result = lowerBlock(block);
+        importedBuffers = std::move(savedImports);
+        if (failed(result))
+          return failure();
+      }
+    }
+    for (Value result : op->getResults())
+      retype(result);
+    return success();
+  }
   LogicalResult lower(Operation *op) {
     if (auto sizeOf = dyn_cast<stream::TensorSizeOfOp>(op))
       return lowerSizeOf(sizeOf);
@@ -246,6 +387,13 @@ private:
       return lowerIsTerminal(isTerminal);
     if (auto joinOp = dyn_cast<stream::TimepointJoinOp>(op))
       return lowerJoin(joinOp);
+    if (auto immediate = dyn_cast<stream::TimepointImmediateOp>(op)) {
+      // Already reached: a join of nothing is created signalled.
+      fences[immediate.getResultTimepoint()] =
+          FenceJoinOp::create(builder, op->getLoc(),
+                              FenceType::get(func.getContext()), ValueRange{});
+      return success();
+    }
     if (auto await = dyn_cast<stream::TimepointAwaitOp>(op))
       return lowerAwait(await);
     if (auto load = dyn_cast<stream::ResourceLoadOp>(op))
@@ -386,31 +534,17 @@ private:
 
   // Whether a view of `op`'s buffer is returned by the function.
   static bool returned(Value allocated) {
-    SmallVector<Value> resources = {allocated};
-    while (!resources.empty()) {
-      Value resource = resources.pop_back_val();
-      for (Operation *user : resource.getUsers()) {
-        if (auto await = dyn_cast<stream::TimepointAwaitOp>(user)) {
-          for (auto [operand, result] :
-               llvm::zip_equal(await.getResourceOperands(), await.getResults()))
-            if (operand == resource)
-              resources.push_back(result);
-          continue;
-        }
-        auto exportOp = dyn_cast<stream::TensorExportOp>(user);
-        if (exportOp &&
-            llvm::any_of(exportOp.getResult().getUsers(),
-                         [](Operation *u) { return isa<func::ReturnOp>(u); }))
-          return true;
-      }
-    }
-    return false;
+    return anyUserOfAlias(allocated, [](Operation *user) {
+      auto exportOp = dyn_cast<stream::TensorExportOp>(user);
+      return exportOp &&
+             llvm::any_of(exportOp.getResult().getUsers(),
+                          [](Operation *u) { return isa<func::ReturnOp>(u); });
+    });
   }
 
   static bool passedToExternalCall(Value resource) {
-    return llvm::any_of(resource.getUsers(), [](Operation *user) {
-      return isa<stream::CmdCallOp>(user);
-    });
+    return anyUserOfAlias(
+        resource, [](Operation *user) { return isa<stream::CmdCallOp>(user); });
   }
 
   static Lifetime toHALLifetime(stream::Lifetime lifetime) {

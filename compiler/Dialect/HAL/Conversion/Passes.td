@@ -58,11 +58,15 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     passes views (a new result of dynamic shape) gets its requests, an
     empty wait fence and a signal fence it waits for after the call.
 
-    Lowers straight-line code: the stream ops of a function's block (and of
-    its execution regions), whose resources and timepoints flow from stream
-    op to stream op. A stream op inside another op's region, or a resource
-    or timepoint that passes through any other op (an `scf.if` choosing
-    one), is an error naming that op.
+    Lowers the stream ops of a function's block (and of its execution
+    regions), and through `scf.for`, `scf.if`, `scf.while` and
+    `scf.execute_region` the stream ops of their bodies: those region ops
+    stay, with `!hal.buffer` for each resource and `!hal.fence` for each
+    timepoint in their operands, block arguments, yields and results.
+    `stream.timepoint.immediate` becomes `hal.fence.join` of no fences (a
+    fence created signalled). A stream op inside another op's region, or a
+    resource or timepoint that passes through any other op (an
+    `arith.select` choosing one), is an error naming that op.
   }];
   let options = [
     Option<"externalMapping", "external-mapping", "std::string",

@@ -2,7 +2,9 @@
 // that each run is submitted as a unit: one wait before it, one signal after
 // it. See Passes.td for what makes a run.
 //
-// Runs right after stream-schedule-allocation, on straight-line functions.
+// Runs right after stream-schedule-allocation, on single-block functions,
+// and in the body of every region op (scf.for, scf.if, ...) inside them the
+// same way: a region op is not transparent, so no run spans one.
 // The region takes the place of the run's last command: the commands before
 // it move down past side-effect-free ops only (sizes, constants, timepoint
 // joins), which is always safe; a join between the commands that a later op
@@ -207,7 +209,15 @@ struct FormExecutionRegionsPass
         return signalPassFailure();
       if (!*hasWork)
         continue;
-      formRegions(func.getBody().front());
+      // Bodies of region ops too (not the execution regions just formed:
+      // the walk collects the blocks first).
+      SmallVector<Block *> blocks;
+      func.walk([&](Block *block) {
+        if (!isa<CmdExecuteOp>(block->getParentOp()))
+          blocks.push_back(block);
+      });
+      for (Block *block : blocks)
+        formRegions(*block);
     }
   }
 };

@@ -134,9 +134,27 @@ def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"
     async op's `stream.affinity`, so the work and the memory stay on the
     device the program placed them on.
 
-    Assumes single-block functions in the async phase. An async op inside
-    another op's region (`scf.if`, `scf.for`), or a resource made by an op
-    of another dialect, is an error naming the op: never left unscheduled.
+    Assumes single-block functions in the async phase; `scf.for`,
+    `scf.if`, `scf.while` and `scf.execute_region` (single-block bodies) are
+    scheduled body by body. Each resource such an op carries (iter_arg,
+    while argument, yield or condition operand, result) gets one
+    `!stream.timepoint` in the same op, appended after all other values in
+    the order of the resources: when it is ready for any access (its last
+    write and every read since, joined). One more timepoint follows: when
+    everything issued inside the region is done (loops carry it as an
+    iter_arg too, starting at `stream.timepoint.immediate` and joined every
+    iteration; a branch that does nothing yields an immediate one). So an
+    iteration waits only for what it reads or writes. Outer resources used
+    inside wait on their outer timepoints; after the op its last timepoint
+    is a reader of each (and the producer of one it wrote in place), and of
+    each value it took as an initial value. A host load inside a body
+    awaits the carried timepoint. The values of one carried position get
+    one lifetime: external if any of them is, else the one they share,
+    else transient.
+
+    Another op with regions holding stream code, a region of several
+    blocks, or a resource made by an op of another dialect is an error
+    naming the op: never left unscheduled.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
@@ -152,7 +170,8 @@ def FormExecutionRegionsPass
     Anything else ends a run: an alloca or dealloca (memory is managed on
     the timeline between regions), a call (it runs on the host), a host
     await or export (the host sees a result there), an import, a change
-    of device.
+    of device, an op with regions (`scf.for`, `scf.if`: no region spans
+    one). Runs form inside the bodies of such ops as in the function's.
 
     Each run of two or more commands becomes one `stream.cmd.execute` in
     place of its last command: the region awaits everything the run waited

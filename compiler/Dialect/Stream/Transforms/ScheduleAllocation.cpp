@@ -2,21 +2,37 @@
 // allocated explicitly and work is ordered by timepoints. See Passes.td.
 // Deallocation is decided afterwards by stream-automatic-reference-counting.
 //
-// Assumes single-block functions. Ops that write into an operand in place
-// (tied results) continue that operand's storage: they wait for every earlier
-// reader of it, and later uses of the result use the storage itself.
+// Assumes single-block functions, whose structured control flow (scf.for,
+// scf.if, scf.while, scf.execute_region) is scheduled body by body. Ops that
+// write into an operand in place (tied results) continue that operand's
+// storage: they wait for every earlier reader of it, and later uses of the
+// result use the storage itself.
 //
 // A value copied whole into a resource by an update, and made after the last
 // other use of that resource, is made in the resource itself: the op that made
 // it (a dispatch, alloca, splat or copy) writes there, and the update copies
 // nothing. So a result the host lent an argument's buffer for needs no
 // allocation of its own.
+//
+// Region ops: timepoints cannot cross a region boundary unless carried, so
+// each resource a region op carries (iter_arg, while argument, yield, result)
+// gets one timepoint in the same op, appended after all other values in the
+// order of the resources, at which it is ready for any access (its last
+// write and every read since, joined); a last timepoint says everything the
+// region issued is done (for loops carried too, joined every iteration,
+// starting at stream.timepoint.immediate). The next iteration so waits only
+// for what it reads or writes. Outer resources used inside wait on their
+// outer timepoints; after the op its last timepoint counts as a reader of
+// each (and, where the region wrote one in place, as its producer too).
 
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace ferry::stream {
@@ -39,45 +55,67 @@ public:
         hasStraightLineStreamCode(func, "allocation scheduling");
     if (failed(hasWork) || !*hasWork)
       return hasWork;
-    if (failed(checkNothingNested()))
+    if (failed(checkStructure()))
       return failure();
-    Block &block = func.getBody().front();
-    for (auto update : block.getOps<AsyncUpdateOp>())
+    func.walk([&](AsyncUpdateOp update) {
       if (Operation *producer = findEmplacedProducer(update))
         emplaced[producer] = update;
-    for (Operation &op : llvm::make_early_inc_range(block)) {
-      builder.setInsertionPoint(&op);
-      if (failed(schedule(&op)))
-        return failure();
-    }
-    return success();
+    });
+    if (failed(scheduleBlock(func.getBody().front())))
+      return failure();
+    return decideCarriedLifetimes();
   }
 
 private:
-  static bool isAsyncOp(Operation *op) {
-    return isa<AsyncDispatchOp, AsyncDispatchEntryOp, AsyncAllocaOp,
-               AsyncSplatOp, AsyncCloneOp, AsyncTransferOp, AsyncFillOp,
-               AsyncUpdateOp, AsyncCallOp, AsyncConstantOp>(op);
+  // The structured control flow the pass schedules through.
+  static bool isRegionOp(Operation *op) {
+    return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp>(op);
   }
 
-  // Only the function's own block is scheduled: an async op inside another
-  // op's region (scf.if, scf.for) or a resource that an op of another
-  // dialect makes (an scf.if choosing one) would be left behind with no
-  // memory behind it. Refuse them, naming the op.
-  LogicalResult checkNothingNested() {
-    Block &block = func.getBody().front();
-    WalkResult result = func.walk([&](Operation *op) {
+  static bool isResource(Value value) {
+    return isa<ResourceType>(value.getType());
+  }
+
+  // Whether `op`, an op with regions, has anything to do with resources:
+  // stream ops inside, or resources it carries.
+  static bool involvesStream(Operation *op) {
+    return containsStreamOps(op) ||
+           llvm::any_of(op->getOperands(), isResource) ||
+           llvm::any_of(op->getResults(), isResource);
+  }
+
+  // Stream code may sit in the function's block and, through the region
+  // ops above, in their single-block bodies. Anything else (another op
+  // with regions holding stream code, a body of several blocks, a resource
+  // an op of another dialect makes) would be left behind with no memory
+  // behind it: refuse it, naming the op.
+  LogicalResult checkStructure() {
+    WalkResult result = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == func)
         return WalkResult::advance();
-      if (isAsyncOp(op) && op->getBlock() != &block) {
-        op->emitError() << "'" << op->getName() << "' inside '"
-                        << op->getParentOp()->getName()
-                        << "': allocation scheduling handles async ops of "
-                           "the function's own block only";
-        return WalkResult::interrupt();
+      if (op->getNumRegions() != 0 && !isa<StreamDialect>(op->getDialect())) {
+        if (!involvesStream(op))
+          return WalkResult::skip();
+        if (!isRegionOp(op)) {
+          op->emitError() << "'" << op->getName()
+                          << "' holds stream code: allocation scheduling "
+                             "handles scf.for, scf.if, scf.while and "
+                             "scf.execute_region only";
+          return WalkResult::interrupt();
+        }
+        for (Region &region : op->getRegions())
+          if (!region.empty() && !region.hasOneBlock()) {
+            op->emitError() << "'" << op->getName()
+                            << "' has a region of several blocks: "
+                               "allocation scheduling handles single-block "
+                               "regions only";
+            return WalkResult::interrupt();
+          }
+        return WalkResult::advance();
       }
-      if (op->getBlock() == &block && !isa<StreamDialect>(op->getDialect()) &&
-          llvm::any_of(op->getResultTypes(), llvm::IsaPred<ResourceType>)) {
+      if (!isa<StreamDialect>(op->getDialect()) &&
+          !op->hasTrait<OpTrait::IsTerminator>() &&
+          llvm::any_of(op->getResults(), isResource)) {
         op->emitError() << "'" << op->getName()
                         << "' makes a resource: allocation scheduling "
                            "handles resources stream ops make only";
@@ -86,6 +124,15 @@ private:
       return WalkResult::advance();
     });
     return failure(result.wasInterrupted());
+  }
+
+  LogicalResult scheduleBlock(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      builder.setInsertionPoint(&op);
+      if (failed(schedule(&op)))
+        return failure();
+    }
+    return success();
   }
 
   static bool sameIndex(Value a, Value b) {
@@ -153,6 +200,8 @@ private:
   }
 
   LogicalResult schedule(Operation *op) {
+    if (op->getNumRegions() != 0 && isRegionOp(op) && involvesStream(op))
+      return scheduleRegionOp(op);
     if (auto dispatch = dyn_cast<AsyncDispatchOp>(op))
       return scheduleDispatch(dispatch);
     if (auto dispatch = dyn_cast<AsyncDispatchEntryOp>(op))
@@ -215,6 +264,15 @@ private:
   void recordWrite(Value resource, Value done) {
     readyAt[resource] = done;
     readers[resource].clear();
+    for (llvm::DenseSet<Value> &written : writtenInRegions)
+      written.insert(resource);
+  }
+
+  // Work issued inside the region bodies being scheduled: what their
+  // "everything done" timepoint joins.
+  void issue(Value timepoint) {
+    if (!issuedInRegions.empty())
+      issuedInRegions.back().push_back(timepoint);
   }
 
   // A new resource for a result of `forOp`, placed on `forOp`'s device.
@@ -223,6 +281,7 @@ private:
                                            decidedType(type), timepointType(),
                                            /*await_timepoint=*/Value(), size);
     setAffinity(alloca, getAffinity(forOp));
+    issue(alloca.getResultTimepoint());
     return {alloca.getResult(), alloca.getResultTimepoint()};
   }
 
@@ -251,6 +310,7 @@ private:
                               join(loc, waits), resources, sizes);
     setAffinity(dispatch, getAffinity(op));
     Value done = dispatch.getResultTimepoint();
+    issue(done);
     recordReads(op.getResourceOperands(), done);
     recordWrite(output, done);
     return finish(op, {{op.getResult(), output}});
@@ -276,6 +336,7 @@ private:
         op.getResourceOperandSizes());
     setAffinity(dispatch, getAffinity(op));
     Value done = dispatch.getResultTimepoint();
+    issue(done);
     recordReads(inputs, done);
     recordWrite(output, done);
     return finish(op, {{op.getResult(), output}});
@@ -307,6 +368,7 @@ private:
         CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
                           resource, op.getStorageSize(), join(loc, waits));
     setAffinity(fill, getAffinity(op));
+    issue(fill.getResultTimepoint());
     recordWrite(resource, fill.getResultTimepoint());
     return finish(op, {{op.getResult(), resource}});
   }
@@ -343,6 +405,7 @@ private:
                                   resultSize, join(loc, waits));
     setAffinity(copy, getAffinity(op));
     Value done = copy.getResultTimepoint();
+    issue(done);
     recordReads(source, done);
     recordWrite(resource, done);
     return finish(op, {{op->getResult(0), resource}});
@@ -356,6 +419,7 @@ private:
     auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
                                   target, op.getTargetSize(), join(loc, waits));
     setAffinity(fill, getAffinity(op));
+    issue(fill.getResultTimepoint());
     recordWrite(target, fill.getResultTimepoint());
     return finish(op, {{op.getResult(), target}});
   }
@@ -375,6 +439,7 @@ private:
                                   op.getUpdateSize(), join(loc, waits));
     setAffinity(copy, getAffinity(op));
     Value done = copy.getResultTimepoint();
+    issue(done);
     recordReads(update, done);
     recordWrite(target, done);
     return finish(op, {{op.getResult(), target}});
@@ -396,6 +461,7 @@ private:
                                   join(loc, waits), op.getTiedOperandsAttr());
     setAffinity(call, getAffinity(op));
     Value done = call.getResultTimepoint();
+    issue(done);
     recordReads(op.getResourceOperands(), done);
     SmallVector<std::pair<Value, Value>> replacements, results;
     for (auto [i, result, size] :
@@ -407,6 +473,295 @@ private:
       results.push_back({storage, size});
     }
     return finish(op, replacements);
+  }
+
+  Value immediate(Location loc) {
+    return TimepointImmediateOp::create(builder, loc, timepointType());
+  }
+
+  // When `resource` is ready for any access: its producer and every read of
+  // it since, joined (already reached if nothing is pending).
+  Value readyForAnyAccess(Location loc, Value resource) {
+    SmallVector<Value> waits;
+    appendWriteHazards(resource, waits);
+    Value ready = join(loc, waits);
+    return ready ? ready : immediate(loc);
+  }
+
+  // New block arguments of `block`: a timepoint per resource argument, then
+  // the "everything done" one. Returns the resource arguments and their
+  // timepoints; `all` is set to the last.
+  void addTimepointArguments(Block &block, SmallVectorImpl<Value> &resources,
+                             SmallVectorImpl<Value> &timepoints, Value &all) {
+    for (BlockArgument arg : block.getArguments())
+      if (isResource(arg))
+        resources.push_back(arg);
+    for (Value resource : resources)
+      timepoints.push_back(
+          block.addArgument(timepointType(), resource.getLoc()));
+    all = block.addArgument(timepointType(), block.getParentOp()->getLoc());
+  }
+
+  // Schedules a body whose resource arguments `resources` are ready at
+  // `timepoints`, then appends to its terminator a timepoint per resource it
+  // passes on (from operand `firstForwarded` on) and the "everything done"
+  // one: `allIn` (what earlier iterations did) joined with all the body
+  // issued. Timepoints of the body do not outlive it.
+  LogicalResult scheduleBody(Block &block, ArrayRef<Value> resources,
+                             ArrayRef<Value> timepoints, Value allIn,
+                             unsigned firstForwarded) {
+    auto savedReadyAt = readyAt;
+    auto savedReaders = readers;
+    for (auto [resource, timepoint] : llvm::zip_equal(resources, timepoints)) {
+      readyAt[resource] = timepoint;
+      readers[resource].clear();
+    }
+    issuedInRegions.emplace_back();
+    LogicalResult result = scheduleBlock(block);
+    if (succeeded(result)) {
+      Operation *terminator = block.getTerminator();
+      Location loc = terminator->getLoc();
+      builder.setInsertionPoint(terminator);
+      SmallVector<Value> extra;
+      for (Value value : terminator->getOperands().drop_front(firstForwarded))
+        if (isResource(value))
+          extra.push_back(readyForAnyAccess(loc, value));
+      SmallVector<Value> all;
+      if (allIn)
+        all.push_back(allIn);
+      llvm::append_range(all, issuedInRegions.back());
+      Value done = join(loc, all);
+      extra.push_back(done ? done : immediate(loc));
+      terminator->insertOperands(terminator->getNumOperands(), extra);
+    }
+    issuedInRegions.pop_back();
+    readyAt = std::move(savedReadyAt);
+    readers = std::move(savedReaders);
+    return result;
+  }
+
+  LogicalResult scheduleBodies(scf::ForOp op) {
+    SmallVector<Value> resources, timepoints;
+    Value all;
+    addTimepointArguments(*op.getBody(), resources, timepoints, all);
+    return scheduleBody(*op.getBody(), resources, timepoints, all, 0);
+  }
+
+  LogicalResult scheduleBodies(scf::WhileOp op) {
+    SmallVector<Value> beforeResources, beforeTimepoints;
+    SmallVector<Value> afterResources, afterTimepoints;
+    Value beforeAll, afterAll;
+    addTimepointArguments(op.getBefore().front(), beforeResources,
+                          beforeTimepoints, beforeAll);
+    addTimepointArguments(op.getAfter().front(), afterResources,
+                          afterTimepoints, afterAll);
+    // The condition forwards its operands after the first (the i1).
+    if (failed(scheduleBody(op.getBefore().front(), beforeResources,
+                            beforeTimepoints, beforeAll, 1)))
+      return failure();
+    return scheduleBody(op.getAfter().front(), afterResources, afterTimepoints,
+                        afterAll, 0);
+  }
+
+  LogicalResult scheduleBodies(scf::IfOp op) {
+    // A branch that does no work yields timepoints too: give it a block.
+    if (op.getElseRegion().empty()) {
+      builder.createBlock(&op.getElseRegion());
+      scf::YieldOp::create(builder, op.getLoc());
+    }
+    if (failed(scheduleBody(op.getThenRegion().front(), {}, {}, {}, 0)))
+      return failure();
+    return scheduleBody(op.getElseRegion().front(), {}, {}, {}, 0);
+  }
+
+  LogicalResult scheduleBodies(scf::ExecuteRegionOp op) {
+    return scheduleBody(op.getRegion().front(), {}, {}, {}, 0);
+  }
+
+  // A region op carrying resources or holding stream code: see the file
+  // comment. The op is rebuilt with the timepoints appended to its
+  // operands (the carried ones' initial values) and results.
+  LogicalResult scheduleRegionOp(Operation *op) {
+    Location loc = op->getLoc();
+    SmallVector<Value> extraOperands, inits;
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      llvm::append_range(inits, forOp.getInitArgs());
+    else if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      llvm::append_range(inits, whileOp.getInits());
+    for (Value init : inits)
+      if (isResource(init))
+        extraOperands.push_back(readyForAnyAccess(loc, init));
+    if (isa<scf::ForOp, scf::WhileOp>(op))
+      extraOperands.push_back(immediate(loc));
+
+    writtenInRegions.emplace_back();
+    LogicalResult scheduled =
+        TypeSwitch<Operation *, LogicalResult>(op)
+            .Case<scf::ForOp, scf::WhileOp, scf::IfOp, scf::ExecuteRegionOp>(
+                [&](auto regionOp) { return scheduleBodies(regionOp); });
+    llvm::DenseSet<Value> written = writtenInRegions.pop_back_val();
+    if (failed(scheduled))
+      return failure();
+    // A loop writing an outer resource in place would race with its own
+    // next iteration, which waits only for what it carries: copy-on-write
+    // never leaves one (the value is used again next iteration).
+    if (isa<scf::ForOp, scf::WhileOp>(op))
+      for (Value resource : written)
+        if (!op->isAncestor(resource.getParentRegion()->getParentOp()))
+          return op->emitError()
+                 << "'" << op->getName()
+                 << "' writes a resource defined outside it in place; "
+                    "allocation scheduling needs such a value carried "
+                    "through the loop (or copied inside it)";
+
+    SmallVector<Type> resultTypes(op->getResultTypes());
+    for (Type type : op->getResultTypes())
+      if (isa<ResourceType>(type))
+        resultTypes.push_back(timepointType());
+    resultTypes.push_back(timepointType());
+    SmallVector<Value> operands(op->getOperands());
+    llvm::append_range(operands, extraOperands);
+    builder.setInsertionPoint(op);
+    OperationState state(loc, op->getName());
+    state.addOperands(operands);
+    state.addTypes(resultTypes);
+    state.addAttributes(op->getAttrs());
+    for (Region &region : op->getRegions())
+      state.addRegion()->takeBody(region);
+    Operation *newOp = builder.create(state);
+    unsigned numResults = op->getNumResults();
+    for (auto [from, to] : llvm::zip(op->getResults(), newOp->getResults()))
+      from.replaceAllUsesWith(to);
+    op->erase();
+
+    // Carried results are ready at their timepoints.
+    ValueRange timepoints = newOp->getResults().drop_front(numResults);
+    unsigned next = 0;
+    for (Value result : newOp->getResults().take_front(numResults))
+      if (isResource(result)) {
+        readyAt[result] = timepoints[next++];
+        readers[result].clear();
+      }
+    Value done = newOp->getResults().back();
+    issue(done);
+
+    // Outer resources the region used, and the initial values it took, are
+    // read until `done`; one it wrote in place is ready no sooner.
+    builder.setInsertionPointAfter(newOp);
+    llvm::SetVector<Value> used;
+    for (Value init : inits)
+      if (isResource(init))
+        used.insert(init);
+    newOp->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (isResource(operand) &&
+            !newOp->isAncestor(operand.getParentRegion()->getParentOp()))
+          used.insert(operand);
+    });
+    for (Value resource : used) {
+      if (written.contains(resource)) {
+        Value before = readyAt.lookup(resource);
+        readyAt[resource] = before ? join(loc, {before, done}) : done;
+        for (llvm::DenseSet<Value> &outer : writtenInRegions)
+          outer.insert(resource);
+      }
+      readers[resource].push_back(done);
+    }
+    return success();
+  }
+
+  // Every value of a carried position (initial value, block argument,
+  // yielded value, result; and a host await's result with its operand) must
+  // have one type: external if any of them must be, else one lifetime they
+  // all have, else transient. Undecided ones (`*`) are decided here.
+  LogicalResult decideCarriedLifetimes() {
+    llvm::EquivalenceClasses<Value> classes;
+    llvm::SmallPtrSet<Operation *, 8> regionOps;
+    auto unite = [&](Value a, Value b) {
+      if (isResource(a) && isResource(b))
+        classes.unionSets(a, b);
+    };
+    auto uniteTerminator = [&](Block &block, unsigned first,
+                               ValueRange targets) {
+      for (auto [value, target] : llvm::zip(
+               block.getTerminator()->getOperands().drop_front(first), targets))
+        unite(value, target);
+    };
+    func.walk([&](Operation *op) {
+      if (auto await = dyn_cast<TimepointAwaitOp>(op)) {
+        for (auto [operand, result] :
+             llvm::zip_equal(await.getResourceOperands(), await.getResults()))
+          unite(operand, result);
+      } else if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+        regionOps.insert(op);
+        for (auto [init, arg, result] :
+             llvm::zip_equal(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                             forOp.getResults())) {
+          unite(init, arg);
+          unite(arg, result);
+        }
+        uniteTerminator(*forOp.getBody(), 0, forOp.getResults());
+      } else if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+        regionOps.insert(op);
+        for (auto [init, arg] :
+             llvm::zip(whileOp.getInits(), whileOp.getBeforeArguments()))
+          unite(init, arg);
+        uniteTerminator(whileOp.getAfter().front(), 0,
+                        whileOp.getBeforeArguments());
+        for (auto [arg, result] :
+             llvm::zip(whileOp.getAfterArguments(), whileOp.getResults()))
+          unite(arg, result);
+        uniteTerminator(whileOp.getBefore().front(), 1, whileOp.getResults());
+      } else if (isa<scf::IfOp, scf::ExecuteRegionOp>(op)) {
+        regionOps.insert(op);
+        for (Region &region : op->getRegions())
+          if (!region.empty())
+            uniteTerminator(region.front(), 0, op->getResults());
+      }
+    });
+    for (auto it = classes.begin(); it != classes.end(); ++it) {
+      if (!(*it)->isLeader())
+        continue;
+      SmallVector<Value> members(classes.member_begin(**it),
+                                 classes.member_end());
+      Operation *carrier = nullptr;
+      for (Value value : members) {
+        Operation *owner = isa<BlockArgument>(value)
+                               ? value.getParentBlock()->getParentOp()
+                               : value.getDefiningOp();
+        if (regionOps.contains(owner))
+          carrier = owner;
+      }
+      if (!carrier)
+        continue;
+      std::optional<Lifetime> common;
+      bool external = false, mixed = false;
+      for (Value value : members) {
+        Lifetime lifetime = cast<ResourceType>(value.getType()).getLifetime();
+        external |= lifetime == Lifetime::External;
+        if (lifetime == Lifetime::Unknown)
+          continue;
+        if (common && *common != lifetime)
+          mixed = true;
+        common = lifetime;
+      }
+      Lifetime decided = external           ? Lifetime::External
+                         : mixed || !common ? Lifetime::Transient
+                                            : *common;
+      auto type = ResourceType::get(func.getContext(), decided);
+      for (Value value : members) {
+        if (value.getType() == type)
+          continue;
+        if (cast<ResourceType>(value.getType()).getLifetime() ==
+            Lifetime::Constant)
+          return carrier->emitError()
+                 << "'" << carrier->getName()
+                 << "' carries a constant together with resources of "
+                    "another lifetime in one position; copy it first";
+        value.setType(type);
+      }
+    }
+    return success();
   }
 
   // Later uses of `op`'s results use their storage; `op` goes.
@@ -440,6 +795,10 @@ private:
   llvm::DenseMap<Value, Value> readyAt;
   // Reads of each resource since its last write, which a write must await.
   llvm::DenseMap<Value, SmallVector<Value>> readers;
+  // Per region op being scheduled (outermost first): the resources written
+  // inside it, and per body being scheduled, the timepoints issued in it.
+  SmallVector<llvm::DenseSet<Value>> writtenInRegions;
+  SmallVector<SmallVector<Value>> issuedInRegions;
 };
 
 struct ScheduleAllocationPass

@@ -36,18 +36,15 @@ func.func @none_declared(%n: index) attributes {stream.affinity = #hal.device.af
 
 // -----
 
-// A resource chosen by an scf.if reaches no queue operation: nothing lowered
-// defines it (it used to become a null dispatch binding).
-func.func @resource_from_scf_if(%view: !hal.buffer_view, %c: i1, %n: index) -> !hal.buffer_view {
+// A resource chosen by an op other than the scf region ops reaches no queue
+// operation: nothing lowered defines it (it used to become a null dispatch
+// binding).
+func.func @resource_from_select(%view: !hal.buffer_view, %c: i1, %n: index) -> !hal.buffer_view {
   %s = stream.tensor.sizeof tensor<4xi32> : index
   %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
   %t, %ta = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
-  // expected-error @+1 {{a stream resource or timepoint flows through 'scf.if', which cannot be lowered to hal: they may only flow between stream ops}}
-  %r = scf.if %c -> !stream.resource<external> {
-    scf.yield %a : !stream.resource<external>
-  } else {
-    scf.yield %t : !stream.resource<external>
-  }
+  // expected-error @+1 {{a stream resource or timepoint flows through 'arith.select', which cannot be lowered to hal: they may only flow between stream ops and scf.for, scf.if, scf.while and scf.execute_region}}
+  %r = arith.select %c, %a, %t : !stream.resource<external>
   %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%r, %r, %t) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
   %o = stream.timepoint.await %d => %t : (!stream.resource<external>{%s})
   %out = stream.tensor.export %o : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
@@ -57,15 +54,11 @@ func.func @resource_from_scf_if(%view: !hal.buffer_view, %c: i1, %n: index) -> !
 // -----
 
 // The same for a timepoint (whose wait used to be dropped silently).
-func.func @timepoint_from_scf_if(%c: i1, %n: index) {
+func.func @timepoint_from_select(%c: i1, %n: index) {
   %s = stream.tensor.sizeof tensor<4xi32> : index
   %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
-  // expected-error @+1 {{a stream resource or timepoint flows through 'scf.if'}}
-  %w = scf.if %c -> !stream.timepoint {
-    scf.yield %ta : !stream.timepoint
-  } else {
-    scf.yield %ta : !stream.timepoint
-  }
+  // expected-error @+1 {{a stream resource or timepoint flows through 'arith.select'}}
+  %w = arith.select %c, %ta, %ta : !stream.timepoint
   %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%w) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
   stream.timepoint.await %d
   return
@@ -73,13 +66,39 @@ func.func @timepoint_from_scf_if(%c: i1, %n: index) {
 
 // -----
 
-// Stream ops inside another op's region are not lowered.
-func.func @nested(%c: i1, %n: index) {
+// Stream ops inside the region of an op other than the scf region ops are
+// not lowered.
+func.func @nested(%c: index, %n: index) {
   %s = stream.tensor.sizeof tensor<4xi32> : index
   %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
-  scf.if %c {
-    // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.if' cannot be lowered to hal: only stream code outside of regions can}}
+  scf.index_switch %c
+  case 0 {
+    // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.index_switch' cannot be lowered to hal: only stream code of the function's block, and of the bodies of scf.for, scf.if, scf.while and scf.execute_region ops lowered with it, can}}
     %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    scf.yield
+  }
+  default {
+  }
+  stream.timepoint.await %ta
+  return
+}
+
+// -----
+
+// An scf.if inside an op the lowering does not go through is not lowered
+// through either: the stream op in it is named.
+func.func @if_in_switch(%c: index, %b: i1, %n: index) {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  scf.index_switch %c
+  case 0 {
+    scf.if %b {
+      // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.if' cannot be lowered to hal}}
+      %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    }
+    scf.yield
+  }
+  default {
   }
   stream.timepoint.await %ta
   return

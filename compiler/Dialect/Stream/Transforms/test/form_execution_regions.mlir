@@ -137,3 +137,39 @@ func.func @external_waits(%s: index) {
   stream.timepoint.await %j
   return
 }
+
+// -----
+
+// Runs form inside a loop body as in a function body: the body's two
+// in-place dispatches become one region awaiting the carried timepoint,
+// whose timepoint the body yields (and joins into its done timepoint, once
+// per command it stands for). No region spans the loop: the fill
+// before it and the dispatch after it stay on their own.
+// CHECK-LABEL: func.func @loop_body
+// CHECK: stream.cmd.fill
+// CHECK-NOT: stream.cmd.execute
+// CHECK: scf.for {{.+}} iter_args(%[[ACC:.+]] = %{{.+}}, %[[T:.+]] = %{{.+}}, %[[ALL:.+]] = %{{.+}})
+// CHECK-NEXT: %[[E:.+]] = stream.cmd.execute await(%[[T]]) with(%[[ACC]] as
+// CHECK-NEXT: stream.cmd.dispatch kernel("add")
+// CHECK-NEXT: stream.cmd.dispatch kernel("mul")
+// CHECK-NEXT: {{^}} } => !stream.timepoint
+// CHECK-NEXT: %[[J:.+]] = stream.timepoint.join max(%[[ALL]], %[[E]]{{.*}})
+// CHECK-NEXT: scf.yield %[[ACC]], %[[E]], %[[J]]
+// CHECK-NEXT: }
+// CHECK-NOT: stream.cmd.execute
+// CHECK: stream.cmd.dispatch kernel("sub")
+func.func @loop_body(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c1_i32 = arith.constant 1 : i32
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %init = stream.async.splat %c1_i32 : i32 -> !stream.resource<*>{%s}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (!stream.resource<*>) {
+    %a = stream.async.dispatch kernel("add") type(i32) count(%c4) (%acc, %acc) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %acc{%s}
+    %m = stream.async.dispatch kernel("mul") type(i32) count(%c4) (%a, %a) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %a{%s}
+    scf.yield %m : !stream.resource<*>
+  }
+  %d = stream.async.dispatch kernel("sub") type(i32) count(%c4) (%r, %r) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %r{%s}
+  return
+}

@@ -1,15 +1,18 @@
 // RUN: ferry-opt %s --split-input-file --verify-diagnostics --stream-schedule-allocation -o /dev/null
 
-// Only the function's own block is scheduled: an async op inside another
-// op's region is named in an error rather than left without memory.
-func.func @in_if(%view: !hal.buffer_view, %n: index, %c: i1) -> !hal.buffer_view {
+// Stream code is scheduled in the function's block and in the bodies of
+// scf.for, scf.if, scf.while and scf.execute_region: an async op inside
+// another op's region is named in an error rather than left without memory.
+func.func @in_switch(%view: !hal.buffer_view, %n: index) -> !hal.buffer_view {
   %s = stream.tensor.sizeof tensor<4xf32> : index
   %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%s}
-  %r = scf.if %c -> !stream.resource<external> {
-    // expected-error @+1 {{'stream.async.dispatch' inside 'scf.if': allocation scheduling handles async ops of the function's own block only}}
+  // expected-error @+1 {{'scf.index_switch' holds stream code: allocation scheduling handles scf.for, scf.if, scf.while and scf.execute_region only}}
+  %r = scf.index_switch %n -> !stream.resource<external>
+  case 0 {
     %0 = stream.async.dispatch kernel("mul") type(f32) count(%n) (%a, %a) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}) -> !stream.resource<external>{%s}
     scf.yield %0 : !stream.resource<external>
-  } else {
+  }
+  default {
     scf.yield %a : !stream.resource<external>
   }
   %out = stream.tensor.export %r : tensor<4xf32> in !stream.resource<external>{%s} -> !hal.buffer_view
@@ -18,33 +21,67 @@ func.func @in_if(%view: !hal.buffer_view, %n: index, %c: i1) -> !hal.buffer_view
 
 // -----
 
-func.func @in_for(%view: !hal.buffer_view, %n: index) {
+// A body of several blocks is not scheduled.
+func.func @several_blocks(%view: !hal.buffer_view, %n: index, %c: i1) {
   %s = stream.tensor.sizeof tensor<4xi32> : index
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
   %c7 = arith.constant 7 : i32
-  %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
-  scf.for %i = %c0 to %n step %c1 {
-    // expected-error @+1 {{'stream.async.splat' inside 'scf.for': allocation scheduling handles async ops of the function's own block only}}
+  // expected-error @+1 {{'scf.execute_region' has a region of several blocks: allocation scheduling handles single-block regions only}}
+  scf.execute_region {
+    cf.cond_br %c, ^a, ^b
+  ^a:
     %0 = stream.async.splat %c7 : i32 -> !stream.resource<transient>{%s}
+    scf.yield
+  ^b:
+    scf.yield
   }
   return
 }
 
 // -----
 
-// A resource an op of another dialect makes (here chosen by an scf.if)
-// has no producer the pass can allocate for.
+// A resource an op of another dialect makes (here chosen by an
+// arith.select) has no producer the pass can allocate for.
 func.func @chosen(%v0: !hal.buffer_view, %v1: !hal.buffer_view, %c: i1) -> !hal.buffer_view {
   %s = stream.tensor.sizeof tensor<4xf32> : index
   %a = stream.tensor.import %v0 message("input 0") : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%s}
   %b = stream.tensor.import %v1 message("input 1") : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%s}
-  // expected-error @+1 {{'scf.if' makes a resource: allocation scheduling handles resources stream ops make only}}
-  %r = scf.if %c -> !stream.resource<external> {
-    scf.yield %a : !stream.resource<external>
-  } else {
-    scf.yield %b : !stream.resource<external>
-  }
+  // expected-error @+1 {{'arith.select' makes a resource: allocation scheduling handles resources stream ops make only}}
+  %r = arith.select %c, %a, %b : !stream.resource<external>
   %out = stream.tensor.export %r : tensor<4xf32> in !stream.resource<external>{%s} -> !hal.buffer_view
   return %out : !hal.buffer_view
+}
+
+// -----
+
+// A constant carried through a loop together with a value of another
+// lifetime cannot be retyped.
+func.func @carried_constant(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : i32
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %k = stream.async.constant dense<[1, 2, 3, 4]> : tensor<4xi32> -> !stream.resource<*>{%s}
+  // expected-error @+1 {{'scf.for' carries a constant together with resources of another lifetime in one position; copy it first}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %k) -> (!stream.resource<*>) {
+    %y = stream.async.splat %c7 : i32 -> !stream.resource<*>{%s}
+    scf.yield %y : !stream.resource<*>
+  }
+  return
+}
+
+// -----
+
+// An outer resource written in place inside a loop: the next iteration
+// waits only for what the loop carries, so the write would race with it.
+func.func @loop_writes_outer(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : i32
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t = stream.async.splat %c7 : i32 -> !stream.resource<*>{%s}
+  // expected-error @+1 {{'scf.for' writes a resource defined outside it in place; allocation scheduling needs such a value carried through the loop (or copied inside it)}}
+  scf.for %i = %c0 to %n step %c1 {
+    %w = stream.async.fill %c7, %t : i32 -> !stream.resource<*>{%s}
+  }
+  return
 }

@@ -1,0 +1,33 @@
+// An scf.if choosing between two dispatches (hand-written stage-1 async
+// IR): each branch allocates and writes its result, yielding it with its
+// timepoint; the host reads the chosen one after the if's carried fence.
+// live_bytes_at_exit is not checked yet: until reference counting handles
+// regions (issue 15, stage 3), resources used in regions are indeterminate.
+// RUN: ferry-compile %s -o %t.fvm
+// RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=i1=1 | FileCheck %s --check-prefix=ADD --match-full-lines
+// RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=i1=0 | FileCheck %s --check-prefix=MUL --match-full-lines
+// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i1=1 | FileCheck %s --check-prefix=ADD --match-full-lines
+// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i1=0 | FileCheck %s --check-prefix=MUL --match-full-lines
+// ADD:      4xi32=[2 4 6 8]
+// ADD-NEXT: i32=8
+// ADD-EMPTY:
+// MUL:      4xi32=[1 4 9 16]
+// MUL-NEXT: i32=16
+// MUL-EMPTY:
+
+func.func @main(%view: !hal.buffer_view, %c: i1) -> (!hal.buffer_view, i32) {
+  %c4 = arith.constant 4 : index
+  %c12 = arith.constant 12 : index
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %x = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %r = scf.if %c -> (!stream.resource<external>) {
+    %a = stream.async.dispatch kernel("add") type(i32) count(%c4) (%x, %x) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}) -> !stream.resource<external>{%s}
+    scf.yield %a : !stream.resource<external>
+  } else {
+    %m = stream.async.dispatch kernel("mul") type(i32) count(%c4) (%x, %x) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}) -> !stream.resource<external>{%s}
+    scf.yield %m : !stream.resource<external>
+  }
+  %last = stream.resource.load %r[%c12] : !stream.resource<external>{%s} -> i32
+  %out = stream.tensor.export %r : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %out, %last : !hal.buffer_view, i32
+}

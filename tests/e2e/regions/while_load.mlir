@@ -1,0 +1,38 @@
+// An scf.while that stops on a value read back on the host (hand-written
+// stage-1 async IR): the condition's stream.resource.load awaits the
+// carried timepoint, so it sees the previous iteration's dispatch.
+// 1 + 3k < limit: the loop adds the input (3) until the value reaches it.
+// live_bytes_at_exit is not checked yet: until reference counting handles
+// regions (issue 15, stage 3), resources used in regions are indeterminate.
+// RUN: ferry-compile %s -o %t.fvm
+// RUN: ferry-run %t.fvm --input=1xi32=3 --input=i32=10 | FileCheck %s --check-prefix=TEN --match-full-lines
+// RUN: ferry-run %t.fvm --input=1xi32=3 --input=i32=0 | FileCheck %s --check-prefix=NONE --match-full-lines
+// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=1xi32=3 --input=i32=10 | FileCheck %s --check-prefix=TEN --match-full-lines
+// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=1xi32=3 --input=i32=1000 | FileCheck %s --check-prefix=THOUSAND --match-full-lines
+// TEN:      1xi32=[10]
+// TEN-EMPTY:
+// NONE:      1xi32=[1]
+// NONE-EMPTY:
+// THOUSAND:      1xi32=[1000]
+// THOUSAND-EMPTY:
+
+func.func @main(%view: !hal.buffer_view, %limit: i32) -> !hal.buffer_view {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1_i32 = arith.constant 1 : i32
+  %s = stream.tensor.sizeof tensor<1xi32> : index
+  %x = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<1xi32> in !stream.resource<external>{%s}
+  %init = stream.async.splat %c1_i32 : i32 -> !stream.resource<*>{%s}
+  %r = scf.while (%acc = %init) : (!stream.resource<*>) -> !stream.resource<*> {
+    %v = stream.resource.load %acc[%c0] : !stream.resource<*>{%s} -> i32
+    %go = arith.cmpi slt, %v, %limit : i32
+    scf.condition(%go) %acc : !stream.resource<*>
+  } do {
+  ^bb0(%a: !stream.resource<*>):
+    %y = stream.async.dispatch kernel("add") type(i32) count(%c1) (%a, %x) : (!stream.resource<*>{%s}, !stream.resource<external>{%s}) -> %a{%s}
+    scf.yield %y : !stream.resource<*>
+  }
+  %e = stream.async.clone %r : !stream.resource<*>{%s} -> !stream.resource<external>{%s}
+  %out = stream.tensor.export %e : tensor<1xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %out : !hal.buffer_view
+}
