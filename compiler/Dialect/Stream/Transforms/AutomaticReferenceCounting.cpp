@@ -741,6 +741,19 @@ private:
     deallocations[home].push_back(dealloca.getResultTimepoint());
   }
 
+  // Whether `block`'s terminator passes on `timepoint` as its last operand
+  // (itself, or joined with others).
+  static bool passesOn(Block *block, Value timepoint) {
+    Operation *terminator = block->getTerminator();
+    if (!terminator->getNumOperands())
+      return false;
+    Value done = terminator->getOperands().back();
+    if (done == timepoint)
+      return true;
+    auto join = done.getDefiningOp<TimepointJoinOp>();
+    return join && llvm::is_contained(join.getAwaitTimepoints(), timepoint);
+  }
+
   // Nothing stays in flight when control returns to the host: a region
   // body folds its deallocations into the "everything done" timepoint it
   // passes on (innermost first, so the enclosing body counts the region op's
@@ -763,9 +776,12 @@ private:
     SmallVector<Block *> order(blocks.begin(), blocks.end());
     llvm::stable_sort(order,
                       [&](Block *a, Block *b) { return depth(a) > depth(b); });
+    // Blocks whose done timepoint already covers deallocations nested in
+    // them.
+    llvm::SmallPtrSet<Block *, 4> reaching;
     for (Block *block : order) {
       SmallVector<Value> timepoints = deallocations.lookup(block);
-      if (timepoints.empty())
+      if (timepoints.empty() && !reaching.contains(block))
         continue;
       Operation *terminator = block->getTerminator();
       Operation *regionOp = block->getParentOp();
@@ -782,12 +798,23 @@ private:
                                  ValueRange{}, ValueRange{});
         continue;
       }
-      SmallVector<Value> all = {done};
-      all.append(timepoints);
-      terminator->getOpOperands().back().set(joinTimepoints(builder, loc, all));
-      SmallVector<Value> &outer = deallocations[regionOp->getBlock()];
-      if (!llvm::is_contained(outer, doneTimepointOf(regionOp)))
-        outer.push_back(doneTimepointOf(regionOp));
+      if (!timepoints.empty()) {
+        SmallVector<Value> all = {done};
+        all.append(timepoints);
+        terminator->getOpOperands().back().set(
+            joinTimepoints(builder, loc, all));
+      }
+      // The enclosing body passes on the region op's done timepoint, unless
+      // it already does.
+      Value regionDone = doneTimepointOf(regionOp);
+      Block *outerBlock = regionOp->getBlock();
+      if (outerBlock != entry && passesOn(outerBlock, regionDone)) {
+        reaching.insert(outerBlock);
+        continue;
+      }
+      SmallVector<Value> &outer = deallocations[outerBlock];
+      if (!llvm::is_contained(outer, regionDone))
+        outer.push_back(regionDone);
     }
     Operation *terminator = entry->getTerminator();
     builder.setInsertionPoint(terminator);

@@ -124,21 +124,6 @@ func.func @concurrent_readers(%n: index, %s: index, %out: !stream.resource<exter
 
 // -----
 
-// A use this analysis cannot follow (inside a region) makes the allocation
-// indeterminate: no dealloca, the memory goes with its last reference.
-// CHECK-LABEL: func.func @indeterminate
-// CHECK: stream.resource.alloca uninitialized indeterminate
-// CHECK-NOT: stream.resource.dealloca
-func.func @indeterminate(%n: index, %s: index, %cond: i1) {
-  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
-  scf.if %cond {
-    %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
-  }
-  return
-}
-
-// -----
-
 // An allocation with an affinity frees on its own device, not at origin.
 // CHECK-LABEL: func.func @affinity
 // CHECK: stream.resource.dealloca await
