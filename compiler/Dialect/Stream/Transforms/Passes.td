@@ -206,6 +206,14 @@ def ReuseAllocationsPass : Pass<"stream-reuse-allocations", "mlir::ModuleOp"> {
     lifetime is unknown must stay separate from one whose lifetime is known.
     Conditional deallocations (after a release) are not recycled either: at
     compile time nobody knows whether they free anything.
+
+    Structured regions: each block (a function body, a loop body, a branch)
+    is a pool of its own, and only an allocation made in the same block as
+    its dealloca is recycled. Memory never crosses a region boundary: freed
+    before a loop it is not taken by an alloca in the body (which runs once
+    per iteration), freed in a body not by an alloca after the op or in the
+    other branch, and a free in a body of memory allocated outside it (which
+    runs every iteration) hands nothing on.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
