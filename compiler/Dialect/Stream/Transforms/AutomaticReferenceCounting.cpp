@@ -436,7 +436,7 @@ private:
     return isa<CmdDispatchOp, CmdDispatchEntryOp, CmdFillOp, CmdCopyOp,
                CmdCallOp, CmdExecuteOp, TensorExportOp, ResourceLoadOp,
                ResourceRetainOp, ResourceReleaseOp, ResourceIsTerminalOp,
-               ResourceDeallocaOp, ResourceSizeOp>(user);
+               ResourceDeallocaOp, ResourceSizeOp, TimepointAwaitOp>(user);
   }
 
   // What one use of an owned resource means for it.

@@ -56,6 +56,7 @@ func.func @external_calls(%s: index) {
 // The consumed import's dealloca is the only one in the function, so neither
 // the returned buffer nor the plain import is freed.
 // CHECK-LABEL: func.func @boundaries
+// CHECK-NOT: indeterminate
 // CHECK-NOT: stream.resource.dealloca
 // CHECK: %[[IN:.+]] = stream.tensor.import %{{.+}} message("input 0")
 // CHECK-NOT: stream.resource.dealloca
