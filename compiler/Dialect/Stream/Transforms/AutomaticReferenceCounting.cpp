@@ -328,7 +328,10 @@ private:
     ValueRange passed = passing->getOperands();
     if (llvm::count(passed, value) > 1)
       return Carried::NotOwned;
-    if (isStructuredRegionOp(passing) && usedAfter(value, passing))
+    // An init used after the loop, or read inside it too (captured), is
+    // still needed where the position may already have freed it.
+    if (isStructuredRegionOp(passing) &&
+        (usedAfter(value, passing) || capturedBy(value, passing)))
       return Carried::NotOwned;
     if (from)
       return stateOf(*from);
@@ -348,6 +351,13 @@ private:
           return true;
     }
     return false;
+  }
+
+  // Whether an op in `op`'s regions uses `value`.
+  static bool capturedBy(Value value, Operation *op) {
+    return llvm::any_of(value.getUsers(), [&](Operation *user) {
+      return user != op && op->isAncestor(user);
+    });
   }
 
   static Value awaitedValue(TimepointAwaitOp await, OpOperand &use) {

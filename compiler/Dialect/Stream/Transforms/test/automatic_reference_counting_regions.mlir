@@ -377,3 +377,31 @@ func.func @read_only_pass(%n: index, %s: index, %out: !stream.resource<transient
   %u2 = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%rt) (%r, %r, %out) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
   return
 }
+
+// -----
+
+func.func private @keep(tensor<4xi32>) -> tensor<4xi32>
+
+// Inside a body the existing rules hold: a local allocation passed to an
+// external function that may keep it is released and freed only if the
+// program was the last owner; the call's new result is freed after it.
+// CHECK-LABEL: func.func @release_in_body
+// CHECK: scf.for
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[R:.+]], %[[C:.+]] = stream.cmd.call @keep(%[[T]])
+// CHECK-DAG: stream.resource.dealloca origin await(%[[C]]) %[[R]] :
+// CHECK-DAG: %[[LAST:.+]] = stream.resource.release %[[T]]
+// CHECK-DAG: stream.resource.dealloca origin if(%[[LAST]]) await(%[[C]]) %[[T]] :
+// CHECK: scf.yield
+func.func @release_in_body(%n: index, %s: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t0 = stream.timepoint.immediate => !stream.timepoint
+  %done = scf.for %i = %c0 to %n step %c1 iter_args(%all = %t0) -> (!stream.timepoint) {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %r, %c = stream.cmd.call @keep(%t) await(%tt) : (!stream.resource<transient>{%s}) -> (!stream.resource<transient>{%s}) => !stream.timepoint
+    %all2 = stream.timepoint.join max(%all, %c) => !stream.timepoint
+    scf.yield %all2 : !stream.timepoint
+  }
+  return
+}

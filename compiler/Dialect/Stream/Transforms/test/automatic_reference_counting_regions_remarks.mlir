@@ -85,3 +85,28 @@ func.func @unknown_user(%c: i1, %s: index) {
   }
   return
 }
+
+// -----
+
+// An init the body also reads as a captured value is not handed to the
+// loop (the position could free it while the body still reads it): the
+// position holds a value the program still owns outside, and a new
+// allocation yielded into it makes it mixed.
+// CHECK-LABEL: func.func @init_also_captured
+// CHECK: stream.resource.alloca uninitialized indeterminate
+func.func @init_also_captured(%n: index, %s: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a, %at = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %t0 = stream.timepoint.immediate => !stream.timepoint
+  // expected-remark @+1 {{carried position 0 of 'scf.for' is indeterminate}}
+  %r, %rt, %done = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a, %acct = %at, %all = %t0) -> (!stream.resource<transient>, !stream.timepoint, !stream.timepoint) {
+    %new, %newt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %w = stream.timepoint.join max(%acct, %newt) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%acc, %a, %new) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    %all2 = stream.timepoint.join max(%all, %d) => !stream.timepoint
+    scf.yield %new, %d, %all2 : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  }
+  return
+}
