@@ -489,13 +489,6 @@ private:
           if (parent == anchor)
             break;
         }
-        if (!doneTimepointOf(anchor)) {
-          anchor->emitRemark()
-              << "resource used inside '" << anchor->getName()
-              << "' is indeterminate: the op has no \"everything done\" "
-                 "timepoint result to order its free on";
-          return false;
-        }
       }
       if (std::optional<Position> to = passedTo(use)) {
         // Passed by an op of the home block (a loop's init, the block's
@@ -525,6 +518,15 @@ private:
           user->emitRemark() << "resource used inside '" << anchor->getName()
                              << "' is indeterminate: its use by '"
                              << user->getName() << "' is not followed";
+        return false;
+      }
+      // A structured region op is done with the resource when everything
+      // it issued is.
+      if (isStructuredRegionOp(anchor) && !doneTimepointOf(anchor)) {
+        anchor->emitRemark()
+            << "resource used inside '" << anchor->getName()
+            << "' is indeterminate: the op has no \"everything done\" "
+               "timepoint result to order its free on";
         return false;
       }
       fn({anchor, use});

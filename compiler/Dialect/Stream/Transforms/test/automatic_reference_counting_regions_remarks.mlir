@@ -110,3 +110,25 @@ func.func @init_also_captured(%n: index, %s: index) {
   }
   return
 }
+
+// -----
+
+// A value lent to a loop (read-only pass, used again after it) whose loop
+// has no "everything done" timepoint: its free could not wait for the
+// loop's reads.
+// CHECK-LABEL: func.func @lent_without_done
+// CHECK: stream.resource.alloca uninitialized indeterminate
+// CHECK-NOT: stream.resource.dealloca
+func.func @lent_without_done(%n: index, %s: index, %out: !stream.resource<transient>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a, %at = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  // expected-remark @+1 {{resource used inside 'scf.for' is indeterminate: the op has no "everything done" timepoint result}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (!stream.resource<transient>) {
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%at) (%acc, %acc, %out) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    scf.yield %acc : !stream.resource<transient>
+  }
+  %u = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%at) (%a, %a, %out) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}
