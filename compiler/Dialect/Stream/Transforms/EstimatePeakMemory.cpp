@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
@@ -47,6 +48,37 @@ using Shapes = SmallVector<SmallVector<int64_t>>;
 // Dimension `dim` of result `result` of a call, or nullopt.
 using CallResultDim =
     std::function<std::optional<int64_t>(func::CallOp, unsigned, int64_t)>;
+
+// The value a structured region op's block argument or result first holds:
+// a loop's init, the value a while's condition passes on, an if's (or
+// execute_region's) first yielded value. Null for anything else.
+Value carriedSource(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *op = arg.getOwner()->getParentOp();
+    unsigned number = arg.getArgNumber();
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      return number < forOp.getNumInductionVars()
+                 ? Value()
+                 : forOp.getInitArgs()[number - forOp.getNumInductionVars()];
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return arg.getParentRegion() == &whileOp.getBefore()
+                 ? whileOp.getInits()[number]
+                 : whileOp.getConditionOp().getArgs()[number];
+    return {};
+  }
+  auto result = cast<OpResult>(value);
+  unsigned number = result.getResultNumber();
+  return TypeSwitch<Operation *, Value>(result.getOwner())
+      .Case([&](scf::ForOp op) { return op.getInitArgs()[number]; })
+      .Case([&](scf::WhileOp op) {
+        return op.getConditionOp().getArgs()[number];
+      })
+      .Case([&](scf::IfOp op) { return op.thenYield().getOperand(number); })
+      .Case([&](scf::ExecuteRegionOp op) {
+        return op.getRegion().front().getTerminator()->getOperand(number);
+      })
+      .Default([](Operation *) { return Value(); });
+}
 
 // Evaluates index values of one function: constants, tensor sizes, index
 // arithmetic, argument dimensions bound by `argShapes` (`input-shapes` for
@@ -91,6 +123,7 @@ private:
           }
           return bytes;
         })
+        .Case([&](ResourceSizeOp op) { return resourceSize(op.getOperand()); })
         .Case([&](arith::MulIOp op) { return binary(op, std::multiplies{}); })
         .Case([&](arith::AddIOp op) { return binary(op, std::plus{}); })
         .Case([&](arith::SubIOp op) { return binary(op, std::minus{}); })
@@ -114,6 +147,33 @@ private:
                   static_cast<int64_t>(inputShapes[arg.getArgNumber()].size()))
             return std::nullopt;
           return inputShapes[arg.getArgNumber()][index];
+        })
+        .Default([](Operation *) { return std::nullopt; });
+  }
+
+  // The size `resource` was allocated with, following a value carried
+  // through a structured region back to the value passed in (a carried
+  // position keeps its size: its sizes are values in scope of the op).
+  std::optional<int64_t> resourceSize(Value resource) {
+    if (Value source = carriedSource(resource))
+      return resourceSize(source);
+    Operation *def = resource.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    return TypeSwitch<Operation *, std::optional<int64_t>>(def)
+        .Case(
+            [&](ResourceAllocaOp op) { return evaluate(op.getStorageSize()); })
+        .Case([&](ResourceConstantOp op) {
+          return evaluate(op.getStorageSize());
+        })
+        .Case([&](TensorImportOp op) { return evaluate(op.getResultSize()); })
+        .Case([&](CmdCallOp op) {
+          return evaluate(
+              op.getResultSizes()[cast<OpResult>(resource).getResultNumber()]);
+        })
+        .Case([&](TimepointAwaitOp op) {
+          return resourceSize(op.getResourceOperands()[cast<OpResult>(resource)
+                                                           .getResultNumber()]);
         })
         .Default([](Operation *) { return std::nullopt; });
   }
@@ -165,9 +225,7 @@ struct DeviceLiveBytes {
     }
   }
 
-  void remove(Value resource, Operation *freeing, int64_t bytes) {
-    auto it = deviceOf.find(resource);
-    StringRef device = it != deviceOf.end() ? it->second : placement(freeing);
+  void remove(StringRef device, int64_t bytes) {
     total.live -= bytes;
     devices[device].live -= bytes;
   }
@@ -234,6 +292,10 @@ public:
   // yield the same buffer under another name.
   static Value root(Value resource) {
     for (;;) {
+      if (Value source = carriedSource(resource)) {
+        resource = source;
+        continue;
+      }
       auto result = dyn_cast<OpResult>(resource);
       if (!result)
         return resource;
@@ -272,11 +334,141 @@ void addCallPeak(DeviceLiveBytes &bytes, const DeviceLiveBytes &callee) {
     raise(bytes.devices[name], inCallee);
 }
 
-LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
-                   DeviceLiveBytes &bytes, const CalleeExcess &calleeBytes,
-                   const ModuleDeviceUses &uses) {
-  Ownership ownership;
-  for (Operation &op : func.getBody().front()) {
+// Walks one function's blocks in program order. Structured regions are
+// walked where they stand: a loop's body once (each iteration frees what it
+// does not carry on, so iterations repeat one another's live bytes, and a
+// body that leaves more live than it found makes the peak unknown), an
+// scf.if's larger branch, an scf.while's before and after regions once each
+// (the last before-region run repeats the first).
+class BlockWalker {
+public:
+  BlockWalker(func::FuncOp func, SizeEvaluator &evaluator,
+              DeviceLiveBytes &bytes, const CalleeExcess &calleeBytes,
+              const ModuleDeviceUses &uses)
+      : func(func), evaluator(evaluator), bytes(bytes),
+        calleeBytes(calleeBytes), uses(uses) {}
+
+  LogicalResult walkBlock(Block &block) {
+    for (Operation &op : block)
+      if (failed(walkOp(op)))
+        return failure();
+    return success();
+  }
+
+private:
+  // The live bytes at one point, total and per device.
+  struct Snapshot {
+    LiveBytes total;
+    llvm::MapVector<StringRef, LiveBytes> devices;
+  };
+
+  Snapshot snapshot() { return {bytes.total, bytes.devices}; }
+
+  // Back to the live bytes of `to`; peaks reached since stay.
+  void restoreLive(const Snapshot &to) {
+    bytes.total.live = to.total.live;
+    for (auto &[name, live] : bytes.devices)
+      live.live = to.devices.lookup(name).live;
+  }
+
+  // The larger of two branches walked from the same start: each count is
+  // the larger of the two.
+  void takeLarger(const Snapshot &a, const Snapshot &b) {
+    auto larger = [](LiveBytes &into, const LiveBytes &x, const LiveBytes &y) {
+      into.inputs = std::max(x.inputs, y.inputs);
+      into.allocated = std::max(x.allocated, y.allocated);
+      into.live = std::max(x.live, y.live);
+      into.peak = std::max(x.peak, y.peak);
+    };
+    larger(bytes.total, a.total, b.total);
+    for (auto &[name, live] : bytes.devices)
+      larger(live, a.devices.lookup(name), b.devices.lookup(name));
+  }
+
+  static bool sameLive(const Snapshot &a, const Snapshot &b) {
+    if (a.total.live != b.total.live)
+      return false;
+    for (auto &[name, live] : a.devices)
+      if (live.live != b.devices.lookup(name).live)
+        return false;
+    return true;
+  }
+
+  // A loop body's (or a while's two regions') live bytes after one
+  // iteration must be what they were before it.
+  LogicalResult checkRepeats(Operation *op, const Snapshot &before) {
+    Snapshot after = snapshot();
+    if (sameLive(before, after))
+      return success();
+    return op->emitRemark()
+           << "peak live bytes unknown: an iteration of '" << op->getName()
+           << "' leaves " << (after.total.live - before.total.live)
+           << " bytes more live than it found, so the peak depends on the "
+              "number of iterations";
+  }
+
+  // Whether `forOp` provably runs no iteration (constant bounds).
+  static bool runsNever(scf::ForOp forOp) {
+    std::optional<APInt> count = forOp.getStaticTripCount();
+    return count && count->isZero();
+  }
+
+  LogicalResult walkRegionOp(Operation &op) {
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      if (runsNever(forOp))
+        return success();
+      Snapshot before = snapshot();
+      if (failed(walkBlock(*forOp.getBody())))
+        return failure();
+      return checkRepeats(&op, before);
+    }
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+      Snapshot before = snapshot();
+      if (failed(walkBlock(whileOp.getBefore().front())))
+        return failure();
+      Snapshot condition = snapshot();
+      if (failed(walkBlock(whileOp.getAfter().front())) ||
+          failed(checkRepeats(&op, before)))
+        return failure();
+      // The loop ends after a last run of the before region.
+      restoreLive(condition);
+      return success();
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      // Each branch from the same start; what stays live after is the
+      // larger of the two (they match when both make the same results).
+      Snapshot before = snapshot();
+      if (failed(walkBlock(ifOp.getThenRegion().front())))
+        return failure();
+      if (ifOp.getElseRegion().empty())
+        return success();
+      Snapshot afterThen = snapshot();
+      bytes.total = before.total;
+      bytes.devices = before.devices;
+      if (failed(walkBlock(ifOp.getElseRegion().front())))
+        return failure();
+      takeLarger(afterThen, snapshot());
+      return success();
+    }
+    auto executeRegion = cast<scf::ExecuteRegionOp>(op);
+    if (!executeRegion.getRegion().hasOneBlock())
+      return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
+                             << "' has several blocks";
+    return walkBlock(executeRegion.getRegion().front());
+  }
+
+  // The device a resource is on: where it was made, following values
+  // carried through regions back to the value passed in.
+  StringRef deviceOf(Value resource, Operation *freeing) {
+    auto it = bytes.deviceOf.find(resource);
+    if (it == bytes.deviceOf.end() && carriedSource(resource))
+      it = bytes.deviceOf.find(Ownership::root(resource));
+    return it != bytes.deviceOf.end() ? it->second : bytes.placement(freeing);
+  }
+
+  LogicalResult walkOp(Operation &op) {
+    if (isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::ExecuteRegionOp>(op))
+      return walkRegionOp(op);
     ownership.visit(op);
     if (auto importOp = dyn_cast<TensorImportOp>(op)) {
       FailureOr<int64_t> size =
@@ -307,7 +499,7 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           call, call.getCalleeAttr());
       if (!callee || callee.isDeclaration())
-        continue;
+        return success();
       const DeviceLiveBytes *inCallee = calleeBytes(call);
       if (!inCallee)
         return call.emitRemark() << "peak live bytes unknown: the peak of '"
@@ -323,7 +515,7 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
     } else if (auto call = dyn_cast<CmdCallOp>(op)) {
       for (auto [i, size] : llvm::enumerate(call.getResultSizes())) {
         if (call.getTiedOperand(i))
-          continue;
+          return success();
         FailureOr<int64_t> resultBytes = sizeOf(&op, size, evaluator);
         if (failed(resultBytes))
           return failure();
@@ -333,12 +525,12 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
       }
     } else if (auto dealloca = dyn_cast<ResourceDeallocaOp>(op)) {
       if (!ownership.frees(dealloca))
-        continue;
+        return success();
       FailureOr<int64_t> size =
           sizeOf(&op, dealloca.getOperandSize(), evaluator);
       if (failed(size))
         return failure();
-      bytes.remove(dealloca.getOperand(), &op, *size);
+      bytes.remove(deviceOf(dealloca.getOperand(), &op), *size);
     } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (Value view : ret.getOperands()) {
         auto exportOp = view.getDefiningOp<TensorExportOp>();
@@ -351,9 +543,16 @@ LogicalResult walk(func::FuncOp func, SizeEvaluator &evaluator,
         bytes.resultDevices.push_back(device);
       }
     }
+    return success();
   }
-  return success();
-}
+
+  func::FuncOp func;
+  SizeEvaluator &evaluator;
+  DeviceLiveBytes &bytes;
+  const CalleeExcess &calleeBytes;
+  const ModuleDeviceUses &uses;
+  Ownership ownership;
+};
 
 // "3x5" -> {3, 5}; "" (a rank-0 input) -> {}.
 FailureOr<SmallVector<int64_t>> parseShape(StringRef text) {
@@ -412,15 +611,15 @@ public:
       bytes.devices[name];
     walking.insert(func);
     // Scalar code (which may branch) holds no buffers: nothing to walk.
+    CalleeExcess calleeBytesOf = [this, &walk](func::CallOp call) {
+      const FunctionWalk *callee = calleeWalk(call, walk);
+      return callee && callee->bytes ? &*callee->bytes : nullptr;
+    };
     if (!containsStreamOps(func) ||
         (func.getBody().hasOneBlock() &&
-         succeeded(stream::walk(
-             func, *walk.evaluator, bytes,
-             [this, &walk](func::CallOp call) {
-               const FunctionWalk *callee = calleeWalk(call, walk);
-               return callee && callee->bytes ? &*callee->bytes : nullptr;
-             },
-             uses))))
+         succeeded(
+             BlockWalker(func, *walk.evaluator, bytes, calleeBytesOf, uses)
+                 .walkBlock(func.getBody().front()))))
       walk.bytes = std::move(bytes);
     walking.erase(func);
     return &walk;

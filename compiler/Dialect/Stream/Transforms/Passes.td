@@ -212,10 +212,37 @@ def AutomaticReferenceCountingPass
       another owner, who releases that share);
     - a resource no device work uses (only host ops such as retain or
       is_terminal) is freed once its allocation is done, never unordered;
-    - if it is used where this analysis cannot follow (directly inside a
-      region other than an execution region's captures, by an unknown op),
+    - if it is used where this analysis cannot follow (by an unknown op),
       an allocation is marked `indeterminate`: its memory
       goes with its last reference.
+
+    Structured regions (`scf.for`, `scf.if`, `scf.while`,
+    `scf.execute_region`, nested arbitrarily, in the form
+    stream-schedule-allocation leaves them: each carried resource followed by
+    its ready timepoint, and a last "everything done" timepoint). Each
+    resource is freed in the block that defines it:
+
+    - a region op is one use of each resource of an outer block used inside
+      it (directly or nested), done at its last timepoint: a resource whose
+      last use is a region op is freed right after it, ordered on that;
+    - an allocation made inside a body is freed inside it at its last use
+      there; a carried block argument the body does not pass on (it yields
+      a new value in its place) is freed in the body after its last use;
+    - a value passed into a carried position (a loop's init, a yield, a
+      while's condition) by the block that owns it is handed on: the
+      position owns it, and its result is freed after its last use after
+      the op (or returned);
+    - a position is owned when every value passed into it is owned, not
+      owned when none is (an import, a constant, a read-only pass without a
+      clone: the values it holds are the passed-in value, and uses of them
+      count as its uses), and with both it is indeterminate, with a remark
+      naming the op and position;
+    - deallocations inside a body are joined into the "everything done"
+      timepoint it passes on, so the function's final await covers them.
+
+    Nothing else inside a region becomes indeterminate; where it cannot
+    decide (a region op without a done timepoint, a use it does not follow
+    inside a region) it says why in a remark on the op.
 
     A resource that already has a dealloca or a release (written by hand,
     or by an earlier run of this pass) is left alone, so running the pass
@@ -246,6 +273,14 @@ def ReuseAllocationsPass : Pass<"stream-reuse-allocations", "mlir::ModuleOp"> {
     lifetime is unknown must stay separate from one whose lifetime is known.
     Conditional deallocations (after a release) are not recycled either: at
     compile time nobody knows whether they free anything.
+
+    Structured regions: each block (a function body, a loop body, a branch)
+    is a pool of its own, and only an allocation made in the same block as
+    its dealloca is recycled. Memory never crosses a region boundary: freed
+    before a loop it is not taken by an alloca in the body (which runs once
+    per iteration), freed in a body not by an alloca after the op or in the
+    other branch, and a free in a body of memory allocated outside it (which
+    runs every iteration) hands nothing on.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
@@ -285,6 +320,16 @@ def EstimatePeakMemoryPass
     is exactly the allocator's `peak_bytes` for one call, which end-to-end
     tests check against `ferry-run --stats`. Execution regions need no
     special case: allocations and deallocations stay outside them.
+
+    Structured regions: a loop counts one iteration's peak plus what it
+    carries (reference counting frees in the body what an iteration does not
+    carry on, so iterations repeat each other and the peak is the same for
+    any trip count of at least one; a body that leaves more live than it
+    found makes the peak unknown, with a remark; a loop with constant
+    bounds and no iteration adds nothing); an `scf.if` counts its larger
+    branch; an `scf.while` counts its before region and then its after
+    region once each. A carried value's size is the size of the value
+    passed in (`stream.resource.size` of it evaluates to that).
 
     When the module declares several devices, one more remark per device
     (in declaration order) gives that device's own walk, as each device's

@@ -36,12 +36,15 @@ AllocationKey keyOf(ResourceAllocaOp alloca) {
 }
 
 // A dealloca whose memory can go to someone else: unconditional, of an
-// allocation the program made.
+// allocation the program made in the same block. (A free in a loop body of
+// memory allocated outside it, or a carried value, runs once per iteration:
+// handed on, it would be freed again.)
 ResourceAllocaOp getRecyclableAllocation(ResourceDeallocaOp dealloca) {
   if (dealloca.getCondition() || !dealloca.getAwaitTimepoint())
     return {};
   auto alloca = dealloca.getOperand().getDefiningOp<ResourceAllocaOp>();
-  if (!alloca || alloca.getIndeterminate())
+  if (!alloca || alloca.getIndeterminate() ||
+      alloca->getBlock() != dealloca->getBlock())
     return {};
   return alloca;
 }
@@ -61,7 +64,11 @@ bool recycle(ResourceDeallocaOp dealloca, ResourceAllocaOp freed,
 }
 
 // One pass over the block, a hash lookup per alloca: memory recycled
-// again and again in a long chain costs nothing per earlier use.
+// again and again in a long chain costs nothing per earlier use. Memory is
+// handed on only within one block, where the free is issued before the
+// alloca in program order: never from a region body to an alloca outside
+// it, in another branch or in a later iteration (each nested block is a
+// pool of its own).
 void reuseInBlock(Block &block) {
   // Freed allocations waiting for a taker, oldest first, per key.
   llvm::DenseMap<AllocationKey,
@@ -75,6 +82,9 @@ void reuseInBlock(Block &block) {
         pool[keyOf(freed)].push_back({dealloca, freed});
       continue;
     }
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        reuseInBlock(nested);
     auto wanted = dyn_cast<ResourceAllocaOp>(&op);
     if (!wanted || wanted.getAwaitTimepoint() || wanted.getIndeterminate())
       continue;

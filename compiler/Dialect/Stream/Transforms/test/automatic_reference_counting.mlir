@@ -56,6 +56,7 @@ func.func @external_calls(%s: index) {
 // The consumed import's dealloca is the only one in the function, so neither
 // the returned buffer nor the plain import is freed.
 // CHECK-LABEL: func.func @boundaries
+// CHECK-NOT: indeterminate
 // CHECK-NOT: stream.resource.dealloca
 // CHECK: %[[IN:.+]] = stream.tensor.import %{{.+}} message("input 0")
 // CHECK-NOT: stream.resource.dealloca
@@ -119,21 +120,6 @@ func.func @concurrent_readers(%n: index, %s: index, %out: !stream.resource<exter
   %w = stream.cmd.fill %v, %t await(%ta) : i32 -> !stream.resource<transient>{%s} => !stream.timepoint
   %r1 = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%w) (%t, %t, %out) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
   %r2 = stream.cmd.dispatch kernel("mul") type(i32) count(%n) await(%w) (%t, %t, %out2) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
-  return
-}
-
-// -----
-
-// A use this analysis cannot follow (inside a region) makes the allocation
-// indeterminate: no dealloca, the memory goes with its last reference.
-// CHECK-LABEL: func.func @indeterminate
-// CHECK: stream.resource.alloca uninitialized indeterminate
-// CHECK-NOT: stream.resource.dealloca
-func.func @indeterminate(%n: index, %s: index, %cond: i1) {
-  %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
-  scf.if %cond {
-    %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
-  }
   return
 }
 

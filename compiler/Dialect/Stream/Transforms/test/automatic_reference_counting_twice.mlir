@@ -65,3 +65,40 @@ func.func @indeterminate_once(%n: index, %s: index, %cond: i1) {
   }
   return
 }
+
+// -----
+
+// Through a loop: the block argument, the body's local allocation and the
+// loop's result are freed once each, and the body's done timepoint takes
+// the frees in once.
+// CHECK-LABEL: func.func @loop_freed_once
+// CHECK: scf.for
+// CHECK-COUNT-2: stream.resource.dealloca
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: %[[J:.+]] = stream.timepoint.join max(%{{.+}}, %{{.+}})
+// CHECK-NEXT: %[[J2:.+]] = stream.timepoint.join max(%[[J]], %{{.+}}, %{{.+}})
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[J2]]
+// CHECK-NEXT: }
+// CHECK-NEXT: stream.resource.size
+// CHECK-NEXT: %[[F:.+]] = stream.resource.dealloca
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: stream.timepoint.await
+// CHECK-NOT: stream.timepoint.await
+// CHECK: return
+func.func @loop_freed_once(%n: index, %s: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a, %at = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %t0 = stream.timepoint.immediate => !stream.timepoint
+  %r, %rt, %done = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a, %acct = %at, %all = %t0) -> (!stream.resource<transient>, !stream.timepoint, !stream.timepoint) {
+    %new, %newt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %tmp, %tmpt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %w = stream.timepoint.join max(%acct, %newt, %tmpt) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%acc, %acc, %tmp) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    %d2 = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%d) (%tmp, %tmp, %new) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    %all2 = stream.timepoint.join max(%all, %d2) => !stream.timepoint
+    scf.yield %new, %d2, %all2 : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  }
+  return
+}
