@@ -3,10 +3,10 @@
 // leaves a function already in the stream dialect alone): scheduled with a
 // carried timepoint per iteration, lowered to HAL through the loop and to
 // bytecode branches. N = 0 returns the initial splat.
-// live_bytes_at_exit is not checked yet: until reference counting handles
-// regions (issue 15, stage 3), resources used in regions are indeterminate.
+// Nothing is live at exit (reference counting through regions).
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=index=0 | FileCheck %s --check-prefix=N0 --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.stats.json --input=4xi32=1,2,3,4 --input=index=0 | FileCheck %s --check-prefix=N0 --match-full-lines
+// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0
 // RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=index=1 | FileCheck %s --check-prefix=N1 --match-full-lines
 // RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=index=1000 | FileCheck %s --check-prefix=N1000 --match-full-lines
 // RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=0 | FileCheck %s --check-prefix=N0 --match-full-lines

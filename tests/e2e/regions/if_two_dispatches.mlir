@@ -1,10 +1,10 @@
 // An scf.if choosing between two dispatches (hand-written stage-1 async
 // IR): each branch allocates and writes its result, yielding it with its
 // timepoint; the host reads the chosen one after the if's carried fence.
-// live_bytes_at_exit is not checked yet: until reference counting handles
-// regions (issue 15, stage 3), resources used in regions are indeterminate.
+// Nothing is live at exit (reference counting through regions).
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=i1=1 | FileCheck %s --check-prefix=ADD --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.stats.json --input=4xi32=1,2,3,4 --input=i1=1 | FileCheck %s --check-prefix=ADD --match-full-lines
+// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0
 // RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=i1=0 | FileCheck %s --check-prefix=MUL --match-full-lines
 // RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i1=1 | FileCheck %s --check-prefix=ADD --match-full-lines
 // RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i1=0 | FileCheck %s --check-prefix=MUL --match-full-lines

@@ -2,10 +2,10 @@
 // (N x M additions into one carried resource, in place) and an scf.if
 // inside a loop (odd iterations add the input, even ones multiply by it),
 // on local-sync and local-task.
-// live_bytes_at_exit is not checked yet: until reference counting handles
-// regions (issue 15, stage 3), resources used in regions are indeterminate.
+// Nothing is live at exit (reference counting through regions).
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: ferry-run %t.fvm --function=nested_for --input=4xi32=1,2,3,4 --input=index=3 --input=index=5 | FileCheck %s --check-prefix=FOR --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.stats.json --function=nested_for --input=4xi32=1,2,3,4 --input=index=3 --input=index=5 | FileCheck %s --check-prefix=FOR --match-full-lines
+// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0
 // RUN: ferry-run %t.fvm --function=nested_for --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=3 --input=index=5 | FileCheck %s --check-prefix=FOR --match-full-lines
 // FOR:      4xi32=[15 30 45 60]
 // FOR-EMPTY:

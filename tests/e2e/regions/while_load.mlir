@@ -2,10 +2,10 @@
 // stage-1 async IR): the condition's stream.resource.load awaits the
 // carried timepoint, so it sees the previous iteration's dispatch.
 // 1 + 3k < limit: the loop adds the input (3) until the value reaches it.
-// live_bytes_at_exit is not checked yet: until reference counting handles
-// regions (issue 15, stage 3), resources used in regions are indeterminate.
+// Nothing is live at exit (reference counting through regions).
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: ferry-run %t.fvm --input=1xi32=3 --input=i32=10 | FileCheck %s --check-prefix=TEN --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.stats.json --input=1xi32=3 --input=i32=10 | FileCheck %s --check-prefix=TEN --match-full-lines
+// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0
 // RUN: ferry-run %t.fvm --input=1xi32=3 --input=i32=0 | FileCheck %s --check-prefix=NONE --match-full-lines
 // RUN: ferry-run %t.fvm --device=__device_0=local-task --input=1xi32=3 --input=i32=10 | FileCheck %s --check-prefix=TEN --match-full-lines
 // RUN: ferry-run %t.fvm --device=__device_0=local-task --input=1xi32=3 --input=i32=1000 | FileCheck %s --check-prefix=THOUSAND --match-full-lines
