@@ -2,7 +2,7 @@
 // same fresh tensor: each branch writes it in place (no copy), the chosen
 // result is returned, nothing is live at exit and peak_bytes equals the
 // walk on both drivers.
-// RUN: ferry-compile %s -o %t.fvm --module=%plugins/custom_module.so
+// RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --module=%plugins/custom_module.so --input=4xi32=1,2,3,4 --input=i1=1 --stats=%t.1.json | FileCheck %s --check-prefix=DOUBLE --match-full-lines
 // RUN: ferry-run %t.fvm --module=%plugins/custom_module.so --input=4xi32=1,2,3,4 --input=i1=0 --stats=%t.0.json | FileCheck %s --check-prefix=TRIPLE --match-full-lines
 // RUN: ferry-run %t.fvm --device=__device_0=local-task --module=%plugins/custom_module.so --input=4xi32=1,2,3,4 --input=i1=0 --stats=%t.task.json | FileCheck %s --check-prefix=TRIPLE --match-full-lines
