@@ -16,7 +16,9 @@ stderr. A program is a module of upstream MLIR that Ferry accepts today
   (with values the scalar functions compute), fills into existing values,
   tied calls to the seed plugin's in-place `Double.function` /
   `Triple.function` (samples/custom_module), calls to the tensor functions
-  before them; static or dynamic shapes;
+  before them; static or dynamic shapes; `scf.for` carrying tensors (and a
+  scalar) over 0..4 iterations and `scf.if` choosing between tensors,
+  nested two deep (tensor_regions: each region a scope of its own);
 - one public `@main` taking tensors and returning tensors, on one device or
   two (`hal.device.global @a`, `@b`) with ops, functions and arguments
   placed by `stream.affinity`, and links the compiler decides or leaves to

@@ -214,7 +214,8 @@ class Checker:
             low, high, why = expected_peak(program, binding, name, walk, inputs, expected)
             peak = counts["peak_bytes"]
             if not low <= peak <= high:
-                want = f"{low}" if low == high else f"at least {low}"
+                want = (f"{low}" if low == high else f"at least {low}" if high == float("inf")
+                        else f"{low} to {high}")
                 raise Failure(f"{where}: device '{name}' peak_bytes={peak}, expected {want} "
                               f"({why})")
 
