@@ -74,6 +74,8 @@ FEATURES = {
                              "between tensors, nested, in tensor functions"),
     "two_device_regions": (False, "with tensor_regions, regions in two-device programs"),
     "dynamic_regions": (False, "with tensor_regions, regions in programs of dynamic shape"),
+    "if_in_loop": (False, "with tensor_regions, scf.if inside a loop body (the compiler may "
+                          "not know who owns its result: the walk gives no peak)"),
     "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "
                                      "or results may be arguments, constants, captured values "
                                      "or values used again (the walk gives no peak)"),
@@ -432,6 +434,9 @@ class Storage:
         self.escaped = False   # returned, or passed to a module function
         self.external = external  # a module function's result
         self.argument = argument  # a function argument
+        # A region's result (or a constant): the compiler may not know who
+        # owns it, so a loop must not carry it (see TensorFunctionBuilder.owned).
+        self.unknown_owner = False
 
 
 class TensorValue:
@@ -570,6 +575,7 @@ class TensorFunctionBuilder(Body):
             merged.escaped |= g.escaped
             merged.external |= g.external
             merged.argument |= g.argument
+            merged.unknown_owner |= g.unknown_owner
         for v in self.values:
             if v.storage in groups:
                 v.storage = merged
@@ -622,7 +628,10 @@ class TensorFunctionBuilder(Body):
             # Inside a region: no module calls, no host reads.
             kinds = [k for k in kinds if k not in ("call", "extract")]
         if self.gen.regions and self.depth < 2:
-            kinds += ["loop", "if"] if self.depth == 0 else ["loop", "if"][self.rng.randrange(2):][:1]
+            nested = ["loop", "if"][self.rng.randrange(2):][:1]
+            if self.frozen and "if_in_loop" not in self.features:
+                nested = [k for k in nested if k != "if"]
+            kinds += ["loop", "if"] if self.depth == 0 else nested
         kind = self.rng.choice(kinds)
         getattr(self, "op_" + kind)()
 
@@ -748,6 +757,7 @@ class TensorFunctionBuilder(Body):
                   f": {self.type_of(dtype)}")
         value = self.add(name, dtype)
         value.constant = True
+        value.storage.unknown_owner = True
         return value
 
     def empty(self, dtype):
@@ -927,13 +937,29 @@ class TensorFunctionBuilder(Body):
         names = []
         for k, dtype in enumerate(dtypes):
             pool = [v for v in self.defined(dtype) if v in own and v not in names
-                    and (self.indeterminate or not v.constant)]
+                    and (self.indeterminate or self.owned(v))]
             value = self.pick(pool) if pool and self.rng.random() < 0.7 else None
             if value is None:
                 base = bases[k] if bases else self.require(dtype)
-                value = self.elementwise_of(base, self.require(dtype))
+                others = [v for v in self.defined(dtype) if self.indeterminate or self.owned(v)]
+                if (self.indeterminate or self.owned(base)) and others:
+                    value = self.elementwise_of(base, self.pick(others))
+                elif "fills" in self.features:
+                    value = self.fill(self.empty(dtype), dtype)
+                else:
+                    value = self.elementwise_of(base, self.require(dtype))
             names.append(value)
         return names
+
+    def owned(self, value):
+        """Whether `value` surely has storage of the program's own: not a
+        constant, not (maybe) an argument's or a module function result's
+        storage taken over (stream-reuse-operand-storage makes those
+        external). A region yielding others leaves its results' owner
+        unknown to the compiler ("carried position is indeterminate"), and
+        a loop carrying one makes the walk give up (seeds 98, 386)."""
+        return not (value.constant or value.storage.argument or value.storage.external
+                    or value.storage.unknown_owner)
 
     @property
     def indeterminate(self):
@@ -975,8 +1001,14 @@ class TensorFunctionBuilder(Body):
             if not self.indeterminate:
                 # A carried value the program owns and uses no more: a new
                 # one, dropped from the scope (else the compiler cannot
-                # tell who frees it, and the walk gives up).
-                value = self.elementwise_of(value, self.require(value.dtype))
+                # tell who frees it, and the walk gives up). A fill where
+                # there are fills: an elementwise op may take over the
+                # storage of an scf.if's result, whose owner the compiler
+                # may not know either (seed 98).
+                if "fills" in self.features:
+                    value = self.fill(self.empty(value.dtype), value.dtype)
+                else:
+                    value = self.elementwise_of(value, self.require(value.dtype))
                 self.values.remove(value)
             inits.append(value)
         scalar_init = None
@@ -1023,6 +1055,7 @@ class TensorFunctionBuilder(Body):
         for k, v in enumerate(inits):
             name = f"{results}#{k}" if count > 1 else results
             result = self.add(name, v.dtype)
+            result.storage.unknown_owner = True
             yielded = out[k]
             for flag in ("written", "escaped", "external", "argument"):
                 setattr(result.storage, flag, getattr(v.storage, flag)
@@ -1090,6 +1123,7 @@ class TensorFunctionBuilder(Body):
         for k, dtype in enumerate(dtypes):
             name = f"{results}#{k}" if len(dtypes) > 1 else results
             result = self.add(name, dtype)
+            result.storage.unknown_owner = True
             for arm in yielded:
                 v = arm[k]
                 for flag in ("written", "escaped", "external", "argument"):
