@@ -751,6 +751,8 @@ def parse_input(text):
         return np.load(text[1:])
     type_text, values = text.split("=", 1)
     *dims, element = type_text.split("x")
+    if element in ("i1", "index") and not dims:
+        return np.array(int(values), dtype=np.int64)  # a scalar argument
     dtype = NUMPY_DTYPES[element]
     cast = float if element.startswith("f") else int
     return np.array([cast(v) for v in values.split(",")], dtype=dtype).reshape(
