@@ -16,7 +16,9 @@ stderr. A program is a module of upstream MLIR that Ferry accepts today
   (with values the scalar functions compute), fills into existing values,
   tied calls to the seed plugin's in-place `Double.function` /
   `Triple.function` (samples/custom_module), calls to the tensor functions
-  before them; static or dynamic shapes;
+  before them; static or dynamic shapes; `scf.for` carrying tensors (and a
+  scalar) over 0..4 iterations and `scf.if` choosing between tensors,
+  nested two deep (tensor_regions: each region a scope of its own);
 - one public `@main` taking tensors and returning tensors, on one device or
   two (`hal.device.global @a`, `@b`) with ops, functions and arguments
   placed by `stream.affinity`, and links the compiler decides or leaves to
@@ -68,6 +70,15 @@ FEATURES = {
     "host_reads": (True, "tensor.extract of one element: a fill value or a scalar result"),
     "native_ops": (True, "elementwise ops compiled to native kernels (bit ops, min/max, "
                          "negf, absf) and, on square shapes, linalg.matmul / transpose"),
+    "tensor_regions": (True, "scf.for carrying tensors (and a scalar) and scf.if choosing "
+                             "between tensors, nested, in tensor functions"),
+    "two_device_regions": (False, "with tensor_regions, regions in two-device programs"),
+    "dynamic_regions": (False, "with tensor_regions, regions in programs of dynamic shape"),
+    "if_in_loop": (False, "with tensor_regions, scf.if inside a loop body (the compiler may "
+                          "not know who owns its result: the walk gives no peak)"),
+    "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "
+                                     "or results may be arguments, constants, captured values "
+                                     "or values used again (the walk gives no peak)"),
 }
 
 # Scalar types @main may take (ferry-run reads them as --input=TYPE=V or a
@@ -423,6 +434,9 @@ class Storage:
         self.escaped = False   # returned, or passed to a module function
         self.external = external  # a module function's result
         self.argument = argument  # a function argument
+        # A region's result (or a constant): the compiler may not know who
+        # owns it, so a loop must not carry it (see TensorFunctionBuilder.owned).
+        self.unknown_owner = False
 
 
 class TensorValue:
@@ -432,6 +446,7 @@ class TensorValue:
         self.defined = defined  # False: a tensor.empty, only written into
         self.is_arg = is_arg
         self.from_call = False  # a result of a module function
+        self.constant = False   # a splat arith.constant
         self.storage = storage or Storage(argument=is_arg)
 
 
@@ -457,9 +472,19 @@ class TensorFunctionBuilder(Body):
         self.reads = []        # tensor.extract results: [(name, type)]
         self.dims = None
         self.features = gen.features
+        self.depth = 0          # regions (scf.for / scf.if) around the next op
+        self.frozen = []        # values from outside the innermost loop body
+        self.indices = []       # induction variables in scope (index)
 
     def type_of(self, dtype):
         return f"tensor<{self.gen.shape_text}x{dtype}>"
+
+    def emit(self, text):
+        self.lines.append("    " + "  " * self.depth + text)
+
+    def call_keyword(self):
+        # Inside a region the short form does not parse.
+        return "func.call" if self.depth else "call"
 
     def place(self):
         """An op's affinity attribute, or nothing."""
@@ -550,6 +575,7 @@ class TensorFunctionBuilder(Body):
             merged.escaped |= g.escaped
             merged.external |= g.external
             merged.argument |= g.argument
+            merged.unknown_owner |= g.unknown_owner
         for v in self.values:
             if v.storage in groups:
                 v.storage = merged
@@ -598,6 +624,14 @@ class TensorFunctionBuilder(Body):
             kinds += ["native"] * 2
             if self.square():
                 kinds += ["matmul", "transpose"]
+        if self.depth:
+            # Inside a region: no module calls, no host reads.
+            kinds = [k for k in kinds if k not in ("call", "extract")]
+        if self.gen.regions and self.depth < 2:
+            nested = ["loop", "if"][self.rng.randrange(2):][:1]
+            if self.frozen and "if_in_loop" not in self.features:
+                nested = [k for k in nested if k != "if"]
+            kinds += ["loop", "if"] if self.depth == 0 else nested
         kind = self.rng.choice(kinds)
         getattr(self, "op_" + kind)()
 
@@ -698,6 +732,9 @@ class TensorFunctionBuilder(Body):
         source = self.pick(self.defined())
         if source is None:
             return self.op_elementwise()
+        self.op_extract_from(source)
+
+    def op_extract_from(self, source):
         indices = []
         for d in range(len(self.gen.shape)):
             name = self.gen.fresh("c")
@@ -718,7 +755,10 @@ class TensorFunctionBuilder(Body):
         name = self.gen.fresh("t")
         self.emit(f"{name} = arith.constant{self.place()} dense<{self.gen.random_element(dtype)}> "
                   f": {self.type_of(dtype)}")
-        return self.add(name, dtype)
+        value = self.add(name, dtype)
+        value.constant = True
+        value.storage.unknown_owner = True
+        return value
 
     def empty(self, dtype):
         name = self.gen.fresh("e")
@@ -804,7 +844,13 @@ class TensorFunctionBuilder(Body):
                           or not (v.storage.external or v.storage.argument)]
         if by_external and "argument_to_external" not in self.features:
             candidates = [v for v in candidates if not v.is_arg]
-        return candidates
+        # Inside a loop body, nothing from outside it is written in place
+        # (nor what may share its storage).
+        frozen = self.frozen_storage()
+        return [v for v in candidates if v.storage not in frozen]
+
+    def frozen_storage(self):
+        return [v.storage for v in self.frozen]
 
     def op_fill_existing(self):
         target = self.pick(self.writable(self.rng.choice(TENSOR_DTYPES), by_external=False))
@@ -820,11 +866,16 @@ class TensorFunctionBuilder(Body):
             # The call may write over its input's storage (see FEATURES).
             source_pool = [v for v in source_pool if not (
                 v.storage.external or v.storage.argument or v.storage.escaped)]
+        if self.gen.may_alias:
+            # The call may write over its input: not over a loop's outside.
+            frozen = self.frozen_storage()
+            source_pool = [v for v in source_pool if v.storage not in frozen]
         source = self.pick(source_pool) or self.new_splat_or_fill("i32")
         choice = self.rng.random()
         if choice < 0.5:
             out = self.empty("i32")
-        elif choice < 0.65 and "external_same_operand" in self.features:
+        elif (choice < 0.65 and "external_same_operand" in self.features
+              and source in self.writable("i32", by_external=True)):
             out = source
         else:
             pool = [v for v in self.writable("i32", by_external=True) if v is not source]
@@ -836,9 +887,250 @@ class TensorFunctionBuilder(Body):
         self.gen.used_externals = True
         name = self.gen.fresh("t")
         t = self.type_of("i32")
-        self.emit(f"{name} = call @{callee}({source.name}, {out.name}){self.place()} "
+        self.emit(f"{name} = {self.call_keyword()} @{callee}({source.name}, {out.name}){self.place()} "
                   f": ({t}, {t}) -> {t}")
         self.write_into(out, self.add(name, "i32"), [source] if self.gen.may_alias else [])
+
+    # Regions.
+    def region_setup(self):
+        """Definitions a region must not be the first to make (they would
+        not be visible after it): the dynamic sizes."""
+        if self.gen.dynamic:
+            self.dynamic_dims()
+
+    def enter(self, frozen):
+        """A new scope: what the region defines stays in it."""
+        saved = (self.values, self.scalars, self.float_scalars, self.reads, self.frozen,
+                 self.indices, self.scalar_callees)
+        self.values = list(self.values)
+        self.scalars = list(self.scalars)
+        self.float_scalars = list(self.float_scalars)
+        self.reads = list(self.reads)
+        self.indices = list(self.indices)
+        if frozen:
+            self.frozen = self.frozen + [v for v in self.values if v.defined]
+        self.scalar_callees = []  # no scalar calls inside regions
+        self.depth += 1
+        return saved
+
+    def leave(self, saved):
+        self.depth -= 1
+        inner = self.values
+        (self.values, self.scalars, self.float_scalars, self.reads, self.frozen,
+         self.indices, self.scalar_callees) = saved
+        # Storage merged inside stays merged (an over-approximation).
+        for v in self.values:
+            for u in inner:
+                if u is v:
+                    v.storage = u.storage
+
+    def region_steps(self, count):
+        for _ in range(count):
+            self.step()
+
+    def yield_values(self, dtypes, own, bases=None):
+        """Values of `dtypes` to yield, each computed in the region: one of
+        `own` (what the region defined) or an elementwise op on the region's
+        `bases[k]` (a loop's carried value) or on some value of the dtype.
+        (A region yielding only what comes from outside folds to a select
+        or to nothing.)"""
+        names = []
+        for k, dtype in enumerate(dtypes):
+            pool = [v for v in self.defined(dtype) if v in own and v not in names
+                    and (self.indeterminate or self.owned(v))]
+            value = self.pick(pool) if pool and self.rng.random() < 0.7 else None
+            if value is None:
+                base = bases[k] if bases else self.require(dtype)
+                others = [v for v in self.defined(dtype) if self.indeterminate or self.owned(v)]
+                if (self.indeterminate or self.owned(base)) and others:
+                    value = self.elementwise_of(base, self.pick(others))
+                elif "fills" in self.features:
+                    value = self.fill(self.empty(dtype), dtype)
+                else:
+                    value = self.elementwise_of(base, self.require(dtype))
+            names.append(value)
+        return names
+
+    def owned(self, value):
+        """Whether `value` surely has storage of the program's own: not a
+        constant, not (maybe) an argument's or a module function result's
+        storage taken over (stream-reuse-operand-storage makes those
+        external). A region yielding others leaves its results' owner
+        unknown to the compiler ("carried position is indeterminate"), and
+        a loop carrying one makes the walk give up (seeds 98, 386)."""
+        return not (value.constant or value.storage.argument or value.storage.external
+                    or value.storage.unknown_owner)
+
+    @property
+    def indeterminate(self):
+        return "indeterminate_carried" in self.features
+
+    def elementwise_of(self, a, b):
+        """A new value: an elementwise op on `a` and `b`."""
+        dtype = a.dtype
+        op = self.rng.choice(["add", "sub", "mul"]) + ("f" if dtype.startswith("f") else "i")
+        name = self.gen.fresh("t")
+        self.emit(f"{name} = arith.{op} {a.name}, {b.name} : {self.type_of(dtype)}")
+        value = self.add(name, dtype)
+        self.merge([a, b, value])
+        return value
+
+    def trip_bound(self):
+        """An index in [0, 4]: a constant, or an integer scalar masked."""
+        name = self.gen.fresh("c")
+        ints = [(n, t) for n, t in self.scalars if t in WIDTH and t != "i1"]
+        if ints and self.rng.random() < 0.6:
+            scalar, type_ = self.rng.choice(ints)
+            mask = Body.constant(self, type_, 3)
+            masked = self.gen.fresh("v")
+            self.emit(f"{masked} = arith.andi {scalar}, {mask} : {type_}")
+            self.emit(f"{name} = arith.index_cast {masked} : {type_} to index")
+        else:
+            self.emit(f"{name} = arith.constant {self.rng.randint(0, 4)} : index")
+        return name
+
+    def op_loop(self):
+        """scf.for carrying 1-2 tensors (and maybe a scalar), its body a few
+        steps on them and on values from outside, written in place only
+        into what the body itself made or carries."""
+        self.region_setup()
+        inits = []
+        for _ in range(self.rng.randint(1, 2)):
+            value = self.pick([v for v in self.defined() if v not in inits])
+            value = value or self.new_splat_or_fill(self.rng.choice(TENSOR_DTYPES))
+            if not self.indeterminate:
+                # A carried value the program owns and uses no more: a new
+                # one, dropped from the scope (else the compiler cannot
+                # tell who frees it, and the walk gives up). A fill where
+                # there are fills: an elementwise op may take over the
+                # storage of an scf.if's result, whose owner the compiler
+                # may not know either (seed 98).
+                if "fills" in self.features:
+                    value = self.fill(self.empty(value.dtype), value.dtype)
+                else:
+                    value = self.elementwise_of(value, self.require(value.dtype))
+                self.values.remove(value)
+            inits.append(value)
+        scalar_init = None
+        ints = [(n, t) for n, t in self.scalars if t in WIDTH and t != "i1"]
+        if ints and self.rng.random() < 0.3:
+            scalar_init = self.rng.choice(ints)
+        lb = self.gen.fresh("c")
+        self.emit(f"{lb} = arith.constant 0 : index")
+        ub = self.trip_bound()
+        step = self.gen.fresh("c")
+        self.emit(f"{step} = arith.constant 1 : index")
+        results = self.gen.fresh("l")
+        count = len(inits) + (scalar_init is not None)
+        i = self.gen.fresh("i")
+        carried = [TensorValue(self.gen.fresh("acc"), v.dtype) for v in inits]
+        for c, v in zip(carried, inits):
+            # Iteration 0 carries the init's storage: its constraints hold.
+            for flag in ("written", "escaped", "external", "argument"):
+                setattr(c.storage, flag, getattr(v.storage, flag))
+        types = [self.type_of(v.dtype) for v in inits]
+        iter_args = [f"{c.name} = {v.name}" for c, v in zip(carried, inits)]
+        scalar_acc = None
+        if scalar_init:
+            scalar_acc = self.gen.fresh("s")
+            iter_args.append(f"{scalar_acc} = {scalar_init[0]}")
+            types.append(scalar_init[1])
+        head = f"{results}:{count}" if count > 1 else results
+        self.emit(f"{head} = scf.for {i} = {lb} to {ub} step {step} "
+                  f"iter_args({', '.join(iter_args)}) -> ({', '.join(types)}) {{")
+        saved = self.enter(frozen=True)
+        self.values += carried
+        self.indices.append(i)
+        if scalar_acc:
+            self.scalars.append((scalar_acc, scalar_init[1]))
+        before = len(self.values)
+        self.region_steps(self.rng.randint(1, 4))
+        out = self.yield_values([v.dtype for v in inits], self.values[before:], carried)
+        names = [v.name for v in out]
+        if scalar_acc:
+            names.append(self.binary(self.scalars, scalar_init[1]))
+        self.emit(f"scf.yield {', '.join(names)} : {', '.join(types)}")
+        self.leave(saved)
+        self.emit("}")
+        for k, v in enumerate(inits):
+            name = f"{results}#{k}" if count > 1 else results
+            result = self.add(name, v.dtype)
+            result.storage.unknown_owner = True
+            yielded = out[k]
+            for flag in ("written", "escaped", "external", "argument"):
+                setattr(result.storage, flag, getattr(v.storage, flag)
+                        or getattr(yielded.storage, flag))
+            if yielded in self.values:
+                self.merge([yielded, result])  # yielded from outside: the same buffer
+        if scalar_acc:
+            name = f"{results}#{count - 1}" if count > 1 else results
+            self.scalars.append((name, scalar_init[1]))
+
+    def condition(self):
+        """An i1: an induction variable or an integer scalar (an argument,
+        an element read back) against a constant."""
+        if self.indices and self.rng.random() < 0.4:
+            c = self.gen.fresh("c")
+            self.emit(f"{c} = arith.constant {self.rng.randint(0, 2)} : index")
+            name = self.gen.fresh("cmp")
+            predicate = self.rng.choice(["eq", "ne", "slt", "sge", "ult"])
+            self.emit(f"{name} = arith.cmpi {predicate}, {self.rng.choice(self.indices)}, {c} : index")
+            return name
+        ints = [(n, t) for n, t in self.scalars if t in WIDTH]
+        if (not ints or self.rng.random() < 0.3) and self.depth == 0 and "host_reads" in self.features:
+            source = self.pick([v for v in self.defined() if not v.dtype.startswith("f")])
+            if source is not None:
+                before = len(self.scalars)
+                self.op_extract_from(source)
+                ints = self.scalars[before:]
+        if not ints:
+            return self.compare(self.scalars)
+        scalar, type_ = self.rng.choice(ints)
+        name = self.gen.fresh("cmp")
+        predicate = self.rng.choice(["eq", "ne", "slt", "sle", "sgt", "sge",
+                                     "ult", "ule", "ugt", "uge"])
+        value = self.rng.randint(-3, 3) if type_ != "i1" else self.rng.randint(0, 1)
+        self.emit(f"{name} = arith.cmpi {predicate}, {scalar}, "
+                  f"{Body.constant(self, type_, value)} : {type_}")
+        return name
+
+    def op_if(self):
+        """scf.if choosing between tensors each branch computes."""
+        self.region_setup()
+        cond = self.condition()
+        dtypes = []
+        for _ in range(self.rng.randint(1, 2)):
+            value = self.pick(self.defined())
+            dtypes.append(value.dtype if value else self.rng.choice(TENSOR_DTYPES))
+        results = self.gen.fresh("f")
+        types = [self.type_of(d) for d in dtypes]
+        head = f"{results}:{len(dtypes)}" if len(dtypes) > 1 else results
+        self.emit(f"{head} = scf.if {cond} -> ({', '.join(types)}) {{")
+        yielded = []
+        for arm in range(2):
+            if arm:
+                self.lines.append("    " + "  " * self.depth + "} else {")
+            # Not a loop: what comes from outside may be written in place
+            # like anywhere (the branch runs once).
+            saved = self.enter(frozen=False)
+            before = len(self.values)
+            self.region_steps(self.rng.randint(0, 3))
+            out = self.yield_values(dtypes, self.values[before:])
+            self.emit(f"scf.yield {', '.join(v.name for v in out)} : {', '.join(types)}")
+            yielded.append(out)
+            self.leave(saved)
+        self.emit("}")
+        for k, dtype in enumerate(dtypes):
+            name = f"{results}#{k}" if len(dtypes) > 1 else results
+            result = self.add(name, dtype)
+            result.storage.unknown_owner = True
+            for arm in yielded:
+                v = arm[k]
+                for flag in ("written", "escaped", "external", "argument"):
+                    setattr(result.storage, flag, getattr(result.storage, flag)
+                            or getattr(v.storage, flag))
+                if v in self.values:
+                    self.merge([v, result])
 
     def op_call(self, callee=None):
         uncalled = [f for f in self.callees if f.name in self.gen.uncalled]
@@ -920,6 +1212,10 @@ class Generator:
             if "runtime_links" in features and rng.random() < 0.5:
                 program.runtime_links = True
                 topology = "#hal.runtime"
+        # scf.for / scf.if in tensor functions (see FEATURES).
+        self.regions = ("tensor_regions" in features
+                        and (not self.dynamic or "dynamic_regions" in features)
+                        and (not self.devices or "two_device_regions" in features))
         module_calls_ok = "module_calls" in features and (
             not program.runtime_links or "runtime_links_module_calls" in features) and (
             not self.devices or "two_device_module_calls" in features)

@@ -12,7 +12,8 @@ input (every value still defined before its uses, types unchanged):
   every call, or the matching input of @main), a result no caller uses (all
   of @main's may go);
 - replace an op by constants of its result types (scalars, static tensors;
-  not by other values, which could share what the program did not);
+  not by other values, which could share what the program did not); an
+  op with regions (scf.for, scf.if) goes with its regions;
 - replace a scalar function's body by constants, a conditional branch by one
   of its edges (blocks nothing branches to go too);
 - drop a `stream.affinity`.
@@ -70,6 +71,20 @@ def functions(lines):
             j += 1
         result.append(Func(i, j, m.group(1), line))
     return result
+
+
+def region_end(lines, i):
+    """The last line of the op at line i: the `}` closing its regions if it
+    opens one (scf.for, scf.if), else i."""
+    if not lines[i].rstrip().endswith("{"):
+        return i
+    depth = 0
+    for j in range(i, len(lines)):
+        text = lines[j].strip()
+        depth += text.endswith("{") - text.startswith("}")
+        if depth == 0:
+            return j
+    return i
 
 
 def defined_names(line):
@@ -237,10 +252,11 @@ def edits(lines, inputs):
             # Used results become constants, not earlier values: sharing a
             # value the program did not share could turn one failure into
             # another.
+            end = region_end(lines, i)  # an scf.for / scf.if goes with its regions
             constants = [constant_for(name, type_) for name, type_ in zip(names, types)
-                         if uses(lines, name, i + 1, f.end)]
+                         if uses(lines, name, end + 1, f.end)]
             if None not in constants:
-                yield f"drop line {i + 1}", lines[:i] + constants + lines[i + 1:], inputs
+                yield f"drop line {i + 1}", lines[:i] + constants + lines[end + 1:], inputs
     # Affinities.
     for i, line in enumerate(lines):
         for m in AFFINITY.finditer(line):

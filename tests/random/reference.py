@@ -17,7 +17,9 @@ and remainder, bit ops, shifts, min/max, extensions, truncation,
 `index_cast`, `cmpi`, `select`), on tensors `arith.{add,sub,mul}{i,f}`,
 the bit ops, integer and float min/max, `arith.negf`, `math.absf` /
 `absi`, `tensor.empty`, `tensor.dim`, `tensor.extract`, `linalg.fill`,
-`linalg.matmul` and `linalg.transpose`; scalar arguments and results of the
+`linalg.matmul` and `linalg.transpose`; `scf.for` (with `iter_args`),
+`scf.if` (with or without `else`) and `scf.yield`, their regions spanning
+lines and nesting, each region a scope of its own; scalar arguments and results of the
 function called (0-d arrays in and out). Device placement
 (`stream.affinity`, `hal.device.global`, `stream.topology`) does not change
 values and is ignored.
@@ -210,13 +212,22 @@ def logical_lines(text):
     return statements
 
 
+class RegionOp(str):
+    """The text of an op with regions (`scf.for`, `scf.if`) after its name,
+    without the `{`; `regions` holds each region's ops, in order."""
+
+    regions = ()
+
+
 def parse_module(text):
     functions = {}
     current = None
+    regions = []  # the ops of each open region, innermost last
     for number, line in logical_lines(text):
         if line.startswith("func.func"):
             current = parse_function_header(line)
             functions[current.name] = current
+            regions = []
             if current.declaration:
                 current = None
             else:
@@ -225,7 +236,18 @@ def parse_module(text):
         if current is None:
             continue  # module, hal.device.global, topology, closing braces
         if line == "}":
-            current = None
+            if regions:
+                regions.pop()
+            else:
+                current = None
+            continue
+        if re.fullmatch(r"\}\s*else\s*\{", line):
+            if not regions:
+                raise EvaluationError(f"line {number}: else outside a region")
+            regions.pop()
+            owner = (regions[-1] if regions else current.blocks[-1].ops)[-1][2]
+            owner.regions.append([])
+            regions.append(owner.regions[-1])
             continue
         m = re.match(r"\^(\w+)(?:\((.*)\))?:$", line)
         if m:
@@ -240,7 +262,14 @@ def parse_module(text):
             line = line[m.end():]
         m = re.match(r"[\w.]+", line)
         opname, rest = m.group(0), line[m.end():].strip()
-        current.blocks[-1].ops.append((results, opname, rest, number))
+        ops = regions[-1] if regions else current.blocks[-1].ops
+        if rest.endswith("{"):
+            rest = RegionOp(rest[:-1].strip())
+            rest.regions = [[]]
+            ops.append((results, opname, rest, number))
+            regions.append(rest.regions[0])
+            continue
+        ops.append((results, opname, rest, number))
     return functions
 
 
@@ -376,6 +405,10 @@ class Evaluator:
     def __init__(self, functions):
         self.functions = functions
         self.steps = 0
+        self.constants = set()  # names an arith.constant defines
+        # An scf.for ran no iteration and its bounds were not both constants.
+        self.zero_trip_dynamic = False
+        self.ran_if = False  # some scf.if ran (one of its branches)
 
     def call(self, name, args):
         function = self.functions.get(name)
@@ -454,7 +487,74 @@ class Evaluator:
                 return outcome
         raise EvaluationError(f"block ^{block.label} of @{function.name} has no terminator")
 
+    def run_region(self, function, ops, env, bindings):
+        """The values an `scf.yield` of `ops` gives, in a scope of its own:
+        `env` and `bindings` (region arguments) visible, nothing defined
+        inside visible after it."""
+        env = dict(env)
+        env.update(bindings)
+        for results, opname, rest, number in ops:
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise EvaluationError("too many steps (does the program terminate?)")
+            try:
+                if opname == "scf.yield":
+                    if not rest:
+                        return []
+                    names = rest.rsplit(":", 1)[0]
+                    return [self.lookup(env, n) for n in split_top(names)]
+                outcome = self.run_op(function, env, results, opname, rest)
+            except EvaluationError as e:
+                raise EvaluationError(f"line {number}: {opname}: {e}") from None
+            if outcome is not None:
+                raise EvaluationError(f"line {number}: {opname} inside a region")
+        raise EvaluationError("a region without scf.yield")
+
+    def run_for(self, function, env, results, rest):
+        m = re.fullmatch(r"(%\w+)\s*=\s*(%[\w#]+)\s+to\s+(%[\w#]+)\s+step\s+(%[\w#]+)"
+                         r"(?:\s+iter_args\((.*?)\))?(?:\s*->.*)?", rest.strip())
+        if not m:
+            raise EvaluationError(f"cannot parse scf.for {rest}")
+        lb, ub, step = (self.lookup(env, m.group(k)) for k in (2, 3, 4))
+        if step <= 0:
+            raise EvaluationError(f"step {step} is not positive")
+        names, values = [], []
+        for part in split_top(m.group(5) or ""):
+            name, init = part.split("=")
+            names.append(name.strip())
+            values.append(self.lookup(env, init))
+        if to_signed(lb, 64) >= to_signed(ub, 64) and not (
+                m.group(2) in self.constants and m.group(3) in self.constants):
+            self.zero_trip_dynamic = True
+        i = lb
+        while to_signed(i, 64) < to_signed(ub, 64):
+            bindings = dict(zip(names, values))
+            bindings[m.group(1)] = i
+            values = self.run_region(function, rest.regions[0], env, bindings)
+            if len(values) != len(names):
+                raise EvaluationError(f"scf.yield of {len(values)} values, {len(names)} carried")
+            i += step
+        self.define(env, results, values)
+
+    def run_if(self, function, env, results, rest):
+        m = re.fullmatch(r"(%[\w#]+)(?:\s*->.*)?", rest.strip())
+        if not m:
+            raise EvaluationError(f"cannot parse scf.if {rest}")
+        regions = rest.regions
+        self.ran_if = True
+        if self.lookup(env, m.group(1)):
+            values = self.run_region(function, regions[0], env, {})
+        elif len(regions) > 1:
+            values = self.run_region(function, regions[1], env, {})
+        else:
+            values = []
+        self.define(env, results, values)
+
     def run_op(self, function, env, results, opname, rest):
+        if opname == "scf.for":
+            return self.run_for(function, env, results, rest)
+        if opname == "scf.if":
+            return self.run_if(function, env, results, rest)
         if opname in ("return", "func.return"):
             values = []
             if rest:
@@ -479,6 +579,7 @@ class Evaluator:
         dialect, _, op = opname.partition(".")
         if opname == "arith.constant":
             self.define(env, results, [self.constant(rest)])
+            self.constants.update(results)
         elif opname == "arith.cmpi":
             predicate, a, b_type = rest.split(",", 2)
             b, type_name = b_type.rsplit(":", 1)
@@ -591,12 +692,17 @@ class Evaluator:
         return float(value_text)
 
 
-def evaluate(text, function, inputs):
+def evaluate(text, function, inputs, notes=None):
     """Results of `function` of the program `text` on `inputs` (NumPy
     arrays; a 0-d array for a scalar argument): a list of NumPy arrays (a
-    scalar result as a 0-d array of its type)."""
+    scalar result as a 0-d array of its type). With `notes` (a dict), sets
+    notes["zero_trip_dynamic"]: whether some scf.for whose bounds are not
+    both constants ran no iteration, and notes["ran_if"]: whether some
+    scf.if ran."""
     functions = parse_module(text)
     evaluator = Evaluator(functions)
+    if notes is not None:
+        notes["zero_trip_dynamic"] = False
     if function not in functions:
         raise EvaluationError(f"no function @{function}")
     args = []
@@ -609,6 +715,9 @@ def evaluate(text, function, inputs):
         else:
             args.append(scalar_value(int(x), type_))
     results = evaluator.call(function, args)
+    if notes is not None:
+        notes["zero_trip_dynamic"] = evaluator.zero_trip_dynamic
+        notes["ran_if"] = evaluator.ran_if
     arrays = []
     for i, (result, type_) in enumerate(zip(results, functions[function].results)):
         if not isinstance(result, Tensor):
@@ -642,6 +751,8 @@ def parse_input(text):
         return np.load(text[1:])
     type_text, values = text.split("=", 1)
     *dims, element = type_text.split("x")
+    if element in ("i1", "index") and not dims:
+        return np.array(int(values), dtype=np.int64)  # a scalar argument
     dtype = NUMPY_DTYPES[element]
     cast = float if element.startswith("f") else int
     return np.array([cast(v) for v in values.split(",")], dtype=dtype).reshape(
