@@ -675,12 +675,17 @@ class TensorFunctionBuilder(Body):
         return (not self.gen.dynamic and len(self.gen.shape) == 2
                 and self.gen.shape[0] == self.gen.shape[1])
 
+    def recent_operand(self):
+        """A defined value, preferably recent, and its dtype (a new one of
+        a random dtype where there is none)."""
+        value = self.pick(self.defined())
+        dtype = value.dtype if value else self.rng.choice(TENSOR_DTYPES)
+        return value or self.require(dtype), dtype
+
     def op_native(self):
         """An elementwise op no built-in kernel implements: a native
         dispatch into a fresh tensor (never in place)."""
-        value = self.pick(self.defined())
-        dtype = value.dtype if value else self.rng.choice(TENSOR_DTYPES)
-        lhs = value or self.require(dtype)
+        lhs, dtype = self.recent_operand()
         t = self.type_of(dtype)
         name = self.gen.fresh("t")
         if dtype.startswith("f"):
@@ -700,9 +705,7 @@ class TensorFunctionBuilder(Body):
         """linalg.matmul accumulating into its outs: a fill of a fresh
         tensor or a value written in place (copy-on-write if it is read
         again)."""
-        value = self.pick(self.defined())
-        dtype = value.dtype if value else self.rng.choice(TENSOR_DTYPES)
-        a = value or self.require(dtype)
+        a, dtype = self.recent_operand()
         b = self.require(dtype)
         target = None
         if self.rng.random() < 0.5:
@@ -716,9 +719,7 @@ class TensorFunctionBuilder(Body):
         self.write_into(target, self.add(name, dtype))
 
     def op_transpose(self):
-        value = self.pick(self.defined())
-        dtype = value.dtype if value else self.rng.choice(TENSOR_DTYPES)
-        source = value or self.require(dtype)
+        source, dtype = self.recent_operand()
         target = self.empty(dtype)
         t = self.type_of(dtype)
         name = self.gen.fresh("t")
