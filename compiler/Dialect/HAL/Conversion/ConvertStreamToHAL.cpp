@@ -15,6 +15,7 @@
 #include "compiler/Dialect/HAL/Analysis/DeviceTopology.h"
 #include "compiler/Dialect/HAL/Conversion/Passes.h"
 #include "compiler/Dialect/Stream/Analysis/DeviceUses.h"
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 #include "compiler/Utils/ElementTypes.h"
 #include "runtime/drivers/builtin_backends.h"
@@ -131,66 +132,10 @@ LogicalResult checkFlatStreamCode(func::FuncOp func) {
   return failure(walk.wasInterrupted());
 }
 
-// The values `use` hands `resource` on to: the result of a host await,
-// and the block arguments and results of a region op carrying it (as an
-// initial value, a yield or a condition operand).
-void appendCarried(OpOperand &use, SmallVectorImpl<Value> &to) {
-  Operation *user = use.getOwner();
-  unsigned index = use.getOperandNumber();
-  if (auto await = dyn_cast<stream::TimepointAwaitOp>(user)) {
-    unsigned first = await.getResourceOperands().getBeginOperandIndex();
-    if (index >= first && index - first < await.getNumResults())
-      to.push_back(await.getResult(index - first));
-    return;
-  }
-  if (auto forOp = dyn_cast<scf::ForOp>(user)) {
-    if (OpResult result = forOp.getTiedLoopResult(&use)) {
-      to.push_back(result);
-      to.push_back(forOp.getTiedLoopRegionIterArg(&use));
-    }
-    return;
-  }
-  if (auto whileOp = dyn_cast<scf::WhileOp>(user)) {
-    to.push_back(whileOp.getBeforeArguments()[index]);
-    return;
-  }
-  if (auto condition = dyn_cast<scf::ConditionOp>(user)) {
-    auto whileOp = cast<scf::WhileOp>(condition->getParentOp());
-    if (index == 0)
-      return;
-    to.push_back(whileOp.getAfterArguments()[index - 1]);
-    to.push_back(whileOp.getResult(index - 1));
-    return;
-  }
-  if (!isa<scf::YieldOp>(user))
-    return;
-  Operation *parent = user->getParentOp();
-  if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
-    to.push_back(whileOp.getBeforeArguments()[index]);
-    return;
-  }
-  if (auto forOp = dyn_cast<scf::ForOp>(parent))
-    to.push_back(forOp.getRegionIterArgs()[index]);
-  if (isRegionOp(parent))
-    to.push_back(parent->getResult(index));
-}
-
-// Whether `pred` holds for a user of `resource` or of a value it is
-// handed on to (appendCarried).
+// Whether `pred` holds for an op using `resource` or a value it is handed
+// on to (stream::getStorageUsers).
 bool anyUserOfAlias(Value resource, function_ref<bool(Operation *)> pred) {
-  SmallVector<Value> worklist = {resource};
-  llvm::SmallPtrSet<Value, 8> seen;
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
-    for (OpOperand &use : value.getUses()) {
-      if (pred(use.getOwner()))
-        return true;
-      appendCarried(use, worklist);
-    }
-  }
-  return false;
+  return llvm::any_of(stream::getStorageUsers(resource), pred);
 }
 
 // The arguments of each function whose buffer the host reads an element
@@ -657,7 +602,11 @@ private:
   // unified memory with) every device that may have; otherwise a
   // hal.device.import_buffer, one per buffer and device, that the runtime
   // turns into the buffer itself when the memory turns out to be shared.
-  Value usableOn(Value buffer, StringRef symbol) {
+  // The import waits for the buffer's allocation: its alloca's fence, or,
+  // for a buffer a region op carries (a different allocation per iteration
+  // or branch), `wait`, the fence of the queue operation using it, which
+  // follows whatever made the buffer.
+  Value usableOn(Value buffer, StringRef symbol, Value wait) {
     SmallVector<StringRef> owners = allocatingSymbols(buffer);
     bool shared = llvm::all_of(owners, [&](StringRef owner) {
       if (owner == symbol)
@@ -680,8 +629,17 @@ private:
     else
       imported = DeviceImportBufferOp::create(
           builder, buffer.getLoc(), BufferType::get(func.getContext()),
-          device(symbol), buffer, allocatedFences.lookup(buffer));
+          device(symbol), buffer, allocationFence(buffer, wait));
     return imported;
+  }
+
+  Value allocationFence(Value buffer, Value wait) {
+    if (Value fence = allocatedFences.lookup(buffer))
+      return fence;
+    auto arg = dyn_cast<BlockArgument>(buffer);
+    bool carried = arg ? arg.getOwner() != &func.getBody().front()
+                       : isRegionOp(buffer.getDefiningOp());
+    return carried ? wait : Value();
   }
 
   LogicalResult lowerDealloca(stream::ResourceDeallocaOp op) {
@@ -705,7 +663,7 @@ private:
     StringRef symbol = deviceSymbolOf(op);
     SmallVector<Value> bindings;
     for (Value resource : op.getResourceOperands())
-      bindings.push_back(usableOn(buffers.lookup(resource), symbol));
+      bindings.push_back(usableOn(buffers.lookup(resource), symbol, wait));
     Value onDevice = deviceOf(op);
     Value signal = newFence(loc, onDevice);
     DeviceQueueDispatchOp::create(builder, loc, onDevice, wait, signal,
@@ -722,7 +680,7 @@ private:
     StringRef symbol = deviceSymbolOf(op);
     SmallVector<Value> bindings, offsets;
     for (Value resource : op.getResourceOperands()) {
-      bindings.push_back(usableOn(buffers.lookup(resource), symbol));
+      bindings.push_back(usableOn(buffers.lookup(resource), symbol, wait));
       offsets.push_back(index(loc, 0));
     }
     Value onDevice = deviceOf(op);
@@ -766,7 +724,8 @@ private:
     if (failed(pattern))
       return failure();
     Value onDevice = deviceOf(op);
-    Value target = usableOn(buffers.lookup(op.getTarget()), deviceSymbolOf(op));
+    Value target =
+        usableOn(buffers.lookup(op.getTarget()), deviceSymbolOf(op), wait);
     Value signal = newFence(loc, onDevice);
     DeviceQueueFillOp::create(builder, loc, onDevice, wait, signal, target,
                               index(loc, 0), op.getTargetSize(), *pattern);
@@ -778,8 +737,8 @@ private:
     Location loc = op.getLoc();
     Value onDevice = deviceOf(op);
     StringRef symbol = deviceSymbolOf(op);
-    Value source = usableOn(buffers.lookup(op.getSource()), symbol);
-    Value target = usableOn(buffers.lookup(op.getTarget()), symbol);
+    Value source = usableOn(buffers.lookup(op.getSource()), symbol, wait);
+    Value target = usableOn(buffers.lookup(op.getTarget()), symbol, wait);
     Value signal = newFence(loc, onDevice);
     DeviceQueueCopyOp::create(builder, loc, onDevice, wait, signal, source,
                               op.getSourceOffset(), target,

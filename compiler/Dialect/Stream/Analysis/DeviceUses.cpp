@@ -1,5 +1,6 @@
 #include "compiler/Dialect/Stream/Analysis/DeviceUses.h"
 
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -72,24 +73,15 @@ ModuleDeviceUses::usingAffinities(Operation *op, Value resource,
     }
   };
   addUser(op);
-  SmallVector<Operation *> users;
-  for (Operation *user : resource.getUsers()) {
-    if (isa<ResourceDeallocaOp>(user))
-      continue;
-    auto await = dyn_cast<TimepointAwaitOp>(user);
-    if (!await) {
-      users.push_back(user);
-      continue;
-    }
-    // The awaited resource is the same buffer: follow it to its users.
-    for (auto [operand, result] :
-         llvm::zip_equal(await.getResourceOperands(), await.getResults()))
-      if (operand == resource)
-        llvm::append_range(users, result.getUsers());
-  }
-  // Use-list order depends on how the IR was built or parsed.
-  llvm::stable_sort(
-      users, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // Users inside regions count (a value carried into a loop is used there),
+  // in program order: use-list order depends on how the IR was built.
+  SmallVector<Operation *> users = getStorageUsers(resource);
+  // Bookkeeping on the host is no use on a device.
+  llvm::erase_if(users, [](Operation *user) {
+    return isa<ResourceDeallocaOp, ResourceSizeOp, ResourceRetainOp,
+               ResourceReleaseOp, ResourceIsTerminalOp>(user);
+  });
+  llvm::stable_sort(users, startsBefore);
   for (Operation *user : users)
     addUser(user);
   return affinities;

@@ -28,10 +28,12 @@ public:
   explicit ModuleDeviceUses(mlir::ModuleOp module);
 
   // The affinities of `op` (which made `resource`) and of every op that uses
-  // `resource` (following host awaits to the awaited value's users; a view
+  // `resource` (following host awaits and the positions of region ops it is
+  // carried in to their users, getStorageUsers; a view
   // exported to a call or returned counts the devices that callee or the
   // callers use), deduplicated, `op` first and the rest in program order,
-  // not use-list order. Deallocas do not count. Sets `defaultDeviceUse`
+  // not use-list order. Deallocas, sizes, retains, releases and
+  // terminal checks (host bookkeeping) do not count. Sets `defaultDeviceUse`
   // when some use has no affinity (it runs on the default device).
   Affinities usingAffinities(mlir::Operation *op, mlir::Value resource,
                              mlir::func::FuncOp func,

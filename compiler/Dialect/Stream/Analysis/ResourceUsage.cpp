@@ -114,6 +114,79 @@ Value getPassedInto(OpOperand &use) {
   return {};
 }
 
+SmallVector<Operation *> getStorageUsers(Value resource) {
+  SmallVector<Operation *> users;
+  llvm::SmallPtrSet<Operation *, 8> seenUsers;
+  SmallVector<Value> worklist = {resource};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto await = dyn_cast<TimepointAwaitOp>(user)) {
+        unsigned first = await.getResourceOperands().getBeginOperandIndex();
+        unsigned index = use.getOperandNumber();
+        if (index >= first && index - first < await.getNumResults())
+          worklist.push_back(await.getResult(index - first));
+        continue;
+      }
+      if (Value passed = getPassedInto(use)) {
+        if (std::optional<CarriedPosition> position =
+                getCarriedPosition(passed))
+          llvm::append_range(worklist, position->values);
+        continue;
+      }
+      // The other uses of a region op or its terminators (bounds, a
+      // condition) are scalars.
+      if (isa<scf::YieldOp, scf::ConditionOp>(user) ||
+          (user->getNumRegions() != 0 &&
+           isa<scf::SCFDialect>(user->getDialect())))
+        continue;
+      if (seenUsers.insert(user).second)
+        users.push_back(user);
+    }
+  }
+  return users;
+}
+
+bool startsBefore(Operation *a, Operation *b) {
+  if (a == b)
+    return false;
+  // Up from `b` to the first block that holds `a` or an op around it.
+  Operation *bChild = nullptr;
+  for (Operation *bAncestor = b; bAncestor;
+       bChild = bAncestor, bAncestor = bAncestor->getParentOp()) {
+    Block *block = bAncestor->getBlock();
+    Operation *aAncestor = block ? block->findAncestorOpInBlock(*a) : nullptr;
+    if (!aAncestor)
+      continue;
+    if (aAncestor != bAncestor)
+      return aAncestor->isBeforeInBlock(bAncestor);
+    if (bAncestor == b)
+      return false; // `b` encloses `a`
+    if (aAncestor == a)
+      return true; // `a` encloses `b`
+    // Both inside `bAncestor`, in different blocks: its regions in order,
+    // each region's blocks in order.
+    Operation *aChild = a;
+    while (aChild->getParentOp() != bAncestor)
+      aChild = aChild->getParentOp();
+    Region *aRegion = aChild->getParentRegion();
+    Region *bRegion = bChild->getParentRegion();
+    if (aRegion != bRegion)
+      return aRegion->getRegionNumber() < bRegion->getRegionNumber();
+    for (Block &candidate : *aRegion) {
+      if (&candidate == aChild->getBlock())
+        return true;
+      if (&candidate == bChild->getBlock())
+        return false;
+    }
+  }
+  return false; // different functions: no order
+}
+
 bool areExclusive(Operation *a, Operation *b) {
   for (Operation *child = a, *op = a->getParentOp(); op;
        child = op, op = op->getParentOp()) {

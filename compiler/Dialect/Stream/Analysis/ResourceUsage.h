@@ -31,6 +31,18 @@ std::optional<CarriedPosition> getCarriedPosition(mlir::Value value);
 // value into, or null when `use` is not such a pass.
 mlir::Value getPassedInto(mlir::OpOperand &use);
 
+// The ops that use `resource` or a value holding the same storage after a
+// use hands it on (every value of a carried position it passes into, the
+// result of a host await), each once, in no particular order. The ops that
+// only hand it on (a region op taking it as an initial value, `scf.yield`,
+// `scf.condition`, `stream.timepoint.await`) are followed, not returned.
+llvm::SmallVector<mlir::Operation *> getStorageUsers(mlir::Value resource);
+
+// True when `a` starts before `b` in the program text of their function (an
+// op enclosing another starts first), whatever blocks and regions they are
+// in; `isBeforeInBlock` for two ops of one block.
+bool startsBefore(mlir::Operation *a, mlir::Operation *b);
+
 // True when `a` and `b` never both run: they sit in different branches of
 // an `scf.if` or `scf.index_switch`.
 bool areExclusive(mlir::Operation *a, mlir::Operation *b);

@@ -407,6 +407,27 @@ private:
               "number of iterations";
   }
 
+  // After a loop's first iteration: where a carried buffer the iteration
+  // yields is on another device than the one it came in on (an initial
+  // value made on one device, each iteration's on another), the iterations
+  // after the first start from there. Returns whether any moved: the first
+  // iteration then moved live bytes between devices, and only the second
+  // must leave what it found.
+  bool carryToOtherDevices(ValueRange args, ValueRange yielded,
+                           Operation *loop) {
+    bool moved = false;
+    for (auto [arg, value] : llvm::zip_equal(args, yielded)) {
+      if (!isa<ResourceType>(arg.getType()))
+        continue;
+      StringRef device = deviceOf(value, loop);
+      if (device == deviceOf(arg, loop))
+        continue;
+      bytes.deviceOf[arg] = device;
+      moved = true;
+    }
+    return moved;
+  }
+
   // Whether `forOp` provably runs no iteration (constant bounds).
   static bool runsNever(scf::ForOp forOp) {
     std::optional<APInt> count = forOp.getStaticTripCount();
@@ -420,6 +441,19 @@ private:
       Snapshot before = snapshot();
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
+      auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+      if (carryToOtherDevices(forOp.getRegionIterArgs(), yield.getOperands(),
+                              &op)) {
+        before = snapshot();
+        if (failed(walkBlock(*forOp.getBody())))
+          return failure();
+        // After the loop, its results are where the last iteration made
+        // them (a loop that may run no iteration is an upper bound anyway).
+        for (auto [result, value] :
+             llvm::zip_equal(forOp.getResults(), yield.getOperands()))
+          if (isa<ResourceType>(result.getType()))
+            bytes.deviceOf[result] = deviceOf(value, &op);
+      }
       return checkRepeats(&op, before);
     }
     if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
@@ -427,8 +461,18 @@ private:
       if (failed(walkBlock(whileOp.getBefore().front())))
         return failure();
       Snapshot condition = snapshot();
-      if (failed(walkBlock(whileOp.getAfter().front())) ||
-          failed(checkRepeats(&op, before)))
+      if (failed(walkBlock(whileOp.getAfter().front())))
+        return failure();
+      if (carryToOtherDevices(whileOp.getBeforeArguments(),
+                              whileOp.getYieldOp().getOperands(), &op)) {
+        before = snapshot();
+        if (failed(walkBlock(whileOp.getBefore().front())))
+          return failure();
+        condition = snapshot();
+        if (failed(walkBlock(whileOp.getAfter().front())))
+          return failure();
+      }
+      if (failed(checkRepeats(&op, before)))
         return failure();
       // The loop ends after a last run of the before region.
       restoreLive(condition);

@@ -8,6 +8,11 @@
 // view may be used on the caller's @a.
 // CHECK-LABEL: func.func private @produce
 // CHECK: hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@b>, #hal.device.affinity<@a>]>) lifetime(external)
+// Uses inside a region op count where they are in the program: the buffer
+// carried into the loop is used there on @b before the fill after the loop
+// uses it on @a (the loop itself, which only carries it, is no use).
+// CHECK-LABEL: func.func @carried
+// CHECK: hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@b>, #hal.device.affinity<@a>]>) lifetime(transient)
 module {
   hal.device.global @a = #hal.device.target<"local", {}>
   hal.device.global @b = #hal.device.target<"local", {}>
@@ -23,6 +28,21 @@ module {
     %ready = stream.timepoint.await %e => %r : (!stream.resource<external>{%c8})
     %view = stream.tensor.export %ready : tensor<1xf64> in !stream.resource<external>{%c8} -> !hal.buffer_view
     return %view : !hal.buffer_view
+  }
+  func.func @carried(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0.000000e+00 : f64
+    %r, %ra = stream.resource.alloca uninitialized : !stream.resource<transient>{%c8} => !stream.timepoint
+    %l:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r, %t = %ra) -> (!stream.resource<transient>, !stream.timepoint) {
+      %d = stream.cmd.dispatch kernel("add") type(f64) count(%c1) await(%t) (%acc, %acc, %acc) : (!stream.resource<transient>{%c8}, !stream.resource<transient>{%c8}, !stream.resource<transient>{%c8}) => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+      scf.yield %acc, %d : !stream.resource<transient>, !stream.timepoint
+    }
+    %f = stream.cmd.fill %zero, %l#0 await(%l#1) : f64 -> !stream.resource<transient>{%c8} => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+    %g = stream.resource.dealloca await(%f) %l#0 : !stream.resource<transient>{%c8} => !stream.timepoint
+    stream.timepoint.await %g
+    return
   }
   func.func @main() attributes {stream.affinity = #hal.device.affinity<@a>} {
     %v = call @produce() {stream.affinity = #hal.device.affinity<@a>} : () -> !hal.buffer_view

@@ -1,0 +1,62 @@
+// Values carried by loops across two devices whose links are left to run
+// time: the buffers are allocated for every device that uses them inside
+// the loop (exportable, so the other device can import them), each import
+// of a carried buffer waits for what made it, and the liveness walk follows
+// a carried buffer that moves from one device to the other.
+//
+// @captured: a fill on @a carried into a loop that adds to it on @b. Its
+// buffer is used on both devices: allocated by whichever the run time
+// selects, with SharingExport so the other imports it (before, the loop's
+// uses did not count: "lacks SharingExport", a compile error).
+// RUN: ferry-compile %s --compile-to=hal | FileCheck %s --check-prefix=HAL
+// HAL-LABEL: func.func @captured
+// HAL: hal.allocator.select from([
+// HAL: scf.for
+// HAL: hal.device.import_buffer<{{.+}}> buffer({{.+}}) wait(
+// HAL-LABEL: func.func @moving
+// RUN: ferry-compile %s -o %t.fvm
+// RUN: ferry-run %t.fvm --function=captured --input=4xf32=1,2,3,4 --input=index=3 --device=a=local-task --device=b=local-discrete --stats=%t.c.json | FileCheck %s --check-prefix=CAPTURED
+// CAPTURED: 4xf32=[4 7 10 13]
+// RUN: %python %S/../check_stats.py %t.c.json --device=a live_bytes_at_exit=0 --device=b live_bytes_at_exit=0
+//
+// @moving: the loop's initial value is made on @b, every iteration makes
+// the next on @a (x * x, to which the add adds it in place) and frees the
+// one before. The walk
+// counts the first iteration moving 16 bytes from @b to @a and the second
+// leaving what it found (before, it counted the free on @b every time:
+// "an iteration of 'scf.for' leaves 0 bytes more live than it found").
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | grep -E "remark" | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes on @a: 48 (inputs 16, allocated 32)
+// WALK: remark: peak live bytes on @b: 16 (inputs 0, allocated 16)
+// RUN: ferry-run %t.fvm --function=moving --input=4xf32=1,2,3,4 --input=index=3 --device=a=local-sync --device=b=local-sync --stats=%t.m.json | FileCheck %s --check-prefix=MOVING
+// MOVING: 4xf32=[5 14 29 50]
+// RUN: %python %S/../check_stats.py %t.m.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=16 live_bytes_at_exit=0
+module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}), (@b -> @a = {transparent_access = #hal.runtime, unified_memory = #hal.runtime})]>} {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func @captured(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %k = arith.constant 1.0 : f32
+    %e = tensor.empty() : tensor<4xf32>
+    %f = linalg.fill {stream.affinity = #hal.device.affinity<@a>} ins(%k : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %f) -> tensor<4xf32> {
+      %s = arith.addf %acc, %x {stream.affinity = #hal.device.affinity<@b>} : tensor<4xf32>
+      scf.yield %s : tensor<4xf32>
+    }
+    return %r : tensor<4xf32>
+  }
+  func.func @moving(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %k = arith.constant 2.0 : f32
+    %e = tensor.empty() : tensor<4xf32>
+    %f = linalg.fill {stream.affinity = #hal.device.affinity<@b>} ins(%k : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %f) -> tensor<4xf32> {
+      %t = arith.mulf %x, %x {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
+      %s = arith.addf %t, %acc {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
+      scf.yield %s : tensor<4xf32>
+    }
+    return %r : tensor<4xf32>
+  }
+}
