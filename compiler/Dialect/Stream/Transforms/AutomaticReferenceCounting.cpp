@@ -197,10 +197,13 @@ std::string describe(Position position) {
 
 // How the program must give up an owned resource.
 enum class Disposal {
-  Free,          // dealloca after the last use
-  ReleaseFirst,  // release, then dealloca if that was the last owner
-  HandToCaller,  // returned: the caller owns it now
-  PassedOn,      // passed into a carried position, which owns it now
+  Free,         // dealloca after the last use
+  ReleaseFirst, // release, then dealloca if that was the last owner
+  HandToCaller, // returned: the caller owns it now
+  PassedOn,     // passed into a carried position, which owns it now
+  // handed out by one branch of an scf.if / scf.index_switch as its result
+  // (which owns it then); every other branch frees it at its end
+  FreeInOtherBranches,
   Indeterminate, // beyond the analysis: memory goes with the last reference
 };
 
@@ -214,6 +217,8 @@ struct Ownership {
   Operation *lastUser = nullptr;
   // Uses in program order: (position, completion timepoint, writes?).
   SmallVector<std::tuple<size_t, Value, bool>> uses;
+  // For FreeInOtherBranches: the op whose branch hands it out.
+  Operation *branchOp = nullptr;
 };
 
 // Who owns what a carried position holds, decided from everything passed
@@ -322,8 +327,9 @@ private:
       return Carried::Unknown; // passed through unchanged
     Operation *passing = in.getOwner();
     // A value from outside the passing block is used again (a loop's next
-    // iteration, or after the region): the program still owns it there.
-    if (value.getParentBlock() != passing->getBlock())
+    // iteration, or after the region): the program still owns it there;
+    // unless a branch hands it out, nothing after the branching op using it.
+    if (value.getParentBlock() != passing->getBlock() && !handingOutOp(in))
       return Carried::NotOwned;
     ValueRange passed = passing->getOperands();
     if (llvm::count(passed, value) > 1)
@@ -336,6 +342,26 @@ private:
     if (from)
       return stateOf(*from);
     return isOwnedOrigin(value) ? Carried::Owned : Carried::NotOwned;
+  }
+
+  // The `scf.if` / `scf.index_switch` one of whose branches `use` (its
+  // yield) hands out a value made before the op, as its last use: nothing
+  // after the op uses the value, and no branch hands it out at another
+  // position. The position then owns it, and the branches that do not hand
+  // it out free it. Null for any other use.
+  Operation *handingOutOp(OpOperand &use) {
+    auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
+    Operation *op = yield ? yield->getParentOp() : nullptr;
+    Value value = use.get();
+    if (!isa_and_nonnull<scf::IfOp, scf::IndexSwitchOp>(op) ||
+        value.getParentBlock() != op->getBlock() || usedAfter(value, op))
+      return nullptr;
+    for (Region &region : op->getRegions())
+      for (OpOperand &operand : region.front().getTerminator()->getOpOperands())
+        if (operand.get() == value &&
+            operand.getOperandNumber() != use.getOperandNumber())
+          return nullptr;
+    return op;
   }
 
   // Whether something after `op` in its block uses `value` (itself, or by
@@ -459,10 +485,18 @@ private:
 
   // Visits every use of `resource` in its home block `home`, following the
   // values host awaits yield for it and the values of positions it is lent
-  // to. Sets `passedOn` when a use hands it into an owned position. Returns
+  // to. Records in `handOff` a use handing it into an owned position. Returns
   // false if a use is beyond the analysis (a remark says why where a
   // region is the reason).
-  bool forEachUse(Value resource, Block *home, bool &passedOn,
+  // How an owned resource goes into owned positions: passed directly (a
+  // loop's init, its block's terminator), or handed out by a branch of an
+  // op of its block.
+  struct HandOff {
+    bool passedOn = false;
+    Operation *branchOp = nullptr;
+  };
+
+  bool forEachUse(Value resource, Block *home, HandOff &handOff,
                   function_ref<void(const Use &)> fn) {
     for (OpOperand &use : resource.getUses()) {
       Operation *user = use.getOwner();
@@ -497,7 +531,11 @@ private:
         bool direct = anchor == user;
         Carried state = stateOf(*to);
         if (state == Carried::Owned && direct) {
-          passedOn = true; // the position frees it now
+          handOff.passedOn = true; // the position frees it now
+          continue;
+        }
+        if (state == Carried::Owned && handingOutOp(use) == anchor) {
+          handOff.branchOp = anchor; // the other branches free it
           continue;
         }
         if (state == Carried::Owned || state == Carried::Mixed)
@@ -511,7 +549,7 @@ private:
               << " does not own it, and it lives on after this block";
           return false;
         }
-        if (!followPosition(*to, home, passedOn, fn))
+        if (!followPosition(*to, home, handOff, fn))
           return false;
       } else if (!isFollowedUser(user) && !isStructuredRegionOp(user)) {
         if (anchor != user)
@@ -531,31 +569,32 @@ private:
       }
       fn({anchor, use});
       if (auto await = dyn_cast<TimepointAwaitOp>(user))
-        if (!forEachUse(awaitedValue(await, use), home, passedOn, fn))
+        if (!forEachUse(awaitedValue(await, use), home, handOff, fn))
           return false;
     }
     return true;
   }
 
-  bool followPosition(Position position, Block *home, bool &passedOn,
+  bool followPosition(Position position, Block *home, HandOff &handOff,
                       function_ref<void(const Use &)> fn) {
     if (!followed.insert(key(position)).second)
       return true;
     if (!home->findAncestorOpInBlock(*position.op))
       return false;
     for (Value member : membersOf(position)) {
-      if (!forEachUse(member, home, passedOn, fn))
+      if (!forEachUse(member, home, handOff, fn))
         return false;
     }
     return true;
   }
 
   void analyze(Ownership &ownership) {
-    bool exported = false, mayBeKept = false, passedOn = false;
+    bool exported = false, mayBeKept = false;
+    HandOff handOff;
     followed.clear();
     Block *home = ownership.resource.getParentBlock();
     bool isFollowed =
-        forEachUse(ownership.resource, home, passedOn, [&](const Use &use) {
+        forEachUse(ownership.resource, home, handOff, [&](const Use &use) {
           Operation *user = use.operand.getOwner();
           Operation *anchor = use.anchor;
           // A view only passed to calls is lent, not handed over: the callee
@@ -583,8 +622,10 @@ private:
         });
     if (!isFollowed)
       ownership.disposal = Disposal::Indeterminate;
-    else if (passedOn)
+    else if (handOff.passedOn)
       ownership.disposal = Disposal::PassedOn;
+    else if ((ownership.branchOp = handOff.branchOp))
+      ownership.disposal = Disposal::FreeInOtherBranches;
     else if (exported)
       ownership.disposal = Disposal::HandToCaller;
     else if (mayBeKept)
@@ -709,6 +750,9 @@ private:
       if (auto alloca = ownership.resource.getDefiningOp<ResourceAllocaOp>())
         alloca.setIndeterminate(true);
       return;
+    case Disposal::FreeInOtherBranches:
+      freeInOtherBranches(ownership);
+      return;
     case Disposal::Free:
     case Disposal::ReleaseFirst:
       break;
@@ -751,6 +795,51 @@ private:
         builder, loc, TimepointType::get(func.getContext()), after,
         ownership.resource, size, condition, preferOrigin);
     deallocations[home].push_back(dealloca.getResultTimepoint());
+  }
+
+  // Frees a resource one branch of `ownership.branchOp` hands out at the end
+  // of every other branch: after what that branch did (the "everything
+  // done" timepoint it passes on) and what used the resource before the op
+  // (the last write and the uses after it).
+  void freeInOtherBranches(const Ownership &ownership) {
+    Operation *op = ownership.branchOp;
+    Value resource = ownership.resource;
+    Location loc = resource.getLoc();
+    size_t at = position.lookup(op);
+    auto uses = ownership.uses;
+    llvm::erase_if(uses,
+                   [&](const auto &use) { return std::get<0>(use) >= at; });
+    llvm::stable_sort(uses, [](const auto &a, const auto &b) {
+      return std::get<0>(a) < std::get<0>(b);
+    });
+    SmallVector<Value> before;
+    if (Value exists = existsAt(resource))
+      before.push_back(exists);
+    for (auto &[usePosition, done, isWrite] : uses) {
+      if (isWrite)
+        before.clear();
+      before.push_back(done);
+    }
+    Operation *def = resource.getDefiningOp();
+    bool preferOrigin = !def || !getAffinity(def) || isStructuredRegionOp(def);
+    for (Region &region : op->getRegions()) {
+      Block &block = region.front();
+      Operation *terminator = block.getTerminator();
+      if (llvm::is_contained(terminator->getOperands(), resource))
+        continue;
+      builder.setInsertionPoint(terminator);
+      SmallVector<Value> waits = before;
+      waits.push_back(terminator->getOperands().back()); // everything done
+      Value size = ownership.size;
+      if (!size)
+        size = ResourceSizeOp::create(builder, loc, builder.getIndexType(),
+                                      resource);
+      auto dealloca = ResourceDeallocaOp::create(
+          builder, loc, TimepointType::get(func.getContext()),
+          joinTimepoints(builder, loc, waits), resource, size,
+          /*condition=*/Value(), preferOrigin);
+      deallocations[&block].push_back(dealloca.getResultTimepoint());
+    }
   }
 
   // Whether `block`'s terminator passes on `timepoint` as its last operand

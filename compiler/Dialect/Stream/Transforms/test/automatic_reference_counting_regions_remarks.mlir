@@ -4,9 +4,11 @@
 // a remark naming the op (and the carried position).
 
 // One branch yields a new allocation (owned), the other a value captured
-// from outside without a clone (not owned): the result's owner is known
-// only at run time. The allocation becomes indeterminate, as does the
-// captured one (the result may be it); nothing is freed.
+// from outside without a clone and still used after the if (not owned):
+// the result's owner is known only at run time. The allocation becomes
+// indeterminate, as does the captured one (the result may be it); nothing
+// is freed. (Were the captured value not used after the if, the result
+// would own it: @handed_out_if.)
 // CHECK-LABEL: func.func @mixed_if
 // CHECK: stream.resource.alloca uninitialized indeterminate
 // CHECK: stream.resource.alloca uninitialized indeterminate
@@ -15,6 +17,39 @@ func.func @mixed_if(%c: i1, %s: index) {
   %c4 = arith.constant 4 : index
   %x, %xt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
   // expected-remark @+1 {{carried position 0 of 'scf.if' is indeterminate: some values passed into it are owned by the program and some are not}}
+  %r, %rt, %done = scf.if %c -> (!stream.resource<transient>, !stream.timepoint, !stream.timepoint) {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%tt) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    scf.yield %t, %d, %d : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  } else {
+    %i = stream.timepoint.immediate => !stream.timepoint
+    scf.yield %x, %xt, %i : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  }
+  %u = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%rt) (%r, %r, %r) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  %v = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%u) (%x, %x, %x) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}
+
+// -----
+
+// The same if, the captured value used no more after it: the else branch
+// hands it out as the result, which owns it; the then branch, which yields
+// its own allocation, frees it at its end, after what it did and after
+// the captured value exists; the result is freed after its last use.
+// CHECK-LABEL: func.func @handed_out_if
+// CHECK: %[[X:[a-z_0-9]+]], %[[XT:[a-z_0-9]+]] = stream.resource.alloca uninitialized :
+// CHECK: scf.if
+// CHECK: %[[D:.+]] = stream.cmd.dispatch kernel("add")
+// CHECK: %[[W:.+]] = stream.timepoint.join max(%[[XT]], %[[D]])
+// CHECK: stream.resource.dealloca origin await(%[[W]]) %[[X]] :
+// CHECK: } else {
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: scf.yield %[[X]]
+// CHECK: stream.cmd.dispatch kernel("mul")
+// CHECK: stream.resource.dealloca
+func.func @handed_out_if(%c: i1, %s: index) {
+  %c4 = arith.constant 4 : index
+  %x, %xt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
   %r, %rt, %done = scf.if %c -> (!stream.resource<transient>, !stream.timepoint, !stream.timepoint) {
     %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
     %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%tt) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
