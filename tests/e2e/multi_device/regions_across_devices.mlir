@@ -31,6 +31,18 @@
 // RUN: ferry-run %t.fvm --function=moving --input=4xf32=1,2,3,4 --input=index=3 --device=a=local-sync --device=b=local-sync --stats=%t.m.json | FileCheck %s --check-prefix=MOVING
 // MOVING: 4xf32=[5 14 29 50]
 // RUN: %python %S/../check_stats.py %t.m.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=16 live_bytes_at_exit=0
+//
+// @calls_moving: the same loop in a callee; its result, made on @a by the
+// last iteration, is counted on @a in the caller too (before, on @b, where
+// the loop's initial value was).
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | grep -E "remark|^func.func @" | tail -4 | FileCheck %s --check-prefix=CALLER-WALK
+// CALLER-WALK: remark: peak live bytes on @a: 48 (inputs 16, allocated 16)
+// CALLER-WALK-NEXT: func.func @calls_moving
+// CALLER-WALK-NEXT: remark: peak live bytes on @b: 16 (inputs 0, allocated 0)
+// CALLER-WALK-NEXT: func.func @calls_moving
+// RUN: ferry-run %t.fvm --function=calls_moving --input=4xf32=1,2,3,4 --input=index=3 --device=a=local-sync --device=b=local-sync --stats=%t.cm.json | FileCheck %s --check-prefix=CALLS-MOVING
+// CALLS-MOVING: 4xf32=[6 16 32 54]
+// RUN: %python %S/../check_stats.py %t.cm.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=16 live_bytes_at_exit=0
 module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}), (@b -> @a = {transparent_access = #hal.runtime, unified_memory = #hal.runtime})]>} {
   hal.device.global @a = #hal.device.target<"local", {}>
   hal.device.global @b = #hal.device.target<"local", {}>
@@ -58,5 +70,15 @@ module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {
       scf.yield %s : tensor<4xf32>
     }
     return %r : tensor<4xf32>
+  }
+  func.func private @moving_callee(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+    %r = call @moving(%x, %n) : (tensor<4xf32>, index) -> tensor<4xf32>
+    return %r : tensor<4xf32>
+  }
+  func.func @calls_moving(%x: tensor<4xf32>, %n: index) -> tensor<4xf32>
+      attributes {stream.affinity = #hal.device.affinity<@a>} {
+    %r = call @moving_callee(%x, %n) : (tensor<4xf32>, index) -> tensor<4xf32>
+    %y = arith.addf %r, %x {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
+    return %y : tensor<4xf32>
   }
 }

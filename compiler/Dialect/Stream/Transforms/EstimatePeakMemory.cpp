@@ -291,26 +291,26 @@ public:
   // The value a resource was made as: host awaits and tied call results
   // yield the same buffer under another name.
   static Value root(Value resource) {
-    for (;;) {
-      if (Value source = carriedSource(resource)) {
-        resource = source;
-        continue;
-      }
-      auto result = dyn_cast<OpResult>(resource);
-      if (!result)
-        return resource;
-      Operation *def = result.getOwner();
-      if (auto await = dyn_cast<TimepointAwaitOp>(def)) {
-        resource = await.getResourceOperands()[result.getResultNumber()];
-      } else if (auto call = dyn_cast<CmdCallOp>(def)) {
-        OpOperand *tied = call.getTiedOperand(result.getResultNumber());
-        if (!tied)
-          return resource;
-        resource = tied->get();
-      } else {
-        return resource;
-      }
-    }
+    while (Value source = sourceOf(resource))
+      resource = source;
+    return resource;
+  }
+
+  // The value `resource` is another name of (one step towards root), or
+  // null where it was made.
+  static Value sourceOf(Value resource) {
+    if (Value source = carriedSource(resource))
+      return source;
+    auto result = dyn_cast<OpResult>(resource);
+    if (!result)
+      return {};
+    Operation *def = result.getOwner();
+    if (auto await = dyn_cast<TimepointAwaitOp>(def))
+      return await.getResourceOperands()[result.getResultNumber()];
+    if (auto call = dyn_cast<CmdCallOp>(def))
+      if (OpOperand *tied = call.getTiedOperand(result.getResultNumber()))
+        return tied->get();
+    return {};
   }
 
 private:
@@ -503,11 +503,21 @@ private:
 
   // The device a resource is on: where it was made, following values
   // carried through regions back to the value passed in.
+  // The nearest name on the way to its root that the walk knows the device
+  // of wins: a loop's result may be on another device than its initial
+  // value (carryToOtherDevices).
   StringRef deviceOf(Value resource, Operation *freeing) {
-    auto it = bytes.deviceOf.find(resource);
-    if (it == bytes.deviceOf.end() && carriedSource(resource))
-      it = bytes.deviceOf.find(Ownership::root(resource));
-    return it != bytes.deviceOf.end() ? it->second : bytes.placement(freeing);
+    StringRef device = knownDevice(resource);
+    return device.empty() ? bytes.placement(freeing) : device;
+  }
+
+  StringRef knownDevice(Value resource) {
+    for (Value value = resource; value; value = Ownership::sourceOf(value)) {
+      auto it = bytes.deviceOf.find(value);
+      if (it != bytes.deviceOf.end())
+        return it->second;
+    }
+    return {};
   }
 
   LogicalResult walkOp(Operation &op) {
@@ -578,13 +588,10 @@ private:
     } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (Value view : ret.getOperands()) {
         auto exportOp = view.getDefiningOp<TensorExportOp>();
-        StringRef device = bytes.defaultDevice;
-        if (exportOp) {
-          auto it = bytes.deviceOf.find(Ownership::root(exportOp.getSource()));
-          if (it != bytes.deviceOf.end())
-            device = it->second;
-        }
-        bytes.resultDevices.push_back(device);
+        StringRef device =
+            exportOp ? knownDevice(exportOp.getSource()) : StringRef();
+        bytes.resultDevices.push_back(device.empty() ? bytes.defaultDevice
+                                                     : device);
       }
     }
     return success();
