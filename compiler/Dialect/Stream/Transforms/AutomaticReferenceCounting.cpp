@@ -219,6 +219,8 @@ struct Ownership {
   SmallVector<std::tuple<size_t, Value, bool>> uses;
   // For FreeInOtherBranches: the op whose branch hands it out.
   Operation *branchOp = nullptr;
+  // Whether a structured region op uses it (inside).
+  bool usedByRegionOp = false;
 };
 
 // Who owns what a carried position holds, decided from everything passed
@@ -613,6 +615,7 @@ private:
           if (Value done = completionOf(anchor))
             ownership.uses.push_back({position.lookup(anchor), done,
                                       anchor == user && writes(use.operand)});
+          ownership.usedByRegionOp |= isStructuredRegionOp(anchor);
           exported |= isa<TensorExportOp>(user) && (anchor == user || !lent);
           if (auto call = dyn_cast<CmdCallOp>(user))
             mayBeKept |= mayKeepArguments(call);
@@ -763,8 +766,17 @@ private:
     SmallVector<Value> completions;
     if (ownership.lastUser)
       completions = pendingUses(ownership);
-    if (ownership.uses.empty())
-      completions = {existsAt(ownership.resource)};
+    // Used by a region op, the memory also waits for the resource to exist
+    // and for everything a region op that made it did: a region op's done
+    // timepoint does not follow what came before it (a loop that runs no
+    // iteration passes its initial timepoints on), so a use by one covers
+    // neither.
+    if (Value exists = existsAt(ownership.resource))
+      if (ownership.uses.empty() || ownership.usedByRegionOp)
+        completions.push_back(exists);
+    if (def && isStructuredRegionOp(def) && ownership.usedByRegionOp)
+      if (Value done = doneTimepointOf(def))
+        completions.push_back(done);
     Value resource = ownership.resource;
     Block *home = resource.getParentBlock();
     if (ownership.lastUser)

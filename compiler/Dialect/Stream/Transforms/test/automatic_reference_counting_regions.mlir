@@ -18,7 +18,8 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[SZ:.+]] = stream.resource.size %[[L]]#0
 // CHECK-NEXT: %[[F1:.+]] = stream.resource.dealloca origin await(%[[L]]#1) %[[L]]#0 : !stream.resource<transient>{%[[SZ]]}
-// CHECK-NEXT: %[[F2:.+]] = stream.resource.dealloca origin await(%[[L]]#2) %[[X]] :
+// CHECK-NEXT: %[[XJ1:.+]] = stream.timepoint.join max(%[[L]]#2, %{{.+}})
+// CHECK-NEXT: %[[F2:.+]] = stream.resource.dealloca origin await(%[[XJ1]]) %[[X]] :
 // CHECK-NOT: stream.resource.dealloca{{.*}}%[[A]]
 // CHECK: stream.timepoint.await
 func.func @for_captured(%n: index, %s: index) {
@@ -97,7 +98,8 @@ func.func @for_replaced(%n: index, %s: index) {
 // CHECK: } else {
 // CHECK-NOT: stream.resource.dealloca
 // CHECK: }
-// CHECK-NEXT: %[[FX:.+]] = stream.resource.dealloca origin await(%[[DONE]]) %[[X]]
+// CHECK-NEXT: %[[XJ2:.+]] = stream.timepoint.join max(%[[DONE]], %{{.+}})
+// CHECK-NEXT: %[[FX:.+]] = stream.resource.dealloca origin await(%[[XJ2]]) %[[X]]
 // CHECK-NEXT: %[[END:.+]] = stream.timepoint.join max(%[[FX]], %[[DONE]])
 // CHECK-NEXT: stream.timepoint.await %[[END]]
 func.func @if_captured_and_local(%c: i1, %s: index) {
@@ -164,7 +166,8 @@ func.func @if_yielded_then_dropped(%c: i1, %s: index) {
 // CHECK-NEXT: %[[J2:.+]] = stream.timepoint.join max(%[[J]], %[[FB]], %[[FTMP]])
 // CHECK-NEXT: scf.yield %[[NEW]], %[[D2]], %[[J2]]
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[FX:.+]] = stream.resource.dealloca origin await(%[[W]]#2) %[[X]]
+// CHECK-NEXT: %[[XJ3:.+]] = stream.timepoint.join max(%[[W]]#2, %{{.+}})
+// CHECK-NEXT: %[[FX:.+]] = stream.resource.dealloca origin await(%[[XJ3]]) %[[X]]
 // CHECK-NEXT: %[[U:.+]] = stream.cmd.dispatch kernel("mul") {{.+}} (%[[W]]#0,
 // CHECK-NEXT: stream.resource.size %[[W]]#0
 // CHECK-NEXT: %[[FR:.+]] = stream.resource.dealloca origin await(%[[U]]) %[[W]]#0
@@ -216,7 +219,8 @@ func.func @while_loop(%s: index) {
 // CHECK-NEXT: }
 // CHECK-NEXT: stream.resource.size %[[OUTER]]#0
 // CHECK-NEXT: stream.resource.dealloca origin await(%[[OUTER]]#1) %[[OUTER]]#0
-// CHECK-NEXT: stream.resource.dealloca origin await(%[[OUTER]]#2) %[[X]]
+// CHECK-NEXT: %[[XJ4:.+]] = stream.timepoint.join max(%[[OUTER]]#2, %{{.+}})
+// CHECK-NEXT: stream.resource.dealloca origin await(%[[XJ4]]) %[[X]]
 func.func @nested_loops(%n: index, %m: index, %s: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -255,7 +259,8 @@ func.func @nested_loops(%n: index, %m: index, %s: index) {
 // CHECK: %[[J:.+]] = stream.timepoint.join max(%{{.+}}, %[[FT]])
 // CHECK-NEXT: scf.yield %{{.+}}, %[[J]]
 // CHECK: scf.yield %[[L]]#1
-// CHECK: %[[FX:.+]] = stream.resource.dealloca origin await(%[[IF]]) %[[X]]
+// CHECK: %[[XJ5:.+]] = stream.timepoint.join max(%[[IF]], %{{.+}})
+// CHECK-NEXT: %[[FX:.+]] = stream.resource.dealloca origin await(%[[XJ5]]) %[[X]]
 // CHECK-NEXT: %[[END:.+]] = stream.timepoint.join max(%[[FX]], %[[IF]])
 // CHECK-NEXT: stream.timepoint.await %[[END]]
 func.func @loop_in_if(%c: i1, %n: index, %s: index) {
@@ -296,7 +301,8 @@ func.func @loop_in_if(%c: i1, %n: index, %s: index) {
 // CHECK: %[[J2:.+]] = stream.timepoint.join max(%{{.+}}, %[[IF]])
 // CHECK-NEXT: scf.yield %[[J2]] : !stream.timepoint
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[FX:.+]] = stream.resource.dealloca origin await(%[[L]]) %[[X]]
+// CHECK-NEXT: %[[XJ6:.+]] = stream.timepoint.join max(%[[L]], %{{.+}})
+// CHECK-NEXT: %[[FX:.+]] = stream.resource.dealloca origin await(%[[XJ6]]) %[[X]]
 // CHECK-NEXT: %[[END:.+]] = stream.timepoint.join max(%[[FX]], %[[L]])
 // CHECK-NEXT: stream.timepoint.await %[[END]]
 func.func @if_in_loop(%c: i1, %n: index, %s: index) {
@@ -334,7 +340,8 @@ func.func @if_in_loop(%c: i1, %n: index, %s: index) {
 // CHECK-NEXT: %[[J:.+]] = stream.timepoint.join max(%[[D]], %[[FT]])
 // CHECK-NEXT: scf.yield %[[J]]
 // CHECK-NEXT: }
-// CHECK-NEXT: stream.resource.dealloca origin await(%[[E]]) %[[X]]
+// CHECK-NEXT: %[[XJ7:.+]] = stream.timepoint.join max(%[[E]], %{{.+}})
+// CHECK-NEXT: stream.resource.dealloca origin await(%[[XJ7]]) %[[X]]
 func.func @execute_region(%s: index) {
   %c4 = arith.constant 4 : index
   %x, %xt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
@@ -358,7 +365,7 @@ func.func @execute_region(%s: index) {
 // CHECK-NOT: stream.resource.dealloca
 // CHECK: %[[U1:.+]] = stream.cmd.dispatch kernel("mul") {{.+}} (%[[A]],
 // CHECK-NEXT: %[[U2:.+]] = stream.cmd.dispatch kernel("mul") {{.+}} (%[[L]]#0,
-// CHECK-NEXT: %[[J:.+]] = stream.timepoint.join max(%[[L]]#2, %[[U1]], %[[U2]])
+// CHECK-NEXT: %[[J:.+]] = stream.timepoint.join max(%[[L]]#2, %[[U1]], %[[U2]], %{{.+}})
 // CHECK-NEXT: stream.resource.dealloca origin await(%[[J]]) %[[A]]
 // CHECK-NOT: stream.resource.dealloca
 // CHECK: return
