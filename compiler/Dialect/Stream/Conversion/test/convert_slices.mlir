@@ -42,10 +42,3 @@ func.func @extract_strided(%a: tensor<8x4xf32>) -> tensor<3x2xf32> {
   return %s : tensor<3x2xf32>
 }
 
-// -----
-
-// CHECK: error: 'tensor.extract_slice' at {{.+}} is strided (not one contiguous range of its source) with offsets or strides that are not constants
-func.func @strided_dynamic(%a: tensor<8x4xf32>, %i: index) -> tensor<3x2xf32> {
-  %s = tensor.extract_slice %a[%i, 0] [3, 2] [2, 1] : tensor<8x4xf32> to tensor<3x2xf32>
-  return %s : tensor<3x2xf32>
-}
