@@ -200,8 +200,7 @@ static bool isOnlyRead(Value resource, llvm::SmallPtrSetImpl<Value> &visiting) {
         TypeSwitch<Operation *, bool>(user)
             .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp,
                   AsyncDispatchEntryOp, AsyncUpdateOp, ResourceLoadOp,
-                  AsyncSliceOp>(
-                [](auto) { return true; })
+                  AsyncSliceOp>([](auto) { return true; })
             // An external function reads its untied inputs; a function of
             // the module may write an argument it is given as a last use.
             .Case<AsyncCallOp>([&](AsyncCallOp call) {
