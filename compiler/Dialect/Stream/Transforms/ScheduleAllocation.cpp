@@ -60,7 +60,7 @@ public:
       return failure();
     func.walk([&](AsyncUpdateOp update) {
       if (Operation *producer = findEmplacedProducer(update))
-        emplaced[producer] = update;
+        emplaced[producer] = &update.getTargetMutable();
       else
         emplacePartially(update);
     });
@@ -204,7 +204,10 @@ private:
   // offset instead: an alloca, splat or copy that starts the value, then
   // only fills and native dispatches writing it in place (each can write a
   // byte range), each value used once, and nothing using the target from
-  // the first of them on but the update. They are recorded in `ranges`
+  // the first of them on but the update. The target may be the result of
+  // updates of other tiles made after this one (tiles made first, inserted
+  // after): the storage is the same, and a range provably disjoint from
+  // theirs may be written before them. The ops are recorded in `ranges`
   // and the first in `emplaced`.
   void emplacePartially(AsyncUpdateOp update) {
     Block *block = update->getBlock();
@@ -234,16 +237,24 @@ private:
                      .Default([](Operation *) { return Value(); });
     if (!size || !sameIndex(size, update.getUpdateSize()))
       return;
-    Value target = update.getTarget();
+    OpOperand *targetOperand = &update.getTargetMutable();
+    while (auto earlier = targetOperand->get().getDefiningOp<AsyncUpdateOp>()) {
+      if (earlier->getBlock() != block || earlier->isBeforeInBlock(producer))
+        break;
+      if (!targetOperand->get().hasOneUse() || !areDisjoint(earlier, update))
+        return;
+      targetOperand = &earlier.getTargetMutable();
+    }
+    Value target = targetOperand->get();
     if (Operation *def = target.getDefiningOp();
         def ? def->getBlock() != block || !def->isBeforeInBlock(producer)
             : target.getParentBlock() != block)
       return;
     for (Operation *user : target.getUsers())
-      if (user != update &&
+      if (user != targetOperand->getOwner() &&
           (user->getBlock() != block || !user->isBeforeInBlock(producer)))
         return;
-    emplaced[producer] = update;
+    emplaced[producer] = targetOperand;
     for (Operation *op : chain)
       ranges[op] = update;
   }
@@ -265,6 +276,22 @@ private:
     AsyncUpdateOp update = it->second;
     return {target, update.getTargetSize(), update.getTargetOffset(),
             update.getUpdateSize()};
+  }
+
+  // Whether the byte ranges two updates write are disjoint, from constants.
+  static bool areDisjoint(AsyncUpdateOp a, AsyncUpdateOp b) {
+    auto constant = [](Value value) -> std::optional<int64_t> {
+      if (auto sizeOf = value.getDefiningOp<TensorSizeOfOp>())
+        return sizeOf.getStaticSize();
+      return getConstantIntValue(value);
+    };
+    std::optional<int64_t> offsetA = constant(a.getTargetOffset());
+    std::optional<int64_t> sizeA = constant(a.getUpdateSize());
+    std::optional<int64_t> offsetB = constant(b.getTargetOffset());
+    std::optional<int64_t> sizeB = constant(b.getUpdateSize());
+    if (!offsetA || !sizeA || !offsetB || !sizeB)
+      return false;
+    return *offsetA + *sizeA <= *offsetB || *offsetB + *sizeB <= *offsetA;
   }
 
   // Whether `slice` can be a view of its source: every reader is in its
@@ -328,7 +355,7 @@ private:
     auto it = emplaced.find(op);
     if (it == emplaced.end())
       return {};
-    Value target = it->second.getTarget();
+    Value target = it->second->get();
     appendWriteHazards(target, waits);
     return target;
   }
@@ -983,8 +1010,9 @@ private:
   func::FuncOp func;
   OpBuilder builder;
   // Ops that make their result in the target of an update (see
-  // findEmplacedProducer), and that update.
-  llvm::DenseMap<Operation *, AsyncUpdateOp> emplaced;
+  // findEmplacedProducer and emplacePartially), and the operand holding
+  // that target's storage.
+  llvm::DenseMap<Operation *, OpOperand *> emplaced;
   // Ops that write their value into part of an update's target, and that
   // update (emplacePartially).
   llvm::DenseMap<Operation *, AsyncUpdateOp> ranges;

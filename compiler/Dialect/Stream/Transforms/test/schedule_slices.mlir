@@ -94,3 +94,54 @@ func.func @slice_copies() -> (!hal.buffer_view, !hal.buffer_view) {
   %vs = stream.tensor.export %sl : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
   return %v, %vs : !hal.buffer_view, !hal.buffer_view
 }
+
+// -----
+
+// Tiles made first and inserted after: the second tile's target is the
+// first's update, made after the tile, but their ranges are disjoint, so
+// both are made in the one resource.
+// CHECK-LABEL: func.func @tiles_made_first
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca
+// CHECK-NOT: stream.resource.alloca
+// CHECK: stream.cmd.fill %{{.+}}, %[[T]][%c0 for
+// CHECK: stream.cmd.fill %{{.+}}, %[[T]][%c16 for
+// CHECK-NOT: stream.cmd.copy
+func.func @tiles_made_first() -> !hal.buffer_view {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %st = stream.tensor.sizeof tensor<8xi32> : index
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %t = stream.async.alloca : !stream.resource<external>{%st}
+  %a = stream.async.splat %c1 : i32 -> !stream.resource<*>{%s}
+  %b = stream.async.splat %c2 : i32 -> !stream.resource<*>{%s}
+  %u0 = stream.async.update %a, %t[%c0] : !stream.resource<*>{%s} -> !stream.resource<external>{%st}
+  %u1 = stream.async.update %b, %u0[%c16] : !stream.resource<*>{%s} -> !stream.resource<external>{%st}
+  %v = stream.tensor.export %u1 : tensor<8xi32> in !stream.resource<external>{%st} -> !hal.buffer_view
+  return %v : !hal.buffer_view
+}
+
+// -----
+
+// Overlapping ranges: the later tile would be overwritten by the earlier
+// update if made in place first, so it gets its own allocation and a copy.
+// CHECK-LABEL: func.func @tiles_overlap
+// CHECK: stream.resource.alloca
+// CHECK: stream.resource.alloca
+// CHECK: stream.cmd.copy
+func.func @tiles_overlap() -> !hal.buffer_view {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %st = stream.tensor.sizeof tensor<8xi32> : index
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %t = stream.async.alloca : !stream.resource<external>{%st}
+  %a = stream.async.splat %c1 : i32 -> !stream.resource<*>{%s}
+  %b = stream.async.splat %c2 : i32 -> !stream.resource<*>{%s}
+  %u0 = stream.async.update %a, %t[%c0] : !stream.resource<*>{%s} -> !stream.resource<external>{%st}
+  %u1 = stream.async.update %b, %u0[%c8] : !stream.resource<*>{%s} -> !stream.resource<external>{%st}
+  %v = stream.tensor.export %u1 : tensor<8xi32> in !stream.resource<external>{%st} -> !hal.buffer_view
+  return %v : !hal.buffer_view
+}
