@@ -1090,6 +1090,8 @@ private:
          ++d)
       fullDims.push_back(dimOf(loc, full, d));
     buildSliceBoundsChecks(builder, op, fullDims);
+    if (!extract)
+      buildTileSizeChecks(builder, op, storages[op->getOperand(0)].dynamicDims);
     std::optional<Value> offset =
         buildContiguousByteOffset(builder, op, fullDims);
     AffinityAttr affinity = getAffinity(op);

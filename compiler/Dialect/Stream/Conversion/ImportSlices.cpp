@@ -226,6 +226,44 @@ void buildSliceBoundsChecks(OpBuilder &builder,
   }
 }
 
+void buildTileSizeChecks(OpBuilder &builder, OffsetSizeAndStrideOpInterface op,
+                         ValueRange tileDims) {
+  Location loc = op.getLoc();
+  RankedTensorType tile = tileType(op);
+  llvm::SmallDenseSet<unsigned> dropped = droppedDims(op);
+  unsigned next = 0, dynamic = 0;
+  for (auto [d, size] : llvm::enumerate(op.getMixedSizes())) {
+    if (dropped.contains(d))
+      continue;
+    unsigned dim = next++;
+    Value tileDim;
+    if (tile.isDynamicDim(dim))
+      tileDim = tileDims[dynamic++];
+    auto sizeValue = dyn_cast<Value>(size);
+    if ((!tileDim && !sizeValue) || (tileDim && tileDim == sizeValue))
+      continue;
+    if (tileDim && !sizeValue && getConstantIntValue(tileDim) &&
+        *getConstantIntValue(tileDim) == *getConstantIntValue(size))
+      continue;
+    auto valueOf = [&](OpFoldResult value) -> Value {
+      if (auto v = dyn_cast<Value>(value))
+        return v;
+      return arith::ConstantIndexOp::create(builder, loc,
+                                            *getConstantIntValue(value));
+    };
+    Value actual = tileDim ? tileDim
+                           : arith::ConstantIndexOp::create(
+                                 builder, loc, tile.getDimSize(dim));
+    Value same = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                       actual, valueOf(size));
+    cf::AssertOp::create(builder, loc, same,
+                         (whereOf(op) + ": the source's dimension " +
+                          Twine(dim) + " differs from the slice's size " +
+                          "in dimension " + Twine(d))
+                             .str());
+  }
+}
+
 linalg::GenericOp buildStridedCopy(OpBuilder &builder,
                                    OffsetSizeAndStrideOpInterface op,
                                    Value init) {

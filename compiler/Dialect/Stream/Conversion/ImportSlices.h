@@ -47,6 +47,14 @@ void buildSliceBoundsChecks(mlir::OpBuilder &builder,
                             mlir::OffsetSizeAndStrideOpInterface op,
                             llvm::ArrayRef<mlir::Value> fullDims);
 
+/// Run-time checks that an insert_slice's source has the slice's sizes
+/// where a dim of either is dynamic and they are different values
+/// (`tileDims`: the source's dynamic dims), so the copy never writes past
+/// the slice's range.
+void buildTileSizeChecks(mlir::OpBuilder &builder,
+                         mlir::OffsetSizeAndStrideOpInterface op,
+                         mlir::ValueRange tileDims);
+
 /// The copy kernel of a strided slice: for an extract, a generic reading
 /// the source at the slice's positions into `init` (an empty tensor of the
 /// result's type); for an insert, one writing the source into the

@@ -42,3 +42,15 @@ func.func @extract_strided(%a: tensor<8x4xf32>) -> tensor<3x2xf32> {
   return %s : tensor<3x2xf32>
 }
 
+
+// -----
+
+// An insert whose source dims and slice sizes are different values is
+// checked at run time: the update copies the source whole.
+// CHECK-LABEL: func.func @insert_dynamic
+// CHECK: cf.assert %{{.+}}, "'tensor.insert_slice' at {{.+}}: the source's dimension 0 differs from the slice's size in dimension 0"
+// CHECK: stream.async.update
+func.func @insert_dynamic(%d: tensor<8xi32>, %t: tensor<?xi32>, %n: index) -> tensor<8xi32> {
+  %r = tensor.insert_slice %t into %d[0] [%n] [1] : tensor<?xi32> into tensor<8xi32>
+  return %r : tensor<8xi32>
+}
