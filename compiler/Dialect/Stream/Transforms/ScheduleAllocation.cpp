@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -59,13 +60,15 @@ public:
     if (failed(checkStructure()))
       return failure();
     func.walk([&](AsyncUpdateOp update) {
-      if (Operation *producer = findEmplacedProducer(update))
+      if (Operation *producer = findEmplacedProducer(update)) {
         emplaced[producer] = &update.getTargetMutable();
-      else
+        keepSlicesApart(update.getTarget(), producer, nullptr);
+      } else {
         emplacePartially(update);
+      }
     });
     func.walk([&](AsyncSliceOp slice) {
-      if (isViewable(slice))
+      if (!copiedSlices.contains(slice) && isViewable(slice))
         views.insert(slice);
     });
     if (failed(scheduleBlock(func.getBody().front())))
@@ -254,7 +257,17 @@ private:
       if (user != targetOperand->getOwner() &&
           (user->getBlock() != block || !user->isBeforeInBlock(producer)))
         return;
+    // The producer writes at the update's offset: it and the sizes must be
+    // known there (an offset computed just before the insert is moved up).
+    Value range[] = {update.getTargetOffset(), update.getTargetSize(),
+                     update.getUpdateSize()};
+    if (!llvm::all_of(range,
+                      [&](Value v) { return canHoistBefore(v, producer); }))
+      return;
+    for (Value value : range)
+      hoistBefore(value, producer);
     emplaced[producer] = targetOperand;
+    keepSlicesApart(target, producer, update);
     for (Operation *op : chain)
       ranges[op] = update;
   }
@@ -278,20 +291,124 @@ private:
             update.getUpdateSize()};
   }
 
-  // Whether the byte ranges two updates write are disjoint, from constants.
-  static bool areDisjoint(AsyncUpdateOp a, AsyncUpdateOp b) {
-    auto constant = [](Value value) -> std::optional<int64_t> {
-      if (auto sizeOf = value.getDefiningOp<TensorSizeOfOp>())
-        return sizeOf.getStaticSize();
-      return getConstantIntValue(value);
-    };
-    std::optional<int64_t> offsetA = constant(a.getTargetOffset());
-    std::optional<int64_t> sizeA = constant(a.getUpdateSize());
-    std::optional<int64_t> offsetB = constant(b.getTargetOffset());
-    std::optional<int64_t> sizeB = constant(b.getUpdateSize());
-    if (!offsetA || !sizeA || !offsetB || !sizeB)
+  // Whether `value`, used in `point`'s block after `point`, is available at
+  // `point` or made by side-effect-free ops of that block whose operands
+  // are (which hoistBefore then moves there). A value from outside the
+  // block dominates all of it.
+  static bool canHoistBefore(Value value, Operation *point,
+                             unsigned depth = 0) {
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != point->getBlock() ||
+        def->isBeforeInBlock(point))
+      return true;
+    if (depth > 8 || def == point || !isPure(def) || def->getNumRegions() != 0)
       return false;
-    return *offsetA + *sizeA <= *offsetB || *offsetB + *sizeB <= *offsetA;
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return canHoistBefore(operand, point, depth + 1);
+    });
+  }
+  static void hoistBefore(Value value, Operation *point) {
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != point->getBlock() ||
+        def->isBeforeInBlock(point))
+      return;
+    for (Value operand : def->getOperands())
+      hoistBefore(operand, point);
+    def->moveBefore(point);
+  }
+
+  // `value` as a sum of values times constants plus a constant, looking
+  // through index additions, subtractions and multiplications by constants
+  // (what the import makes of slice offsets), or nullopt.
+  using LinearForm = std::pair<llvm::SmallDenseMap<Value, int64_t, 4>, int64_t>;
+  static std::optional<LinearForm> linearForm(Value value, unsigned depth = 0) {
+    if (auto sizeOf = value.getDefiningOp<TensorSizeOfOp>())
+      if (std::optional<int64_t> size = sizeOf.getStaticSize())
+        return LinearForm{{}, *size};
+    if (std::optional<int64_t> constant = getConstantIntValue(value))
+      return LinearForm{{}, *constant};
+    Operation *def = value.getDefiningOp();
+    if (depth < 8 && isa_and_nonnull<arith::AddIOp, arith::SubIOp>(def)) {
+      std::optional<LinearForm> lhs = linearForm(def->getOperand(0), depth + 1);
+      std::optional<LinearForm> rhs = linearForm(def->getOperand(1), depth + 1);
+      if (!lhs || !rhs)
+        return std::nullopt;
+      int64_t sign = isa<arith::SubIOp>(def) ? -1 : 1;
+      for (auto [term, coefficient] : rhs->first)
+        lhs->first[term] += sign * coefficient;
+      lhs->second += sign * rhs->second;
+      return lhs;
+    }
+    if (depth < 8 && isa_and_nonnull<arith::MulIOp>(def)) {
+      for (int side = 0; side < 2; ++side) {
+        std::optional<int64_t> factor =
+            getConstantIntValue(def->getOperand(1 - side));
+        if (!factor)
+          continue;
+        std::optional<LinearForm> form =
+            linearForm(def->getOperand(side), depth + 1);
+        if (!form)
+          return std::nullopt;
+        for (auto &entry : form->first)
+          entry.second *= *factor;
+        form->second *= *factor;
+        return form;
+      }
+    }
+    return LinearForm{{{value, 1}}, 0};
+  }
+
+  // Whether byte ranges [offsetA, +sizeA) and [offsetB, +sizeB) are
+  // disjoint: sizes constant, offsets differing by a constant.
+  static bool areDisjoint(Value offsetA, Value sizeA, Value offsetB,
+                          Value sizeB) {
+    std::optional<LinearForm> a = linearForm(offsetA), b = linearForm(offsetB);
+    std::optional<LinearForm> la = linearForm(sizeA), lb = linearForm(sizeB);
+    if (!a || !b || !la || !lb || !la->first.empty() || !lb->first.empty())
+      return false;
+    for (auto [term, coefficient] : b->first)
+      a->first[term] -= coefficient;
+    if (llvm::any_of(a->first, [](auto &entry) { return entry.second != 0; }))
+      return false;
+    // offsetA - offsetB is the constant a->second - b->second: A ends
+    // before B starts, or B before A.
+    int64_t difference = a->second - b->second;
+    return -difference >= la->second || difference >= lb->second;
+  }
+  static bool areDisjoint(AsyncUpdateOp a, AsyncUpdateOp b) {
+    return areDisjoint(a.getTargetOffset(), a.getUpdateSize(),
+                       b.getTargetOffset(), b.getUpdateSize());
+  }
+
+  // `producer` now writes into `target`'s storage (all of it, or the range
+  // `update` copies into): a slice of `target` made before it but read from
+  // it on (directly or through slices of it) would see that write as a
+  // view, so it stays a copy (made where the slice is), unless its range
+  // is provably apart from the written one.
+  void keepSlicesApart(Value target, Operation *producer,
+                       AsyncUpdateOp update) {
+    Block *block = producer->getBlock();
+    std::function<bool(Value)> readLater = [&](Value value) {
+      for (Operation *user : value.getUsers()) {
+        Operation *at = block->findAncestorOpInBlock(*user);
+        if (!at || !at->isBeforeInBlock(producer))
+          return true;
+        if (auto inner = dyn_cast<AsyncSliceOp>(user))
+          if (readLater(inner.getResult()))
+            return true;
+      }
+      return false;
+    };
+    for (Operation *user : target.getUsers()) {
+      auto slice = dyn_cast<AsyncSliceOp>(user);
+      if (!slice || !readLater(slice.getResult()))
+        continue;
+      if (update &&
+          areDisjoint(slice.getSourceOffset(), slice.getResultSize(),
+                      update.getTargetOffset(), update.getUpdateSize()))
+        continue;
+      copiedSlices.insert(slice);
+    }
   }
 
   // Whether `slice` can be a view of its source: every reader is in its
@@ -1016,8 +1133,10 @@ private:
   // Ops that write their value into part of an update's target, and that
   // update (emplacePartially).
   llvm::DenseMap<Operation *, AsyncUpdateOp> ranges;
-  // Slices whose readers read their source in place (isViewable).
+  // Slices whose readers read their source in place (isViewable), and
+  // slices that must be copies (keepSlicesApart).
   llvm::SetVector<AsyncSliceOp> views;
+  llvm::DenseSet<Operation *> copiedSlices;
   // When each resource's current contents are ready; absent means now.
   llvm::DenseMap<Value, Value> readyAt;
   // Reads of each resource since its last write, which a write must await.

@@ -145,3 +145,36 @@ func.func @tiles_overlap() -> !hal.buffer_view {
   %v = stream.tensor.export %u1 : tensor<8xi32> in !stream.resource<external>{%st} -> !hal.buffer_view
   return %v : !hal.buffer_view
 }
+
+// -----
+
+// A slice of the target read after a tile is made in the target: where
+// the ranges overlap the slice is copied where it is (before the tile is
+// written); where they are apart (offsets differing by a constant at
+// least the size) it stays a view.
+// CHECK-LABEL: func.func @slice_and_tile
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca uninitialized : !stream.resource<external>
+// CHECK: %[[C:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: stream.cmd.copy %[[T]][%c16], %[[C]][%c0
+// CHECK-NOT: stream.resource.alloca
+// CHECK: stream.cmd.dispatch.entry @d::@d {{.+}} (%[[T]], %[[T]]) : {{.+}} ranges(%[[I:.+]], %[[O:.+]]) lengths
+// CHECK: stream.cmd.dispatch.entry @d::@d {{.+}} (%[[C]], %{{.+}})
+func.func @slice_and_tile(%i: index) -> (!hal.buffer_view, !hal.buffer_view) {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %st = stream.tensor.sizeof tensor<16xi32> : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c24 = arith.constant 24 : index
+  %t = stream.async.alloca : !stream.resource<external>{%st}
+  %apart = stream.async.slice %t[%i] : !stream.resource<external>{%st} -> !stream.resource<*>{%s}
+  %overlap = stream.async.slice %t[%c16] : !stream.resource<external>{%st} -> !stream.resource<*>{%s}
+  %e = stream.async.alloca : !stream.resource<*>{%s}
+  %d = stream.async.dispatch.entry @d::@d workgroups(%c1, %c1, %c1) push_constants() (%apart, %e) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %e{%s}
+  %o = arith.addi %i, %c16 : index
+  %u = stream.async.update %d, %t[%o] : !stream.resource<*>{%s} -> !stream.resource<external>{%st}
+  %e2 = stream.async.alloca : !stream.resource<external>{%s}
+  %d2 = stream.async.dispatch.entry @d::@d workgroups(%c1, %c1, %c1) push_constants() (%overlap, %e2) : (!stream.resource<*>{%s}, !stream.resource<external>{%s}) -> %e2{%s}
+  %v = stream.tensor.export %u : tensor<16xi32> in !stream.resource<external>{%st} -> !hal.buffer_view
+  %v2 = stream.tensor.export %d2 : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %v, %v2 : !hal.buffer_view, !hal.buffer_view
+}
