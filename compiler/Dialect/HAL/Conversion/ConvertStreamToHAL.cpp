@@ -673,22 +673,27 @@ private:
     return success();
   }
 
-  // Each binding is a whole resource: offset 0, its size as the length the
-  // kernel may touch (the runtime checks it against the buffer).
+  // Each binding is its byte range (a slice read in place, a tile written
+  // into part of a resource) or else the whole resource: offset 0, its size
+  // as the length the kernel may touch (the runtime checks it against the
+  // buffer).
   LogicalResult lowerDispatchEntry(stream::CmdDispatchEntryOp op, Value wait) {
     Location loc = op.getLoc();
     StringRef symbol = deviceSymbolOf(op);
-    SmallVector<Value> bindings, offsets;
-    for (Value resource : op.getResourceOperands()) {
+    SmallVector<Value> bindings, offsets(op.getBindingOffsets()),
+        lengths(op.getBindingLengths());
+    for (Value resource : op.getResourceOperands())
       bindings.push_back(usableOn(buffers.lookup(resource), symbol, wait));
-      offsets.push_back(index(loc, 0));
+    if (offsets.empty()) {
+      offsets.assign(bindings.size(), index(loc, 0));
+      lengths.assign(op.getResourceOperandSizes().begin(),
+                     op.getResourceOperandSizes().end());
     }
     Value onDevice = deviceOf(op);
     Value signal = newFence(loc, onDevice);
-    DeviceQueueDispatchEntryOp::create(builder, loc, onDevice, wait, signal,
-                                       op.getEntryAttr(), op.getWorkgroups(),
-                                       op.getPushConstants(), bindings, offsets,
-                                       op.getResourceOperandSizes());
+    DeviceQueueDispatchEntryOp::create(
+        builder, loc, onDevice, wait, signal, op.getEntryAttr(),
+        op.getWorkgroups(), op.getPushConstants(), bindings, offsets, lengths);
     fences[op.getResultTimepoint()] = signal;
     return success();
   }
@@ -727,8 +732,11 @@ private:
     Value target =
         usableOn(buffers.lookup(op.getTarget()), deviceSymbolOf(op), wait);
     Value signal = newFence(loc, onDevice);
-    DeviceQueueFillOp::create(builder, loc, onDevice, wait, signal, target,
-                              index(loc, 0), op.getTargetSize(), *pattern);
+    Value offset = op.getTargetOffset();
+    DeviceQueueFillOp::create(
+        builder, loc, onDevice, wait, signal, target,
+        offset ? offset : index(loc, 0),
+        offset ? op.getTargetLength() : op.getTargetSize(), *pattern);
     fences[op.getResultTimepoint()] = signal;
     return success();
   }

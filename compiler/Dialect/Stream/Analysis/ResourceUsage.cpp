@@ -272,8 +272,8 @@ static bool isOnlyRead(Value resource, llvm::SmallPtrSetImpl<Value> &visiting) {
     bool reads =
         TypeSwitch<Operation *, bool>(user)
             .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp,
-                  AsyncDispatchEntryOp, AsyncUpdateOp, ResourceLoadOp>(
-                [](auto) { return true; })
+                  AsyncDispatchEntryOp, AsyncUpdateOp, ResourceLoadOp,
+                  AsyncSliceOp>([](auto) { return true; })
             // An external function reads its untied inputs; a function of
             // the module may write an argument it is given as a last use.
             .Case<AsyncCallOp>([&](AsyncCallOp call) {
@@ -399,7 +399,8 @@ bool WritableStorage::computeWritable(Value resource) {
   if (auto arg = dyn_cast<BlockArgument>(resource))
     return isWritableArgument(arg);
   Operation *def = resource.getDefiningOp();
-  if (isa<AsyncAllocaOp, AsyncSplatOp, AsyncCloneOp, AsyncTransferOp>(def))
+  if (isa<AsyncAllocaOp, AsyncSplatOp, AsyncCloneOp, AsyncTransferOp,
+          AsyncSliceOp>(def))
     return true;
   // A consumed import is the program's own, like a new result: a function
   // of the module hands over the only ownership of what it returns (fresh

@@ -28,6 +28,7 @@
 #include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
+#include "compiler/Dialect/Stream/Conversion/ImportSlices.h"
 #include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
 #include "compiler/Dialect/Stream/Conversion/LinalgOperands.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
@@ -369,6 +370,8 @@ private:
       importCollapse(collapse);
     else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
       importExpand(expand);
+    else if (isSliceOp(op))
+      importSlice(cast<OffsetSizeAndStrideOpInterface>(op));
     else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
       importSoftmax(softmax);
     else if (isGenericElementwise(op))
@@ -1072,6 +1075,58 @@ private:
                                .str());
     }
     storages[op.getResult()] = storage;
+    deadOps.push_back(op);
+  }
+
+  // A slice (ImportSlices.h): a contiguous one is a byte range of its
+  // source (`stream.async.slice`) or an update of its destination at its
+  // byte offset; a strided one a copy kernel.
+  void importSlice(OffsetSizeAndStrideOpInterface op) {
+    Location loc = op.getLoc();
+    auto extract = dyn_cast<tensor::ExtractSliceOp>(op.getOperation());
+    Value full = op->getOperand(extract ? 0 : 1);
+    SmallVector<Value> fullDims;
+    for (int64_t d = 0; d < cast<RankedTensorType>(full.getType()).getRank();
+         ++d)
+      fullDims.push_back(dimOf(loc, full, d));
+    buildSliceBoundsChecks(builder, op, fullDims);
+    if (!extract)
+      buildTileSizeChecks(builder, op, storages[op->getOperand(0)].dynamicDims);
+    std::optional<Value> offset =
+        buildContiguousByteOffset(builder, op, fullDims);
+    AffinityAttr affinity = getAffinity(op);
+    if (!offset) {
+      Value init;
+      if (extract) {
+        auto empty = tensor::EmptyOp::create(builder, loc, extract.getType(),
+                                             extract.getSizes());
+        setAffinity(empty, affinity);
+        importEmpty(empty);
+        init = empty;
+      }
+      linalg::GenericOp copy = buildStridedCopy(builder, op, init);
+      setAffinity(copy, affinity);
+      importLinalg(copy);
+      storages[op->getResult(0)] = storages[copy.getResult(0)];
+    } else if (extract) {
+      const TensorStorage &source = storages[full];
+      TensorStorage result =
+          sizedStorage(loc, extract.getType(), extract.getSizes());
+      result.resource = AsyncSliceOp::create(
+          builder, loc, resourceType(Lifetime::Unknown), source.resource,
+          source.size, *offset, result.size);
+      setAffinity(result.resource.getDefiningOp(), affinityOf(op));
+      storages[op->getResult(0)] = result;
+    } else {
+      const TensorStorage &tile = storages[op->getOperand(0)];
+      TensorStorage dest = storages[full];
+      auto update = AsyncUpdateOp::create(builder, loc, dest.resource.getType(),
+                                          tile.resource, tile.size,
+                                          dest.resource, dest.size, *offset);
+      setAffinity(update, affinityOf(op));
+      dest.resource = update.getResult();
+      storages[op->getResult(0)] = dest;
+    }
     deadOps.push_back(op);
   }
 

@@ -1,6 +1,7 @@
 // What convert-input-to-stream accepts; see ImportSupport.h.
 
 #include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
+#include "compiler/Dialect/Stream/Conversion/ImportSlices.h"
 
 #include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
@@ -248,6 +249,8 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
     return checkRuntimeTensor(op, op->getResult(0).getType());
   if (isDispatchableLinalgOp(op))
     return checkDispatchableLinalgOp(cast<linalg::LinalgOp>(op));
+  if (isSliceOp(op))
+    return checkSlice(op);
   // Row-major reshapes are the same bytes: metadata only.
   if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
     if (failed(checkRuntimeTensor(op, op->getOperand(0).getType())))

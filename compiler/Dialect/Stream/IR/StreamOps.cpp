@@ -415,6 +415,16 @@ LogicalResult CmdDispatchEntryOp::verify() {
     return emitOpError() << "output " << getOutputIndex()
                          << " is not one of its "
                          << getResourceOperands().size() << " resources";
+  size_t count = getResourceOperands().size();
+  if ((!getBindingOffsets().empty() || !getBindingLengths().empty()) &&
+      (getBindingOffsets().size() != count ||
+       getBindingLengths().size() != count))
+    return emitOpError() << "has " << getBindingOffsets().size()
+                         << " binding offsets and "
+                         << getBindingLengths().size()
+                         << " lengths; it needs none or one of each per "
+                            "resource ("
+                         << count << ")";
   return success();
 }
 

@@ -267,6 +267,33 @@ def Stream_AsyncTransferOp : Stream_Op<"async.transfer", [
   }];
 }
 
+def Stream_AsyncSliceOp : Stream_Op<"async.slice", [
+    MemoryEffects<[MemAlloc<DefaultResource>, MemRead<DefaultResource>]>]> {
+  let summary = "a new resource holding a byte range of another";
+  let description = [{
+    What a contiguous `tensor.extract_slice` becomes: the `result_size`
+    bytes of `source` from byte `source_offset` on, as a value of its own
+    (so copy-on-write, elision and reference counting treat it like a
+    clone). stream-schedule-allocation makes it a view (its readers read
+    the source at the offset, no copy) where nothing writes the source in
+    place while the slice is read and every reader of the slice can read
+    at an offset; else a copy into a new allocation.
+
+    ```mlir
+    %s = stream.async.slice %r[%offset] : !stream.resource<*>{%size}
+        -> !stream.resource<*>{%length}
+    ```
+  }];
+  let arguments = (ins Stream_AnyResource:$source, Index:$source_size,
+                       Index:$source_offset, Index:$result_size);
+  let results = (outs Stream_AnyResource:$result);
+  let assemblyFormat = [{
+    $source `[` $source_offset `]` `:` qualified(type($source)) `{`
+    $source_size `}` `->` qualified(type($result)) `{` $result_size `}`
+    attr-dict
+  }];
+}
+
 def Stream_AsyncFillOp : Stream_Op<"async.fill", [
     AllTypesMatch<["target", "result"]>,
     DeclareOpInterfaceMethods<Stream_TiedOpInterface>]> {
@@ -565,7 +592,9 @@ def Stream_CmdDispatchEntryOp : Stream_Op<"cmd.dispatch.entry", [AttrSizedOperan
   let description = [{
     The command form of `stream.async.dispatch.entry`: the resources are the
     entry's bindings in order; `output_index` names the one it writes (the
-    tied destination). Runs once `await_timepoint` is reached;
+    tied destination). Each binding is its whole resource unless
+    `ranges(offsets) lengths(lengths)` give a byte range per binding (a
+    slice read in place, or a tile made in part of a larger resource). Runs once `await_timepoint` is reached;
     `result_timepoint` is reached when every workgroup is done.
 
     ```mlir
@@ -582,7 +611,9 @@ def Stream_CmdDispatchEntryOp : Stream_Op<"cmd.dispatch.entry", [AttrSizedOperan
                        I64Attr:$output_index,
                        Optional<Stream_Timepoint>:$await_timepoint,
                        Variadic<Stream_AnyResource>:$resource_operands,
-                       Variadic<Index>:$resource_operand_sizes);
+                       Variadic<Index>:$resource_operand_sizes,
+                       Variadic<Index>:$binding_offsets,
+                       Variadic<Index>:$binding_lengths);
   let results = (outs Stream_Timepoint:$result_timepoint);
   let assemblyFormat = [{
     $entry `workgroups` `(` $workgroups `)`
@@ -590,6 +621,7 @@ def Stream_CmdDispatchEntryOp : Stream_Op<"cmd.dispatch.entry", [AttrSizedOperan
     (`await` `(` $await_timepoint^ `)`)?
     `(` $resource_operands `)` `:`
     custom<SizedTypeList>(type($resource_operands), $resource_operand_sizes)
+    (`ranges` `(` $binding_offsets^ `)` `lengths` `(` $binding_lengths `)`)?
     `=` `>` type($result_timepoint) attr-dict
   }];
   let hasVerifier = 1;
@@ -603,9 +635,13 @@ def Stream_CmdDispatchEntryOp : Stream_Op<"cmd.dispatch.entry", [AttrSizedOperan
   }];
 }
 
-def Stream_CmdFillOp : Stream_Op<"cmd.fill"> {
+def Stream_CmdFillOp : Stream_Op<"cmd.fill", [AttrSizedOperandSegments]> {
   let summary = "sets every element of a resource, in timeline order";
   let description = [{
+    With a range (`[%offset for %length]`, bytes) only that part of the
+    target: a value allocation scheduling makes in part of another
+    resource (an `insert_slice` tile).
+
     ```mlir
     %t = stream.cmd.fill %c0, %r await(%t0) : i32
         -> !stream.resource<transient>{%s} => !stream.timepoint
@@ -613,10 +649,14 @@ def Stream_CmdFillOp : Stream_Op<"cmd.fill"> {
   }];
   let arguments = (ins AnyTypeOf<[AnySignlessInteger, F32, F64]>:$value,
                        Stream_AnyResource:$target, Index:$target_size,
+                       Optional<Index>:$target_offset,
+                       Optional<Index>:$target_length,
                        Optional<Stream_Timepoint>:$await_timepoint);
   let results = (outs Stream_Timepoint:$result_timepoint);
   let assemblyFormat = [{
-    $value `,` $target (`await` `(` $await_timepoint^ `)`)? `:` type($value)
+    $value `,` $target
+    (`[` $target_offset^ `for` $target_length `]`)?
+    (`await` `(` $await_timepoint^ `)`)? `:` type($value)
     `->` qualified(type($target)) `{` $target_size `}` `=` `>`
     type($result_timepoint) attr-dict
   }];

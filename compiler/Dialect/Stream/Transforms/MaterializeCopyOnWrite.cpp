@@ -74,7 +74,7 @@ Value getResourceSize(OpBuilder &builder, Location loc, Value value) {
       .Case<AsyncAllocaOp, AsyncSplatOp, AsyncConstantOp>(
           [](auto op) { return op.getStorageSize(); })
       .Case<AsyncCloneOp, AsyncTransferOp, AsyncDispatchOp,
-            AsyncDispatchEntryOp, TensorImportOp>(
+            AsyncDispatchEntryOp, TensorImportOp, AsyncSliceOp>(
           [](auto op) { return op.getResultSize(); })
       .Case<AsyncFillOp, AsyncUpdateOp>(
           [](auto op) { return op.getTargetSize(); })

@@ -27,10 +27,12 @@
 
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -58,11 +60,23 @@ public:
     if (failed(checkStructure()))
       return failure();
     func.walk([&](AsyncUpdateOp update) {
-      if (Operation *producer = findEmplacedProducer(update))
-        emplaced[producer] = update;
+      if (Operation *producer = findEmplacedProducer(update)) {
+        emplaced[producer] = &update.getTargetMutable();
+        keepSlicesApart(update.getTarget(), producer, nullptr);
+      } else {
+        emplacePartially(update);
+      }
+    });
+    func.walk([&](AsyncSliceOp slice) {
+      if (!copiedSlices.contains(slice) && isViewable(slice))
+        views.insert(slice);
     });
     if (failed(scheduleBlock(func.getBody().front())))
       return failure();
+    // A view's readers now read its source: the slice itself goes.
+    SmallVector<AsyncSliceOp> viewOps(views.begin(), views.end());
+    for (AsyncSliceOp slice : llvm::reverse(viewOps))
+      slice->erase();
     return decideCarriedLifetimes();
   }
 
@@ -188,13 +202,277 @@ private:
     return producer;
   }
 
+  // The ops that make the value `update` copies into part of its target
+  // (an insert_slice tile), when they can all write there at the update's
+  // offset instead: an alloca, splat or copy that starts the value, then
+  // only fills and native dispatches writing it in place (each can write a
+  // byte range), each value used once, and nothing using the target from
+  // the first of them on but the update. The target may be the result of
+  // updates of other tiles made after this one (tiles made first, inserted
+  // after): the storage is the same, and a range provably disjoint from
+  // theirs may be written before them. The ops are recorded in `ranges`
+  // and the first in `emplaced`.
+  void emplacePartially(AsyncUpdateOp update) {
+    Block *block = update->getBlock();
+    Value value = update.getUpdate();
+    SmallVector<Operation *> chain;
+    Operation *producer = nullptr;
+    while (true) {
+      producer = value.getDefiningOp();
+      if (!value.hasOneUse() || !producer || producer->getBlock() != block)
+        return;
+      chain.push_back(producer);
+      if (auto fill = dyn_cast<AsyncFillOp>(producer)) {
+        value = fill.getTarget();
+        continue;
+      }
+      if (auto entry = dyn_cast<AsyncDispatchEntryOp>(producer)) {
+        value = entry.getTiedOperand(0u)->get();
+        continue;
+      }
+      break;
+    }
+    Value size = TypeSwitch<Operation *, Value>(producer)
+                     .Case<AsyncAllocaOp, AsyncSplatOp>(
+                         [](auto op) { return op.getStorageSize(); })
+                     .Case<AsyncCloneOp, AsyncTransferOp>(
+                         [](auto op) { return op.getResultSize(); })
+                     .Default([](Operation *) { return Value(); });
+    if (!size || !sameIndex(size, update.getUpdateSize()))
+      return;
+    OpOperand *targetOperand = &update.getTargetMutable();
+    while (auto earlier = targetOperand->get().getDefiningOp<AsyncUpdateOp>()) {
+      if (earlier->getBlock() != block || earlier->isBeforeInBlock(producer))
+        break;
+      if (!targetOperand->get().hasOneUse() || !areDisjoint(earlier, update))
+        return;
+      targetOperand = &earlier.getTargetMutable();
+    }
+    Value target = targetOperand->get();
+    if (Operation *def = target.getDefiningOp();
+        def ? def->getBlock() != block || !def->isBeforeInBlock(producer)
+            : target.getParentBlock() != block)
+      return;
+    for (Operation *user : target.getUsers())
+      if (user != targetOperand->getOwner() &&
+          (user->getBlock() != block || !user->isBeforeInBlock(producer)))
+        return;
+    // The producer writes at the update's offset: it and the sizes must be
+    // known there (an offset computed just before the insert is moved up).
+    Value range[] = {update.getTargetOffset(), update.getTargetSize(),
+                     update.getUpdateSize()};
+    if (!llvm::all_of(range,
+                      [&](Value v) { return canHoistBefore(v, producer); }))
+      return;
+    for (Value value : range)
+      hoistBefore(value, producer);
+    emplaced[producer] = targetOperand;
+    keepSlicesApart(target, producer, update);
+    for (Operation *op : chain)
+      ranges[op] = update;
+  }
+
+  // Where a read of `value` (of `size` bytes) reads: a resource of
+  // `resourceSize` bytes and, for a view, the byte range in it (offset
+  // null: the whole resource).
+  struct ByteRange {
+    Value resource, resourceSize, offset, length;
+  };
+
+  // The part of its emplaced target `op` writes (see emplacePartially),
+  // with `target` the target's storage; offset null when it writes a whole
+  // resource.
+  ByteRange writtenRange(Operation *op, Value target, Value size) {
+    auto it = ranges.find(op);
+    if (it == ranges.end())
+      return {target, size, Value(), size};
+    AsyncUpdateOp update = it->second;
+    return {target, update.getTargetSize(), update.getTargetOffset(),
+            update.getUpdateSize()};
+  }
+
+  // Whether `value`, used in `point`'s block after `point`, is available at
+  // `point` or made by side-effect-free ops of that block whose operands
+  // are (which hoistBefore then moves there). A value from outside the
+  // block dominates all of it.
+  static bool canHoistBefore(Value value, Operation *point,
+                             unsigned depth = 0) {
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != point->getBlock() ||
+        def->isBeforeInBlock(point))
+      return true;
+    if (depth > 8 || def == point || !isPure(def) || def->getNumRegions() != 0)
+      return false;
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return canHoistBefore(operand, point, depth + 1);
+    });
+  }
+  static void hoistBefore(Value value, Operation *point) {
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != point->getBlock() ||
+        def->isBeforeInBlock(point))
+      return;
+    for (Value operand : def->getOperands())
+      hoistBefore(operand, point);
+    def->moveBefore(point);
+  }
+
+  // `value` as a sum of values times constants plus a constant, looking
+  // through index additions, subtractions and multiplications by constants
+  // (what the import makes of slice offsets), or nullopt.
+  using LinearForm = std::pair<llvm::SmallDenseMap<Value, int64_t, 4>, int64_t>;
+  static std::optional<LinearForm> linearForm(Value value, unsigned depth = 0) {
+    if (auto sizeOf = value.getDefiningOp<TensorSizeOfOp>())
+      if (std::optional<int64_t> size = sizeOf.getStaticSize())
+        return LinearForm{{}, *size};
+    if (std::optional<int64_t> constant = getConstantIntValue(value))
+      return LinearForm{{}, *constant};
+    Operation *def = value.getDefiningOp();
+    if (depth < 8 && isa_and_nonnull<arith::AddIOp, arith::SubIOp>(def)) {
+      std::optional<LinearForm> lhs = linearForm(def->getOperand(0), depth + 1);
+      std::optional<LinearForm> rhs = linearForm(def->getOperand(1), depth + 1);
+      if (!lhs || !rhs)
+        return std::nullopt;
+      int64_t sign = isa<arith::SubIOp>(def) ? -1 : 1;
+      for (auto [term, coefficient] : rhs->first)
+        lhs->first[term] += sign * coefficient;
+      lhs->second += sign * rhs->second;
+      return lhs;
+    }
+    if (depth < 8 && isa_and_nonnull<arith::MulIOp>(def)) {
+      for (int side = 0; side < 2; ++side) {
+        std::optional<int64_t> factor =
+            getConstantIntValue(def->getOperand(1 - side));
+        if (!factor)
+          continue;
+        std::optional<LinearForm> form =
+            linearForm(def->getOperand(side), depth + 1);
+        if (!form)
+          return std::nullopt;
+        for (auto &entry : form->first)
+          entry.second *= *factor;
+        form->second *= *factor;
+        return form;
+      }
+    }
+    return LinearForm{{{value, 1}}, 0};
+  }
+
+  // Whether byte ranges [offsetA, +sizeA) and [offsetB, +sizeB) are
+  // disjoint: sizes constant, offsets differing by a constant.
+  static bool areDisjoint(Value offsetA, Value sizeA, Value offsetB,
+                          Value sizeB) {
+    std::optional<LinearForm> a = linearForm(offsetA), b = linearForm(offsetB);
+    std::optional<LinearForm> la = linearForm(sizeA), lb = linearForm(sizeB);
+    if (!a || !b || !la || !lb || !la->first.empty() || !lb->first.empty())
+      return false;
+    for (auto [term, coefficient] : b->first)
+      a->first[term] -= coefficient;
+    if (llvm::any_of(a->first, [](auto &entry) { return entry.second != 0; }))
+      return false;
+    // offsetA - offsetB is the constant a->second - b->second: A ends
+    // before B starts, or B before A.
+    int64_t difference = a->second - b->second;
+    return -difference >= la->second || difference >= lb->second;
+  }
+  static bool areDisjoint(AsyncUpdateOp a, AsyncUpdateOp b) {
+    return areDisjoint(a.getTargetOffset(), a.getUpdateSize(),
+                       b.getTargetOffset(), b.getUpdateSize());
+  }
+
+  // `producer` now writes into `target`'s storage (all of it, or the range
+  // `update` copies into): a slice of `target` made before it but read from
+  // it on (directly or through slices of it) would see that write as a
+  // view, so it stays a copy (made where the slice is), unless its range
+  // is provably apart from the written one.
+  void keepSlicesApart(Value target, Operation *producer,
+                       AsyncUpdateOp update) {
+    Block *block = producer->getBlock();
+    std::function<bool(Value)> readLater = [&](Value value) {
+      for (Operation *user : value.getUsers()) {
+        Operation *at = block->findAncestorOpInBlock(*user);
+        if (!at || !at->isBeforeInBlock(producer))
+          return true;
+        if (auto inner = dyn_cast<AsyncSliceOp>(user))
+          if (readLater(inner.getResult()))
+            return true;
+      }
+      return false;
+    };
+    for (Operation *user : target.getUsers()) {
+      auto slice = dyn_cast<AsyncSliceOp>(user);
+      if (!slice || !readLater(slice.getResult()))
+        continue;
+      if (update &&
+          areDisjoint(slice.getSourceOffset(), slice.getResultSize(),
+                      update.getTargetOffset(), update.getUpdateSize()))
+        continue;
+      copiedSlices.insert(slice);
+    }
+  }
+
+  // Whether `slice` can be a view of its source: every reader is in its
+  // block and reads at an offset (a native dispatch's input, an update's or
+  // copy's source, a host load, another slice), and no op writes the
+  // source in place before the last of them (copy-on-write saw the slice
+  // as a value of its own, so it never ordered such a write after them).
+  static bool isViewable(AsyncSliceOp slice) {
+    Block *block = slice->getBlock();
+    Operation *lastReader = slice;
+    for (OpOperand &use : slice.getResult().getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getBlock() != block)
+        return false;
+      bool reads = TypeSwitch<Operation *, bool>(user)
+                       .Case([&](AsyncDispatchEntryOp op) -> bool {
+                         return !cast<TiedOpInterface>(op.getOperation())
+                                     .isOperandTied(use);
+                       })
+                       .Case([&](AsyncUpdateOp op) -> bool {
+                         return &use == &op.getUpdateMutable();
+                       })
+                       .Case<AsyncCloneOp, AsyncTransferOp, ResourceLoadOp,
+                             AsyncSliceOp>([](auto) { return true; })
+                       .Default([](Operation *) { return false; });
+      if (!reads)
+        return false;
+      if (lastReader->isBeforeInBlock(user))
+        lastReader = user;
+    }
+    for (OpOperand &use : slice.getSource().getUses()) {
+      auto tiedOp = dyn_cast<TiedOpInterface>(use.getOwner());
+      if (!tiedOp || !tiedOp.isOperandTied(use))
+        continue;
+      Operation *writer = block->findAncestorOpInBlock(*use.getOwner());
+      if (!writer || !lastReader->isBeforeInBlock(writer))
+        return false;
+    }
+    return true;
+  }
+
+  ByteRange resolve(Location loc, Value value, Value size) {
+    auto slice = value.getDefiningOp<AsyncSliceOp>();
+    if (!slice || !views.contains(slice))
+      return {value, size, Value(), size};
+    ByteRange source = resolve(loc, slice.getSource(), slice.getSourceSize());
+    Value offset = slice.getSourceOffset();
+    if (source.offset)
+      offset = arith::AddIOp::create(builder, loc, source.offset, offset);
+    return {source.resource, source.resourceSize, offset,
+            slice.getResultSize()};
+  }
+  Value offsetOrZero(Location loc, const ByteRange &range) {
+    return range.offset ? range.offset
+                        : arith::ConstantIndexOp::create(builder, loc, 0);
+  }
+
   // Where `op` makes its result: the target of the update it is emplaced
   // into (after waiting for what writing there waits for), else null.
   Value emplacedTarget(Operation *op, SmallVectorImpl<Value> &waits) {
     auto it = emplaced.find(op);
     if (it == emplaced.end())
       return {};
-    Value target = it->second.getTarget();
+    Value target = it->second->get();
     appendWriteHazards(target, waits);
     return target;
   }
@@ -216,14 +494,25 @@ private:
       return scheduleFill(fill);
     if (auto update = dyn_cast<AsyncUpdateOp>(op))
       return scheduleUpdate(update);
+    if (auto slice = dyn_cast<AsyncSliceOp>(op))
+      return scheduleSlice(slice);
     if (auto call = dyn_cast<AsyncCallOp>(op))
       return scheduleCall(call);
     if (auto constant = dyn_cast<AsyncConstantOp>(op))
       return scheduleConstant(constant);
     if (auto exportOp = dyn_cast<TensorExportOp>(op))
       awaitOnHost(exportOp.getSourceMutable(), exportOp.getSourceSize());
-    if (auto load = dyn_cast<ResourceLoadOp>(op))
+    if (auto load = dyn_cast<ResourceLoadOp>(op)) {
+      ByteRange range =
+          resolve(load.getLoc(), load.getSource(), load.getSourceSize());
+      if (range.offset) {
+        load.getSourceMutable().assign(range.resource);
+        load.getSourceSizeMutable().assign(range.resourceSize);
+        load.getSourceOffsetMutable().assign(arith::AddIOp::create(
+            builder, load.getLoc(), range.offset, load.getSourceOffset()));
+      }
       awaitOnHost(load.getSourceMutable(), load.getSourceSize());
+    }
     return success();
   }
 
@@ -317,23 +606,38 @@ private:
   }
 
   // The result is always the tied destination, written in place.
+  // Inputs that are views and an output emplaced in part of a larger
+  // resource are bindings with byte ranges.
   LogicalResult scheduleDispatchEntry(AsyncDispatchEntryOp op) {
     Location loc = op.getLoc();
-    SmallVector<Value> waits = readyTimepoints(op.getResourceOperands());
     OpOperand *tied = op.getTiedOperand(0u);
     Value output = tied->get();
-    appendWriteHazards(output, waits);
-    SmallVector<Value> inputs;
-    for (OpOperand &operand : op.getResourceOperandsMutable())
+    SmallVector<Value> inputs, resources, sizes, offsets, lengths;
+    bool ranged = false;
+    for (auto [operand, size] : llvm::zip_equal(op.getResourceOperandsMutable(),
+                                                op.getResourceOperandSizes())) {
+      ByteRange range = &operand == tied ? writtenRange(op, output, size)
+                                         : resolve(loc, operand.get(), size);
       if (&operand != tied)
-        inputs.push_back(operand.get());
+        inputs.push_back(range.resource);
+      ranged |= range.offset != nullptr;
+      resources.push_back(range.resource);
+      sizes.push_back(range.resourceSize);
+      offsets.push_back(offsetOrZero(loc, range));
+      lengths.push_back(range.length);
+    }
+    SmallVector<Value> waits = readyTimepoints(inputs);
+    appendWriteHazards(output, waits);
+    if (!ranged) {
+      offsets.clear();
+      lengths.clear();
+    }
     int64_t outputIndex = tied->getOperandNumber() -
                           op.getResourceOperands().getBeginOperandIndex();
     auto dispatch = CmdDispatchEntryOp::create(
         builder, loc, timepointType(), op.getEntryAttr(), op.getWorkgroups(),
         op.getPushConstants(), builder.getI64IntegerAttr(outputIndex),
-        join(loc, waits), op.getResourceOperands(),
-        op.getResourceOperandSizes());
+        join(loc, waits), resources, sizes, offsets, lengths);
     setAffinity(dispatch, getAffinity(op));
     Value done = dispatch.getResultTimepoint();
     issue(done);
@@ -364,9 +668,11 @@ private:
       resource = allocation;
       waits.push_back(allocated);
     }
-    auto fill =
-        CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
-                          resource, op.getStorageSize(), join(loc, waits));
+    ByteRange range = writtenRange(op, resource, op.getStorageSize());
+    auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
+                                  resource, range.resourceSize, range.offset,
+                                  range.offset ? range.length : Value(),
+                                  join(loc, waits));
     setAffinity(fill, getAffinity(op));
     issue(fill.getResultTimepoint());
     recordWrite(resource, fill.getResultTimepoint());
@@ -386,12 +692,13 @@ private:
   // Clones and transfers: a new allocation filled from the source.
   LogicalResult scheduleCopy(Operation *op) {
     Location loc = op->getLoc();
-    Value source = op->getOperand(0), sourceSize = op->getOperand(1);
     Value resultSize = op->getOperand(2);
-    SmallVector<Value> waits = readyTimepoints(source);
+    ByteRange source = resolve(loc, op->getOperand(0), op->getOperand(1));
+    SmallVector<Value> waits = readyTimepoints(source.resource);
     Value resource = emplacedTarget(op, waits);
     // A copy of the target into itself: it holds the value already.
-    if (resource && resource == source)
+    if (resource && resource == source.resource && !source.offset &&
+        !ranges.contains(op))
       return finish(op, {{op->getResult(0), resource}});
     if (!resource) {
       auto [allocation, allocated] =
@@ -399,14 +706,15 @@ private:
       resource = allocation;
       waits.push_back(allocated);
     }
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    auto copy = CmdCopyOp::create(builder, loc, timepointType(), source,
-                                  sourceSize, zero, resource, resultSize, zero,
-                                  resultSize, join(loc, waits));
+    ByteRange target = writtenRange(op, resource, resultSize);
+    auto copy = CmdCopyOp::create(
+        builder, loc, timepointType(), source.resource, source.resourceSize,
+        offsetOrZero(loc, source), resource, target.resourceSize,
+        offsetOrZero(loc, target), resultSize, join(loc, waits));
     setAffinity(copy, getAffinity(op));
     Value done = copy.getResultTimepoint();
     issue(done);
-    recordReads(source, done);
+    recordReads(source.resource, done);
     recordWrite(resource, done);
     return finish(op, {{op->getResult(0), resource}});
   }
@@ -416,8 +724,11 @@ private:
     Value target = op.getTarget();
     SmallVector<Value> waits;
     appendWriteHazards(target, waits);
+    ByteRange range = writtenRange(op, target, op.getTargetSize());
     auto fill = CmdFillOp::create(builder, loc, timepointType(), op.getValue(),
-                                  target, op.getTargetSize(), join(loc, waits));
+                                  target, range.resourceSize, range.offset,
+                                  range.offset ? range.length : Value(),
+                                  join(loc, waits));
     setAffinity(fill, getAffinity(op));
     issue(fill.getResultTimepoint());
     recordWrite(target, fill.getResultTimepoint());
@@ -430,19 +741,46 @@ private:
     // The value was made in the target already.
     if (update == target)
       return finish(op, {{op.getResult(), target}});
-    SmallVector<Value> waits = readyTimepoints(update);
+    ByteRange source = resolve(loc, update, op.getUpdateSize());
+    SmallVector<Value> waits = readyTimepoints(source.resource);
     appendWriteHazards(target, waits);
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    auto copy = CmdCopyOp::create(builder, loc, timepointType(), update,
-                                  op.getUpdateSize(), zero, target,
-                                  op.getTargetSize(), op.getTargetOffset(),
-                                  op.getUpdateSize(), join(loc, waits));
+    auto copy = CmdCopyOp::create(
+        builder, loc, timepointType(), source.resource, source.resourceSize,
+        offsetOrZero(loc, source), target, op.getTargetSize(),
+        op.getTargetOffset(), op.getUpdateSize(), join(loc, waits));
     setAffinity(copy, getAffinity(op));
     Value done = copy.getResultTimepoint();
     issue(done);
-    recordReads(update, done);
+    recordReads(source.resource, done);
     recordWrite(target, done);
     return finish(op, {{op.getResult(), target}});
+  }
+
+  // A view is left for its readers (see isViewable); any other slice is a
+  // copy of its byte range into a new allocation.
+  LogicalResult scheduleSlice(AsyncSliceOp op) {
+    if (views.contains(op))
+      return success();
+    Location loc = op.getLoc();
+    ByteRange source = resolve(loc, op.getSource(), op.getSourceSize());
+    Value offset = op.getSourceOffset();
+    if (source.offset)
+      offset = arith::AddIOp::create(builder, loc, source.offset, offset);
+    SmallVector<Value> waits = readyTimepoints(source.resource);
+    auto [resource, allocated] =
+        allocate(op, op.getResult().getType(), op.getResultSize());
+    waits.push_back(allocated);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    auto copy = CmdCopyOp::create(builder, loc, timepointType(),
+                                  source.resource, source.resourceSize, offset,
+                                  resource, op.getResultSize(), zero,
+                                  op.getResultSize(), join(loc, waits));
+    setAffinity(copy, getAffinity(op));
+    Value done = copy.getResultTimepoint();
+    issue(done);
+    recordReads(source.resource, done);
+    recordWrite(resource, done);
+    return finish(op, {{op.getResult(), resource}});
   }
 
   LogicalResult scheduleCall(AsyncCallOp op) {
@@ -789,8 +1127,16 @@ private:
   func::FuncOp func;
   OpBuilder builder;
   // Ops that make their result in the target of an update (see
-  // findEmplacedProducer), and that update.
-  llvm::DenseMap<Operation *, AsyncUpdateOp> emplaced;
+  // findEmplacedProducer and emplacePartially), and the operand holding
+  // that target's storage.
+  llvm::DenseMap<Operation *, OpOperand *> emplaced;
+  // Ops that write their value into part of an update's target, and that
+  // update (emplacePartially).
+  llvm::DenseMap<Operation *, AsyncUpdateOp> ranges;
+  // Slices whose readers read their source in place (isViewable), and
+  // slices that must be copies (keepSlicesApart).
+  llvm::SetVector<AsyncSliceOp> views;
+  llvm::DenseSet<Operation *> copiedSlices;
   // When each resource's current contents are ready; absent means now.
   llvm::DenseMap<Value, Value> readyAt;
   // Reads of each resource since its last write, which a write must await.

@@ -302,3 +302,11 @@ func.func @dispatch_entry_output(%a: !stream.resource<*>, %s: index) {
   %t = stream.cmd.dispatch.entry @exe::@entry workgroups(%s, %s, %s) push_constants() output(1) (%a) : (!stream.resource<*>{%s}) => !stream.timepoint
   return
 }
+
+// -----
+
+func.func @dispatch_entry_ranges(%a: !stream.resource<*>, %s: index) {
+  // expected-error @+1 {{'stream.cmd.dispatch.entry' op has 1 binding offsets and 1 lengths; it needs none or one of each per resource (2)}}
+  %t = stream.cmd.dispatch.entry @exe::@entry workgroups(%s, %s, %s) push_constants() output(1) (%a, %a) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) ranges(%s) lengths(%s) => !stream.timepoint
+  return
+}

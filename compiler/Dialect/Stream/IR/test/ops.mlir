@@ -120,3 +120,18 @@ func.func @carried(%r: !stream.resource<transient>) -> !stream.timepoint {
   %f = stream.resource.dealloca await(%t) %r : !stream.resource<transient>{%s} => !stream.timepoint
   return %f : !stream.timepoint
 }
+
+// -----
+
+// Byte ranges: a slice of a resource, a fill of part of one, bindings of
+// parts of resources.
+// CHECK-LABEL: func.func @ranges
+// CHECK: stream.async.slice %arg0[%arg1] : !stream.resource<*>{%arg2} -> !stream.resource<*>{%arg1}
+// CHECK: stream.cmd.fill %arg3, %arg0[%arg1 for %arg1] : i32 -> !stream.resource<*>{%arg2} => !stream.timepoint
+// CHECK: stream.cmd.dispatch.entry @exe::@entry workgroups(%arg1, %arg1, %arg1) push_constants() output(1) (%arg0, %arg0) : (!stream.resource<*>{%arg2}, !stream.resource<*>{%arg2}) ranges(%arg1, %arg1) lengths(%arg1, %arg1) => !stream.timepoint
+func.func @ranges(%a: !stream.resource<*>, %o: index, %s: index, %v: i32) -> !stream.resource<*> {
+  %r = stream.async.slice %a[%o] : !stream.resource<*>{%s} -> !stream.resource<*>{%o}
+  %f = stream.cmd.fill %v, %a[%o for %o] : i32 -> !stream.resource<*>{%s} => !stream.timepoint
+  %t = stream.cmd.dispatch.entry @exe::@entry workgroups(%o, %o, %o) push_constants() output(1) (%a, %a) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) ranges(%o, %o) lengths(%o, %o) => !stream.timepoint
+  return %r : !stream.resource<*>
+}

@@ -1,0 +1,305 @@
+// Slices for convert-input-to-stream: contiguity, bounds and copy kernels.
+// See ImportSlices.h.
+
+#include "compiler/Dialect/Stream/Conversion/ImportSlices.h"
+
+#include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
+#include "compiler/Utils/ElementTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace ferry::stream::input {
+namespace {
+
+// The tensor the slice indexes (an extract's source, an insert's
+// destination) and the slice's own (possibly rank-reduced) type.
+RankedTensorType fullType(OffsetSizeAndStrideOpInterface op) {
+  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op.getOperation()))
+    return extract.getSourceType();
+  return cast<tensor::InsertSliceOp>(op.getOperation()).getDestType();
+}
+RankedTensorType tileType(OffsetSizeAndStrideOpInterface op) {
+  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op.getOperation()))
+    return extract.getType();
+  return cast<tensor::InsertSliceOp>(op.getOperation()).getSourceType();
+}
+
+// The dims of the full tensor the slice drops (size 1, not in the tile).
+llvm::SmallDenseSet<unsigned> droppedDims(OffsetSizeAndStrideOpInterface op) {
+  std::optional<llvm::SmallDenseSet<unsigned>> mask =
+      computeRankReductionMask(op.getStaticSizes(), tileType(op).getShape());
+  return mask ? *mask : llvm::SmallDenseSet<unsigned>();
+}
+
+std::string whereOf(Operation *op) {
+  std::string where = "'" + op->getName().getStringRef().str() + "'";
+  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
+    where += (" at " + file.getFilename().getValue() + ":" +
+              Twine(file.getLine()) + ":" + Twine(file.getColumn()))
+                 .str();
+  return where;
+}
+
+// Whether dim `d` of the slice is the whole of the full tensor's dim:
+// offset 0, stride 1 and a size equal to it (static, or the very value
+// `fullDim` when given).
+bool isWholeDim(OffsetSizeAndStrideOpInterface op, unsigned d, Value fullDim) {
+  if (!isConstantIntValue(op.getMixedOffsets()[d], 0) ||
+      !isConstantIntValue(op.getMixedStrides()[d], 1))
+    return false;
+  OpFoldResult size = op.getMixedSizes()[d];
+  RankedTensorType type = fullType(op);
+  if (!type.isDynamicDim(d))
+    return isConstantIntValue(size, type.getDimSize(d));
+  if (auto value = dyn_cast<Value>(size)) {
+    if (fullDim)
+      return value == fullDim;
+    // Before import: the dim read from the full tensor itself.
+    auto dimOp = value.getDefiningOp<tensor::DimOp>();
+    Value full = isa<tensor::ExtractSliceOp>(op.getOperation())
+                     ? op->getOperand(0)
+                     : op->getOperand(1);
+    return dimOp && dimOp.getSource() == full &&
+           dimOp.getConstantIndex() == int64_t(d);
+  }
+  return false;
+}
+
+// Whether the slice is contiguous (ImportSlices.h); `fullDims` may be
+// empty (before import: dims read with tensor.dim).
+bool isContiguous(OffsetSizeAndStrideOpInterface op, ArrayRef<Value> fullDims) {
+  int64_t rank = fullType(op).getRank();
+  int64_t partial = 0;
+  while (partial + 1 < rank &&
+         isConstantIntValue(op.getMixedSizes()[partial], 1))
+    ++partial;
+  if (rank == 0)
+    return true;
+  if (!isConstantIntValue(op.getMixedStrides()[partial], 1) &&
+      !isConstantIntValue(op.getMixedSizes()[partial], 1))
+    return false;
+  for (int64_t d = partial + 1; d < rank; ++d)
+    if (!isWholeDim(op, d, fullDims.empty() ? Value() : fullDims[d]))
+      return false;
+  return true;
+}
+
+} // namespace
+
+bool isSliceOp(Operation *op) {
+  return isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op);
+}
+
+LogicalResult checkSlice(Operation *op) {
+  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+  if (failed(checkRuntimeTensor(op, fullType(slice))) ||
+      failed(checkRuntimeTensor(op, tileType(slice))))
+    return failure();
+  RankedTensorType type = fullType(slice);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    std::optional<int64_t> offset =
+        getConstantIntValue(slice.getMixedOffsets()[d]);
+    std::optional<int64_t> size = getConstantIntValue(slice.getMixedSizes()[d]);
+    std::optional<int64_t> stride =
+        getConstantIntValue(slice.getMixedStrides()[d]);
+    if (size && *size < 0)
+      return op->emitError() << whereOf(op) << ": size " << *size
+                             << " of dimension " << d << " is negative";
+    if (!offset || !size || !stride || *size == 0)
+      continue;
+    if (*offset < 0 || *stride < 0)
+      return op->emitError()
+             << whereOf(op) << ": offset " << *offset << " and stride "
+             << *stride << " of dimension " << d << " must not be negative";
+    int64_t last = *offset + (*size - 1) * *stride;
+    if (!type.isDynamicDim(d) && last >= type.getDimSize(d))
+      return op->emitError()
+             << whereOf(op) << ": dimension " << d << " is out of bounds: "
+             << "offset " << *offset << ", size " << *size << ", stride "
+             << *stride << " reach index " << last << " of " << type;
+  }
+  if (isContiguous(slice, {}))
+    return success();
+  for (OpFoldResult value : llvm::concat<OpFoldResult>(slice.getMixedOffsets(),
+                                                       slice.getMixedStrides()))
+    if (!getConstantIntValue(value))
+      return op->emitError()
+             << whereOf(op) << " is strided (not one contiguous range of its "
+             << (isa<tensor::ExtractSliceOp>(op) ? "source" : "destination")
+             << ") with offsets or strides that are not constants; only "
+                "contiguous slices may have dynamic offsets and strides";
+  return success();
+}
+
+std::optional<Value>
+buildContiguousByteOffset(OpBuilder &builder, OffsetSizeAndStrideOpInterface op,
+                          ArrayRef<Value> fullDims) {
+  if (!isContiguous(op, fullDims))
+    return std::nullopt;
+  Location loc = op.getLoc();
+  RankedTensorType type = fullType(op);
+  auto valueOf = [&](OpFoldResult value) -> Value {
+    if (auto v = dyn_cast<Value>(value))
+      return v;
+    return arith::ConstantIndexOp::create(builder, loc,
+                                          *getConstantIntValue(value));
+  };
+  Value linear;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    Value offset = valueOf(op.getMixedOffsets()[d]);
+    linear = linear
+                 ? arith::AddIOp::create(
+                       builder, loc,
+                       arith::MulIOp::create(builder, loc, linear, fullDims[d]),
+                       offset)
+                 : offset;
+  }
+  int64_t elementBytes =
+      hal::elementByteSize(*hal::getRuntimeElementType(type.getElementType()));
+  Value bytes = arith::ConstantIndexOp::create(builder, loc, elementBytes);
+  if (!linear)
+    return arith::ConstantIndexOp::create(builder, loc, 0).getResult();
+  return arith::MulIOp::create(builder, loc, linear, bytes).getResult();
+}
+
+void buildSliceBoundsChecks(OpBuilder &builder,
+                            OffsetSizeAndStrideOpInterface op,
+                            ArrayRef<Value> fullDims) {
+  Location loc = op.getLoc();
+  RankedTensorType type = fullType(op);
+  auto valueOf = [&](OpFoldResult value) -> Value {
+    if (auto v = dyn_cast<Value>(value))
+      return v;
+    return arith::ConstantIndexOp::create(builder, loc,
+                                          *getConstantIntValue(value));
+  };
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    OpFoldResult offsetOf = op.getMixedOffsets()[d];
+    OpFoldResult sizeOf = op.getMixedSizes()[d];
+    OpFoldResult strideOf = op.getMixedStrides()[d];
+    // All constants: checkSlice decided it.
+    if (!type.isDynamicDim(d) && getConstantIntValue(offsetOf) &&
+        getConstantIntValue(sizeOf) && getConstantIntValue(strideOf))
+      continue;
+    if (isWholeDim(op, d, fullDims[d]))
+      continue;
+    Value offset = valueOf(offsetOf), size = valueOf(sizeOf),
+          stride = valueOf(strideOf), dim = fullDims[d];
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    using Pred = arith::CmpIPredicate;
+    // size >= 0 and (size == 0 or (offset < dim and
+    // offset + (size - 1) * stride < dim)), unsigned: negative offsets and
+    // strides are out of bounds too.
+    Value last = arith::AddIOp::create(
+        builder, loc, offset,
+        arith::MulIOp::create(builder, loc,
+                              arith::SubIOp::create(builder, loc, size, one),
+                              stride));
+    Value inside = arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, Pred::ult, offset, dim),
+        arith::CmpIOp::create(builder, loc, Pred::ult, last, dim));
+    inside = arith::AndIOp::create(
+        builder, loc, inside,
+        arith::CmpIOp::create(builder, loc, Pred::sge, stride, zero));
+    Value empty = arith::CmpIOp::create(builder, loc, Pred::eq, size, zero);
+    Value ok = arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, Pred::sge, size, zero),
+        arith::OrIOp::create(builder, loc, empty, inside));
+    cf::AssertOp::create(
+        builder, loc, ok,
+        (whereOf(op) + ": dimension " + Twine(d) +
+         " is out of bounds (offset, size and stride reach "
+         "past the " +
+         (isa<tensor::ExtractSliceOp>(op.getOperation()) ? "source"
+                                                         : "destination") +
+         ")")
+            .str());
+  }
+}
+
+void buildTileSizeChecks(OpBuilder &builder, OffsetSizeAndStrideOpInterface op,
+                         ValueRange tileDims) {
+  Location loc = op.getLoc();
+  RankedTensorType tile = tileType(op);
+  llvm::SmallDenseSet<unsigned> dropped = droppedDims(op);
+  unsigned next = 0, dynamic = 0;
+  for (auto [d, size] : llvm::enumerate(op.getMixedSizes())) {
+    if (dropped.contains(d))
+      continue;
+    unsigned dim = next++;
+    Value tileDim;
+    if (tile.isDynamicDim(dim))
+      tileDim = tileDims[dynamic++];
+    auto sizeValue = dyn_cast<Value>(size);
+    if ((!tileDim && !sizeValue) || (tileDim && tileDim == sizeValue))
+      continue;
+    if (tileDim && !sizeValue && getConstantIntValue(tileDim) &&
+        *getConstantIntValue(tileDim) == *getConstantIntValue(size))
+      continue;
+    auto valueOf = [&](OpFoldResult value) -> Value {
+      if (auto v = dyn_cast<Value>(value))
+        return v;
+      return arith::ConstantIndexOp::create(builder, loc,
+                                            *getConstantIntValue(value));
+    };
+    Value actual = tileDim ? tileDim
+                           : arith::ConstantIndexOp::create(
+                                 builder, loc, tile.getDimSize(dim));
+    Value same = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                       actual, valueOf(size));
+    cf::AssertOp::create(builder, loc, same,
+                         (whereOf(op) + ": the source's dimension " +
+                          Twine(dim) + " differs from the slice's size " +
+                          "in dimension " + Twine(d))
+                             .str());
+  }
+}
+
+linalg::GenericOp buildStridedCopy(OpBuilder &builder,
+                                   OffsetSizeAndStrideOpInterface op,
+                                   Value init) {
+  Location loc = op.getLoc();
+  MLIRContext *context = builder.getContext();
+  RankedTensorType tile = tileType(op);
+  llvm::SmallDenseSet<unsigned> dropped = droppedDims(op);
+  // Loops over the tile's dims; the full tensor is indexed with
+  // offset + loop * stride (a dropped dim: its offset).
+  SmallVector<AffineExpr> fullIndex;
+  unsigned loop = 0;
+  for (int64_t d = 0; d < fullType(op).getRank(); ++d) {
+    int64_t offset = *getConstantIntValue(op.getMixedOffsets()[d]);
+    int64_t stride = *getConstantIntValue(op.getMixedStrides()[d]);
+    if (dropped.contains(d)) {
+      fullIndex.push_back(getAffineConstantExpr(offset, context));
+      continue;
+    }
+    fullIndex.push_back(getAffineDimExpr(loop++, context) * stride + offset);
+  }
+  AffineMap identity = builder.getMultiDimIdentityMap(tile.getRank());
+  AffineMap strided = AffineMap::get(tile.getRank(), 0, fullIndex, context);
+  SmallVector<utils::IteratorType> iterators(tile.getRank(),
+                                             utils::IteratorType::parallel);
+  bool extract = isa<tensor::ExtractSliceOp>(op.getOperation());
+  Value input = op->getOperand(0);
+  Value output = extract ? init : op->getOperand(1);
+  SmallVector<AffineMap> maps = extract
+                                    ? SmallVector<AffineMap>{strided, identity}
+                                    : SmallVector<AffineMap>{identity, strided};
+  return linalg::GenericOp::create(
+      builder, loc, TypeRange{output.getType()}, ValueRange{input},
+      ValueRange{output}, maps, iterators,
+      [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc, args.front());
+      });
+}
+
+} // namespace ferry::stream::input

@@ -1,0 +1,56 @@
+// RUN: ferry-opt %s --split-input-file --convert-input-to-stream | FileCheck %s
+
+// A contiguous extract_slice (leading unit dims, one partial dim, whole
+// dims after) is a byte range of its source: row %i of 8x4xf32 starts at
+// byte %i * 4 * 4. A dynamic offset is checked at run time.
+// CHECK-LABEL: func.func @extract_row
+// CHECK: cf.assert %{{.+}}, "'tensor.extract_slice' at {{.+}}: dimension 0 is out of bounds
+// CHECK: %[[L:.+]] = arith.muli %arg1, %c4
+// CHECK: %[[M:.+]] = arith.addi %[[L]]
+// CHECK: %[[O:.+]] = arith.muli %[[M]]
+// CHECK: stream.async.slice %{{.+}}[%[[O]]]
+func.func @extract_row(%a: tensor<8x4xf32>, %i: index) -> tensor<4xf32> {
+  %s = tensor.extract_slice %a[%i, 0] [1, 4] [1, 1] : tensor<8x4xf32> to tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// A contiguous insert_slice is an update of the destination at its byte
+// offset (row 2 of 8x4xi32: (2 * 4 + 0) * 4 bytes); static bounds need no
+// check.
+// CHECK-LABEL: func.func @insert_rows
+// CHECK-NOT: cf.assert
+// CHECK: arith.muli %c2, %c4
+// CHECK: %[[O:.+]] = arith.muli
+// CHECK: stream.async.update %{{.+}}, %{{.+}}[%[[O]]]
+func.func @insert_rows(%d: tensor<8x4xi32>, %t: tensor<2x4xi32>) -> tensor<8x4xi32> {
+  %r = tensor.insert_slice %t into %d[2, 0] [2, 4] [1, 1] : tensor<2x4xi32> into tensor<8x4xi32>
+  return %r : tensor<8x4xi32>
+}
+
+// -----
+
+// A strided slice is a copy kernel: a generic reading the source at
+// offset + loop * stride, outlined and dispatched into a new tensor.
+// CHECK: affine_map<(d0, d1) -> (d0 * 2 + 1, d1 + 2)>
+// CHECK-LABEL: func.func @extract_strided
+// CHECK-NOT: stream.async.slice
+// CHECK: stream.async.dispatch.entry
+func.func @extract_strided(%a: tensor<8x4xf32>) -> tensor<3x2xf32> {
+  %s = tensor.extract_slice %a[1, 2] [3, 2] [2, 1] : tensor<8x4xf32> to tensor<3x2xf32>
+  return %s : tensor<3x2xf32>
+}
+
+
+// -----
+
+// An insert whose source dims and slice sizes are different values is
+// checked at run time: the update copies the source whole.
+// CHECK-LABEL: func.func @insert_dynamic
+// CHECK: cf.assert %{{.+}}, "'tensor.insert_slice' at {{.+}}: the source's dimension 0 differs from the slice's size in dimension 0"
+// CHECK: stream.async.update
+func.func @insert_dynamic(%d: tensor<8xi32>, %t: tensor<?xi32>, %n: index) -> tensor<8xi32> {
+  %r = tensor.insert_slice %t into %d[0] [%n] [1] : tensor<?xi32> into tensor<8xi32>
+  return %r : tensor<8xi32>
+}
