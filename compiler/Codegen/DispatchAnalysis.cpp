@@ -36,13 +36,16 @@ bool readsDestination(OpOperand &init) {
   return true;
 }
 
+/// Splits the loops of the op computing the result (with several linalg ops,
+/// the others are fused into its tiles: DistributeWorkgroups.cpp).
 WorkgroupCount chooseWorkgroups(func::FuncOp func) {
   WorkgroupCount count;
-  SmallVector<linalg::LinalgOp> ops;
-  func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-  if (ops.size() != 1)
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  if (ret.getNumOperands() != 1)
     return count;
-  linalg::LinalgOp op = ops.front();
+  auto op = ret.getOperand(0).getDefiningOp<linalg::LinalgOp>();
+  if (!op)
+    return count;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   // The outermost parallel loop of more than one iteration: a batch of one
@@ -86,6 +89,22 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
       count.dimIndex = position;
       return count;
     }
+  }
+  // Else the dimension of the destination the result is written into.
+  OpOperand *init = op.getDpsInitOperand(0);
+  BlockArgument destination = traceDestination(op->getResult(0));
+  if (!destination || destination.getOwner() != &func.getBody().front())
+    return count;
+  for (auto [position, expr] :
+       llvm::enumerate(op.getMatchingIndexingMap(init).getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || dim.getPosition() != *split)
+      continue;
+    count.loop = *split;
+    count.tileSize = tile;
+    count.bindingIndex = destination.getArgNumber();
+    count.dimIndex = position;
+    return count;
   }
   return count;
 }
