@@ -59,11 +59,19 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
   }
   if (!split)
     return count;
-  int64_t otherWork = 1;
-  for (auto [loop, range] : llvm::enumerate(ranges))
-    if (loop != *split)
-      otherWork *=
-          ShapedType::isDynamic(range) ? 64 : std::max<int64_t>(range, 1);
+  // The work of one iteration of the split loop: every linalg op of the
+  // function is computed tile by tile with it (fused producers included).
+  auto extent = [](int64_t range) {
+    return ShapedType::isDynamic(range) ? 64 : std::max<int64_t>(range, 1);
+  };
+  int64_t work = 0;
+  func.walk([&](linalg::LinalgOp member) {
+    int64_t opWork = 1;
+    for (int64_t range : member.getStaticLoopRanges())
+      opWork = std::min<int64_t>(opWork * extent(range), int64_t(1) << 40);
+    work += opWork;
+  });
+  int64_t otherWork = std::max<int64_t>(work / extent(ranges[*split]), 1);
   int64_t tile =
       std::clamp<int64_t>(kWorkPerWorkgroup / otherWork, 1, kMaxTile);
 
