@@ -193,8 +193,7 @@ void prepareForFusion(Block &block) {
       continue;
     bool readOnly = llvm::all_of(fill->getUses(), [&](OpOperand &use) {
       auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
-      return generic && generic.isDpsInput(&use) &&
-             sameAffinity(generic, fill);
+      return generic && generic.isDpsInput(&use) && sameAffinity(generic, fill);
     });
     if (!readOnly)
       continue;
