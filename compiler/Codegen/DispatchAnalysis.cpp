@@ -36,13 +36,23 @@ bool readsDestination(OpOperand &init) {
   return true;
 }
 
+/// Splits the loops of the op computing the result (with several linalg ops,
+/// the others are fused into its tiles: DistributeWorkgroups.cpp).
 WorkgroupCount chooseWorkgroups(func::FuncOp func) {
   WorkgroupCount count;
-  SmallVector<linalg::LinalgOp> ops;
-  func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-  if (ops.size() != 1)
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  if (ret.getNumOperands() != 1)
     return count;
-  linalg::LinalgOp op = ops.front();
+  auto op = ret.getOperand(0).getDefiningOp<linalg::LinalgOp>();
+  if (!op)
+    return count;
+  // A destination indexed by more than loops (a strided slice's copy
+  // kernel writes rows offset + i * stride) has no tile that is a slice of
+  // it: one workgroup.
+  if (!llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+        return op.getMatchingIndexingMap(&init).isProjectedPermutation();
+      }))
+    return count;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   // The outermost parallel loop of more than one iteration: a batch of one
@@ -56,11 +66,19 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
   }
   if (!split)
     return count;
-  int64_t otherWork = 1;
-  for (auto [loop, range] : llvm::enumerate(ranges))
-    if (loop != *split)
-      otherWork *=
-          ShapedType::isDynamic(range) ? 64 : std::max<int64_t>(range, 1);
+  // The work of one iteration of the split loop: every linalg op of the
+  // function is computed tile by tile with it (fused producers included).
+  auto extent = [](int64_t range) {
+    return ShapedType::isDynamic(range) ? 64 : std::max<int64_t>(range, 1);
+  };
+  int64_t work = 0;
+  func.walk([&](linalg::LinalgOp member) {
+    int64_t opWork = 1;
+    for (int64_t range : member.getStaticLoopRanges())
+      opWork = std::min<int64_t>(opWork * extent(range), int64_t(1) << 40);
+    work += opWork;
+  });
+  int64_t otherWork = std::max<int64_t>(work / extent(ranges[*split]), 1);
   int64_t tile =
       std::clamp<int64_t>(kWorkPerWorkgroup / otherWork, 1, kMaxTile);
 
@@ -87,6 +105,22 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
       return count;
     }
   }
+  // Else the dimension of the destination the result is written into.
+  OpOperand *init = op.getDpsInitOperand(0);
+  BlockArgument destination = traceDestination(op->getResult(0));
+  if (!destination || destination.getOwner() != &func.getBody().front())
+    return count;
+  for (auto [position, expr] :
+       llvm::enumerate(op.getMatchingIndexingMap(init).getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || dim.getPosition() != *split)
+      continue;
+    count.loop = *split;
+    count.tileSize = tile;
+    count.bindingIndex = destination.getArgNumber();
+    count.dimIndex = position;
+    return count;
+  }
   return count;
 }
 
@@ -112,6 +146,20 @@ FailureOr<EntryLayout> analyzeDispatchFunction(func::FuncOp func) {
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [index, result] : llvm::enumerate(ret.getOperands())) {
     BlockArgument arg = traceDestination(result);
+    if (auto destination =
+            func.getResultAttrOfType<IntegerAttr>(index, kDestinationAttr)) {
+      if (destination.getInt() < 0 ||
+          destination.getInt() >= func.getNumArguments())
+        return ret.emitOpError("dispatch result ")
+               << index << " names destination argument "
+               << destination.getInt() << " of " << func.getNumArguments();
+      arg = func.getArgument(destination.getInt());
+    }
+    // A result that is another argument as it is gets copied: a read.
+    if (auto returned = dyn_cast<BlockArgument>(result);
+        returned && returned != arg &&
+        returned.getOwner() == &func.getBody().front())
+      layout.bindingAccess[returned.getArgNumber()] |= kAccessRead;
     if (!arg || arg.getOwner() != &func.getBody().front())
       return ret.emitOpError("dispatch result ")
              << index

@@ -54,6 +54,12 @@ struct WorkgroupCount {
   unsigned dimIndex = 0;
 };
 
+/// On a dispatch function's result: the index of the argument it is written
+/// into. Outlining sets it, so the answer survives canonicalization (which
+/// may reduce a body to returning another argument as it is: an erased
+/// identity copy); without it the destination operands are traced.
+inline constexpr llvm::StringLiteral kDestinationAttr = "ferry.destination";
+
 /// What the host needs to know about an entry to call it.
 struct EntryLayout {
   std::string name;

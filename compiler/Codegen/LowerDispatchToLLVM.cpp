@@ -1,10 +1,11 @@
 // Lowers dispatch functions (ExecutableCompiler.h) to the LLVM dialect:
-// bufferize each on its bindings alone, distribute its outermost parallel
-// loop of more than one iteration over workgroup x, lower linalg to loops
-// and everything to LLVM, then add the ABI wrapper `int32_t ENTRY(const
-// ferry_dispatch_state_t *)` that builds memref descriptors from the state's
-// bindings and push constants.
+// distribute each over workgroup x on tensors (tile and fuse,
+// DistributeWorkgroups.h), bufferize it on its bindings alone, lower linalg
+// to loops and everything to LLVM, then add the ABI wrapper `int32_t
+// ENTRY(const ferry_dispatch_state_t *)` that builds memref descriptors from
+// the state's bindings and push constants.
 #include "compiler/Codegen/LowerDispatchToLLVM.h"
+#include "compiler/Codegen/DistributeWorkgroups.h"
 
 #include <cstddef>
 
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
@@ -88,47 +90,16 @@ func::FuncOp makeBufferBody(func::FuncOp func, const EntryLayout &layout) {
   for (auto [result, binding] :
        llvm::zip(ret.getOperands(), layout.resultBindings)) {
     Value dest = mapping.lookup(func.getArgument(binding));
-    auto materialize = bufferization::MaterializeInDestinationOp::create(
-        builder, loc, mapping.lookupOrDefault(result), dest);
-    (void)materialize;
+    Value value = mapping.lookupOrDefault(result);
+    // A body that returns another binding as it is (canonicalization erases
+    // a copy whose body only yields its input) copies that binding.
+    if (isa<BlockArgument>(result) && value != dest)
+      value = linalg::CopyOp::create(builder, loc, value, dest).getResult(0);
+    bufferization::MaterializeInDestinationOp::create(builder, loc, value,
+                                                      dest);
   }
   func::ReturnOp::create(builder, loc);
   return body;
-}
-
-/// Tiles the one linalg op of `body` along the layout's loop by its tile size
-/// and hands tile `workgroup_id + k * workgroup_count` to each workgroup.
-LogicalResult distribute(func::FuncOp body, const EntryLayout &layout) {
-  if (layout.workgroups.tileSize == 0)
-    return success();
-  linalg::LinalgOp op;
-  body.walk([&](linalg::LinalgOp found) { op = found; });
-  if (!op)
-    return body.emitOpError("has no linalg op to distribute");
-  unsigned numArgs = body.getNumArguments();
-  Value workgroupId = body.getArgument(numArgs - 2);
-  Value workgroupCount = body.getArgument(numArgs - 1);
-
-  linalg::LinalgLoopDistributionOptions distribution;
-  distribution.procInfo = [&](OpBuilder &, Location, ArrayRef<Range> ranges) {
-    return SmallVector<linalg::ProcInfo>(
-        ranges.size(), linalg::ProcInfo{workgroupId, workgroupCount,
-                                        linalg::DistributionMethod::Cyclic});
-  };
-  linalg::LinalgTilingOptions options;
-  SmallVector<int64_t> tiles(op.getNumLoops(), 0);
-  tiles[layout.workgroups.loop] = layout.workgroups.tileSize;
-  options.setTileSizes(tiles)
-      .setLoopType(linalg::LinalgTilingLoopType::Loops)
-      .setDistributionOptions(distribution);
-  IRRewriter rewriter(body.getContext());
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::TiledLinalgOp> tiled =
-      linalg::tileLinalgOp(rewriter, op, options);
-  if (failed(tiled))
-    return op->emitOpError("could not be tiled over workgroups");
-  rewriter.eraseOp(op);
-  return success();
 }
 
 /// Adds `int32_t NAME(const ferry_dispatch_state_t *state)` calling the
@@ -229,6 +200,7 @@ void registerCodegenDialects(DialectRegistry &registry) {
                   tensor::TensorDialect, vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
 }
@@ -261,7 +233,8 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
     auto copy = cast<func::FuncOp>(builder.clone(*func));
     func::FuncOp body = makeBufferBody(copy, layout);
     copy.erase();
-    (void)body;
+    if (failed(distributeOverWorkgroups(body, layout)))
+      return failure();
   }
 
   bufferization::OneShotBufferizationOptions bufferizeOptions;
@@ -270,6 +243,16 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
   if (failed(bufferization::runOneShotBufferize(*lowered, bufferizeOptions,
                                                 bufferizeState)))
     return failure();
+  // Tiles written in place bufferize to copies of a subview onto an equal
+  // subview, and the loop result to one onto its binding: folded away here.
+  {
+    PassManager cleanup(context);
+    cleanup.addPass(createCanonicalizerPass());
+    cleanup.addPass(createCSEPass());
+    cleanup.addPass(createCanonicalizerPass());
+    if (failed(cleanup.run(*lowered)))
+      return failure();
+  }
   // A result that could not be written in place shows up as a copy into
   // its binding; the destination-style contract forbids that.
   WalkResult copies = lowered->walk([&](memref::CopyOp copy) {
@@ -283,11 +266,6 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
   });
   if (copies.wasInterrupted())
     return failure();
-
-  for (auto [body, layout] :
-       llvm::zip(lowered->getOps<func::FuncOp>(), entries))
-    if (failed(distribute(body, layout)))
-      return failure();
 
   PassManager pm(context);
   pm.addPass(createCanonicalizerPass());

@@ -53,7 +53,10 @@ func.func @fill_passed(%x: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>) {
   %e = tensor.empty() : tensor<4xi32>
   %c7 = arith.constant 7 : i32
   %f = linalg.fill ins(%c7 : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
-  %c9 = arith.constant 9 : i32
+  // A computed fill value: the fill of a constant would be fused into the
+  // add (a generic yielding 9 + h), leaving no in-place write into %f.
+  %c2 = arith.constant 2 : i32
+  %c9 = arith.addi %c7, %c2 : i32
   %g = linalg.fill ins(%c9 : i32) outs(%f : tensor<4xi32>) -> tensor<4xi32>
   %h = call @twice(%f) : (tensor<4xi32>) -> tensor<4xi32>
   %s = arith.addi %g, %h : tensor<4xi32>

@@ -28,6 +28,7 @@
 #include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
+#include "compiler/Dialect/Stream/Conversion/FormDispatches.h"
 #include "compiler/Dialect/Stream/Conversion/ImportSlices.h"
 #include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
 #include "compiler/Dialect/Stream/Conversion/LinalgOperands.h"
@@ -310,6 +311,7 @@ public:
     ties = *readTies(func); // checked before any function was imported
     consumed = *readConsumed(func, ties);
     applyTies(func, ties);
+    groups = DispatchGroups::form(func);
     Block &block = func.getBody().front();
     importArguments(block);
     importBlock(block);
@@ -343,6 +345,13 @@ private:
   }
 
   void importOp(Operation *op) {
+    if (const DispatchGroup *group = groups.groupOf(op)) {
+      if (op == group->ops.back())
+        importGroup(group->ops, group->internalEmpties);
+      else
+        deadOps.push_back(op); // dispatched with the group's last op
+      return;
+    }
     if (isImportedRegionOp(op))
       importRegionOp(op);
     else if (isa<scf::YieldOp, scf::ConditionOp>(op))
@@ -372,10 +381,6 @@ private:
       importExpand(expand);
     else if (isSliceOp(op))
       importSlice(cast<OffsetSizeAndStrideOpInterface>(op));
-    else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
-      importSoftmax(softmax);
-    else if (isGenericElementwise(op))
-      importGenericElementwise(op);
     else if (auto call = dyn_cast<func::CallOp>(op))
       importCall(call);
     else if (auto returnOp = dyn_cast<func::ReturnOp>(op))
@@ -759,6 +764,13 @@ private:
   // Undefined contents: an allocation of its own that nothing merges.
   void importEmpty(tensor::EmptyOp op) {
     auto type = cast<RankedTensorType>(op.getType());
+    // A destination made inside a dispatch group: dims only (for checks).
+    if (groups.isInternalEmpty(op)) {
+      storages[op.getResult()] = TensorStorage{
+          Value(), Value(), SmallVector<Value, 0>(op.getDynamicSizes())};
+      deadOps.push_back(op);
+      return;
+    }
     // Only shaping windows: no storage (LinalgOperands.h).
     if (isShapeOnlyEmpty(op)) {
       deadOps.push_back(op);
@@ -805,22 +817,46 @@ private:
     return storages[value].dynamicDims[type.getDynamicDimIndex(d)];
   }
 
-  // Outlines `op` into an executable of its own (a nested module marked
-  // `ferry.executable` holding one dispatch function over its operands) and
-  // dispatches it, writing the destination (`outs`) operand in place.
+  // Outlines `op` into an executable of its own and dispatches it.
   void importLinalg(linalg::LinalgOp op) {
-    Location loc = op.getLoc();
-    // The bindings: every operand but the shape-only ones, which the
-    // executable makes itself (LinalgOperands.h).
-    SmallVector<Value> allOperands(op->getOperands()), operands;
+    importGroup({op.getOperation()}, {});
+  }
+
+  // Outlines the linalg ops `ops` (a dispatch group, FormDispatches.h, in
+  // block order; or one op) into an executable of its own (a nested module
+  // marked `ferry.executable` holding one dispatch function over their
+  // operands from outside the group) and dispatches it where the last one
+  // was, writing its result in place into the destination (`outs`) its
+  // destination operands lead to. `internalEmpties` are made inside.
+  void importGroup(ArrayRef<Operation *> ops,
+                   ArrayRef<Operation *> internalEmpties) {
+    auto last = cast<linalg::LinalgOp>(ops.back());
+    Location loc = last.getLoc();
+    auto isMember = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      return def && llvm::is_contained(ops, def);
+    };
+    auto isInternalEmpty = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      return def && llvm::is_contained(internalEmpties, def);
+    };
+    // The bindings: every tensor operand from outside the group but the
+    // shape-only ones, which the executable makes itself
+    // (LinalgOperands.h).
+    auto isBinding = [&](OpOperand &operand) {
+      return isTensor(operand.get().getType()) && !isMember(operand.get()) &&
+             !isInternalEmpty(operand.get()) && !isShapeOnlyOperand(operand);
+    };
+    SmallVector<Value> operands;
     SmallVector<Type> operandTypes;
-    for (OpOperand &operand : op->getOpOperands()) {
-      if (isShapeOnlyOperand(operand))
-        continue;
-      operands.push_back(operand.get());
-      operandTypes.push_back(operand.get().getType());
-    }
-    Type resultType = op->getResult(0).getType();
+    for (Operation *member : ops)
+      for (OpOperand &operand : member->getOpOperands()) {
+        if (!isBinding(operand))
+          continue;
+        operands.push_back(operand.get());
+        operandTypes.push_back(operand.get().getType());
+      }
+    Type resultType = last->getResult(0).getType();
 
     OpBuilder moduleBuilder(func);
     std::string name =
@@ -836,32 +872,103 @@ private:
     Block *block = entry.addEntryBlock();
     bodyBuilder.setInsertionPointToStart(block);
     IRMapping mapping;
-    for (OpOperand &operand : op->getOpOperands())
-      if (isShapeOnlyOperand(operand))
-        mapping.map(
-            operand.get(),
-            bodyBuilder.clone(*operand.get().getDefiningOp())->getResult(0));
-    SetVector<Value> captured;
-    getUsedValuesDefinedAbove(op->getRegions(), captured);
-    for (Value value : captured)
-      mapping.map(value,
-                  bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
-    Operation *clone = bodyBuilder.clone(*op, mapping);
-    // Each binding operand its own argument, also where one value is passed
-    // twice (`ins(%x, %x) outs(%x)`): copy-on-write gives the written one
-    // its own storage, the others may share theirs.
     auto arg = block->args_begin();
-    for (OpOperand &operand : op->getOpOperands())
-      if (!isShapeOnlyOperand(operand))
-        clone->setOperand(operand.getOperandNumber(), *arg++);
+    Operation *clone = nullptr;
+    for (Operation *member : ops) {
+      for (OpOperand &operand : member->getOpOperands()) {
+        Operation *def = operand.get().getDefiningOp();
+        if (isShapeOnlyOperand(operand) ||
+            (!isTensor(operand.get().getType()) && def &&
+             matchPattern(def, m_Constant())))
+          mapping.map(operand.get(), bodyBuilder.clone(*def)->getResult(0));
+      }
+      SetVector<Value> captured;
+      getUsedValuesDefinedAbove(member->getRegions(), captured);
+      for (Value value : captured)
+        mapping.map(value,
+                    bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
+      clone = bodyBuilder.clone(*member, mapping);
+      // Each binding operand its own argument, also where one value is
+      // passed twice (`ins(%x, %x) outs(%x)`): copy-on-write gives the
+      // written one its own storage, the others may share theirs.
+      for (OpOperand &operand : member->getOpOperands())
+        if (isBinding(operand))
+          clone->setOperand(operand.getOperandNumber(), *arg++);
+      // An intermediate's destination, sized by the inputs in the dispatch.
+      for (OpOperand &operand : member->getOpOperands()) {
+        if (!isInternalEmpty(operand.get()))
+          continue;
+        bodyBuilder.setInsertionPoint(clone);
+        Value empty = buildInternalEmpty(
+            bodyBuilder, cast<linalg::LinalgOp>(member), operand,
+            [&](Value input) {
+              for (OpOperand &use : member->getOpOperands())
+                if (use.get() == input)
+                  return clone->getOperand(use.getOperandNumber());
+              return Value();
+            });
+        assert(empty && "dispatch formation checked the sizes");
+        clone->setOperand(operand.getOperandNumber(), empty);
+        bodyBuilder.setInsertionPointToEnd(block);
+      }
+      mapping.map(member->getResults(), clone->getResults());
+    }
     func::ReturnOp::create(bodyBuilder, loc, clone->getResults());
 
     FailureOr<codegen::EntryLayout> layout =
         codegen::analyzeDispatchFunction(entry);
     assert(succeeded(layout) && "a checked linalg op outlines cleanly");
 
-    // Operands mapped to the same loop must agree on its extent; where
-    // their dynamic dims are different values, the program checks.
+    for (Operation *member : ops) {
+      auto op = cast<linalg::LinalgOp>(member);
+      checkLoopExtents(op);
+      // An intermediate has no storage, but dims for the checks of the
+      // members using it: those of its destination.
+      if (member != ops.back())
+        storages[op->getResult(0)] = TensorStorage{
+            Value(), Value(), storages[op.getDpsInits()[0]].dynamicDims};
+    }
+
+    SmallVector<Value> pushConstants, resources, sizes;
+    for (Value operand : operands) {
+      const TensorStorage &storage = storages[operand];
+      llvm::append_range(pushConstants, storage.dynamicDims);
+      resources.push_back(storage.resource);
+      sizes.push_back(storage.size);
+    }
+    Value one = indexConstant(loc, 1);
+    Value countX = one;
+    if (layout->workgroups.tileSize > 0) {
+      Value extent = layout->workgroups.staticExtent
+                         ? indexConstant(loc, *layout->workgroups.staticExtent)
+                         : dimOf(loc, operands[layout->workgroups.bindingIndex],
+                                 layout->workgroups.dimIndex);
+      countX = arith::CeilDivUIOp::create(
+          builder, loc, extent,
+          indexConstant(loc, layout->workgroups.tileSize));
+    }
+    int64_t tied = layout->resultBindings.front();
+    entry.setResultAttr(0, codegen::kDestinationAttr,
+                        builder.getI64IntegerAttr(tied));
+    Value dest = operands[tied];
+    TensorStorage result = storages[dest];
+    auto dispatch = AsyncDispatchEntryOp::create(
+        builder, loc, result.resource.getType(),
+        SymbolRefAttr::get(executable.getSymNameAttr(),
+                           {FlatSymbolRefAttr::get(entry.getSymNameAttr())}),
+        ValueRange{countX, one, one}, pushConstants, resources, sizes,
+        result.size, builder.getDenseI64ArrayAttr({tied}));
+    setAffinity(dispatch, affinityOf(last));
+    result.resource = dispatch.getResult();
+    storages[last->getResult(0)] = result;
+    deadOps.push_back(last);
+  }
+
+  // Operands of `op` mapped to the same loop must agree on its extent;
+  // where their dynamic dims are different values, the program checks.
+  void checkLoopExtents(linalg::LinalgOp op) {
+    Location loc = op.getLoc();
+    SmallVector<Value> allOperands(op->getOperands());
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     SmallVector<Value> loopExtent(op.getNumLoops());
     std::string what =
@@ -890,38 +997,6 @@ private:
       }
     }
     checkWindowExtents(op, allOperands, loopExtent);
-
-    SmallVector<Value> pushConstants, resources, sizes;
-    for (Value operand : operands) {
-      const TensorStorage &storage = storages[operand];
-      llvm::append_range(pushConstants, storage.dynamicDims);
-      resources.push_back(storage.resource);
-      sizes.push_back(storage.size);
-    }
-    Value one = indexConstant(loc, 1);
-    Value countX = one;
-    if (layout->workgroups.tileSize > 0) {
-      Value extent = layout->workgroups.staticExtent
-                         ? indexConstant(loc, *layout->workgroups.staticExtent)
-                         : dimOf(loc, operands[layout->workgroups.bindingIndex],
-                                 layout->workgroups.dimIndex);
-      countX = arith::CeilDivUIOp::create(
-          builder, loc, extent,
-          indexConstant(loc, layout->workgroups.tileSize));
-    }
-    int64_t tied = layout->resultBindings.front();
-    Value dest = operands[tied];
-    TensorStorage result = storages[dest];
-    auto dispatch = AsyncDispatchEntryOp::create(
-        builder, loc, result.resource.getType(),
-        SymbolRefAttr::get(executable.getSymNameAttr(),
-                           {FlatSymbolRefAttr::get(entry.getSymNameAttr())}),
-        ValueRange{countX, one, one}, pushConstants, resources, sizes,
-        result.size, builder.getDenseI64ArrayAttr({tied}));
-    setAffinity(dispatch, affinityOf(op));
-    result.resource = dispatch.getResult();
-    storages[op->getResult(0)] = result;
-    deadOps.push_back(op);
   }
 
   // A dimension an operand indexes with a sum of loops (a convolution
@@ -975,36 +1050,6 @@ private:
               Twine(file.getLine()) + ":" + Twine(file.getColumn()))
           .str();
     return "";
-  }
-
-  // Rewrites `op` as a linalg.generic into a fresh tensor.empty of its
-  // result's shape (the dims of its first operand) and dispatches that.
-  void importGenericElementwise(Operation *op) {
-    Location loc = op->getLoc();
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    auto empty = tensor::EmptyOp::create(
-        builder, loc, type, storages[op->getOperand(0)].dynamicDims);
-    setAffinity(empty, getAffinity(op));
-    importEmpty(empty);
-    AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
-    SmallVector<AffineMap> maps(op->getNumOperands() + 1, identity);
-    SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        builder, loc, TypeRange{type}, op->getOperands(),
-        ValueRange{empty.getResult()}, maps, iterators,
-        [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-          OperationState state(nestedLoc, op->getName());
-          state.addOperands(args.drop_back());
-          state.addTypes(type.getElementType());
-          state.addAttributes(op->getAttrs());
-          Operation *scalar = nested.create(state);
-          linalg::YieldOp::create(nested, nestedLoc, scalar->getResults());
-        });
-    setAffinity(generic, getAffinity(op));
-    importLinalg(generic);
-    storages[op->getResult(0)] = storages[generic.getResult(0)];
-    deadOps.push_back(op);
   }
 
   // linalg.fill writes its init operand in place.
@@ -1134,28 +1179,6 @@ private:
     if (auto value = dyn_cast<Value>(size))
       return value;
     return indexConstant(loc, *getConstantIntValue(size));
-  }
-
-  // linalg.softmax decomposed by its own AggregatedOpInterface (a max and
-  // a sum reduction into fills, exp and division generics), each of which
-  // is imported in turn.
-  void importSoftmax(linalg::SoftmaxOp op) {
-    Block *block = op->getBlock();
-    Operation *before = op->getPrevNode();
-    FailureOr<SmallVector<Value>> results = op.decomposeOperation(builder);
-    assert(succeeded(results) && "softmax on tensors decomposes");
-    Operation *next = before ? before->getNextNode() : &block->front();
-    while (next != op.getOperation()) {
-      Operation *current = next;
-      next = current->getNextNode();
-      builder.setInsertionPoint(current);
-      AffinityAttr affinity = getAffinity(op);
-      if (affinity && hasTensorTypes(current))
-        setAffinity(current, affinity);
-      importOp(current);
-    }
-    storages[op->getResult(0)] = storages[results->front()];
-    deadOps.push_back(op);
   }
 
   // A call to a function of this module that uses tensors: the host
@@ -1353,6 +1376,7 @@ private:
   llvm::DenseMap<Value, TensorStorage> storages;
   SmallVector<Operation *> deadOps;
   unsigned dispatchCount = 0;
+  DispatchGroups groups;
 };
 
 struct ConvertInputToStreamPass

@@ -11,7 +11,8 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     against its tensor type and imported as an external resource, each
     result is exported. Elementwise `arith` add/sub/mul on ranked tensors
     (static or dynamic shapes) become `stream.async.dispatch` of a built-in
-    kernel, and `tensor.dim` reads the dimension the import recorded.
+    kernel unless they fuse with a linalg op (below), and `tensor.dim` reads
+    the dimension the import recorded.
 
     Dispatch formation: every accepted linalg op on tensors (`generic` with
     an arith/math body, `matmul`, `batch_matmul`, `matvec`, `vecmat`,
@@ -21,9 +22,15 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     indexing maps of loops or sums of loops times non-negative constants),
     the parts `linalg.softmax` decomposes into, and every other elementwise
     arith/math op on whole tensors (as the `linalg.generic` it becomes), is
-    outlined into an executable of its own (a nested module marked
-    `ferry.executable`) and becomes `stream.async.dispatch.entry`, whose
-    result is its `outs` operand written in place; operands mapped to the
+    outlined into an executable (a nested module marked `ferry.executable`)
+    and becomes `stream.async.dispatch.entry`, whose result is its `outs`
+    operand written in place. Ops are grouped first (FormDispatches.h): an
+    elementwise chain is merged into one generic, and a contraction,
+    convolution, pooling or reduction shares its dispatch with the constant
+    fill of its destination, elementwise producers only it reads and the
+    elementwise consumers of its result that only read it (written over it,
+    so the group's result stays tied to the root's `outs`); a value used
+    outside a group is never fused away. Operands mapped to the
     same loop are checked at run time where their dynamic dims are
     different values, and so is a dimension indexed by a sum of loops
     (a convolution window) against the sum's largest value. A static

@@ -5,7 +5,7 @@
 // a tensor.empty destination is a fresh alloca, never a copy.
 
 // CHECK-LABEL: module @matmul_dispatch_0 attributes {ferry.executable}
-// CHECK:         func.func @matmul_dispatch_0(%{{.*}}: tensor<?x64xf32>, %{{.*}}: tensor<64x32xf32>, %{{.*}}: tensor<?x32xf32>) -> tensor<?x32xf32>
+// CHECK:         func.func @matmul_dispatch_0(%{{.*}}: tensor<?x64xf32>, %{{.*}}: tensor<64x32xf32>, %{{.*}}: tensor<?x32xf32>) -> (tensor<?x32xf32> {ferry.destination = {{[0-9]+}} : i64})
 // CHECK:           linalg.matmul
 // CHECK-LABEL: func.func @matmul(
 // CHECK:         %[[M:.*]] = hal.buffer_view.dim<%arg0 : !hal.buffer_view> [0]
@@ -59,7 +59,7 @@ func.func @add(%a: tensor<?xf32>, %out: tensor<?xf32>) -> tensor<?xf32> {
 // static shapes the linalg verifier checked the window fits, so there is
 // no run-time check; the result is written into its `outs` operand.
 // CHECK-LABEL: module @conv_dispatch_0
-// CHECK:         func.func @conv_dispatch_0(%{{.*}}: tensor<1x9x9x3xf32>, %{{.*}}: tensor<3x3x3x4xf32>, %{{.*}}: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK:         func.func @conv_dispatch_0(%{{.*}}: tensor<1x9x9x3xf32>, %{{.*}}: tensor<3x3x3x4xf32>, %{{.*}}: tensor<1x4x4x4xf32>) -> (tensor<1x4x4x4xf32> {ferry.destination = {{[0-9]+}} : i64})
 // CHECK:           linalg.conv_2d_nhwc_hwcf
 // CHECK-LABEL: func.func @conv(
 // CHECK-NOT:     cf.assert
@@ -102,7 +102,7 @@ func.func @conv_dynamic(%i: tensor<1x?x?x3xf32>, %f: tensor<?x?x3x4xf32>, %o: te
 // is made inside the executable, not a binding, and the program allocates
 // nothing for it.
 // CHECK-LABEL: module @pool_dispatch_0
-// CHECK:         func.func @pool_dispatch_0(%{{.*}}: tensor<1x8x8x3xf32>, %[[OUT:.*]]: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+// CHECK:         func.func @pool_dispatch_0(%{{.*}}: tensor<1x8x8x3xf32>, %[[OUT:.*]]: tensor<1x4x4x3xf32>) -> (tensor<1x4x4x3xf32> {ferry.destination = {{[0-9]+}} : i64})
 // CHECK:           %[[W:.*]] = tensor.empty() : tensor<2x2xf32>
 // CHECK:           linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x8x8x3xf32>, tensor<2x2xf32>) outs(%[[OUT]]
 // CHECK-LABEL: func.func @pool(
@@ -174,18 +174,17 @@ func.func @captured(%a: tensor<?xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // Elementwise arith/math on whole tensors that no built-in kernel covers
-// becomes a linalg.generic into a fresh alloca, dispatched the same way.
+// becomes a linalg.generic into a fresh alloca; a chain of them is merged
+// into one generic (dispatch formation), dispatched the same way.
 // CHECK-LABEL: module @divexp_dispatch_0
 // CHECK:         linalg.generic
 // CHECK:           arith.divf
-// CHECK-LABEL: module @divexp_dispatch_1
-// CHECK:         linalg.generic
 // CHECK:           math.exp
+// CHECK-NOT:     module @divexp_dispatch_1
 // CHECK-LABEL: func.func @divexp(
 // CHECK:         %[[E:.*]] = stream.async.alloca
-// CHECK:         %[[D:.*]] = stream.async.dispatch.entry @divexp_dispatch_0::@divexp_dispatch_0 {{.*}} -> %[[E]]
-// CHECK:         %[[E2:.*]] = stream.async.alloca
-// CHECK:         stream.async.dispatch.entry @divexp_dispatch_1::@divexp_dispatch_1 {{.*}}(%[[D]], %[[E2]]) {{.*}} -> %[[E2]]
+// CHECK:         stream.async.dispatch.entry @divexp_dispatch_0::@divexp_dispatch_0 {{.*}} -> %[[E]]
+// CHECK-NOT:     stream.async.dispatch
 func.func @divexp(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %0 = arith.divf %a, %b : tensor<4xf32>
   %1 = math.exp %0 : tensor<4xf32>
@@ -216,23 +215,28 @@ func.func @divide_tensors(%a: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 // linalg.softmax is decomposed by its own interface: a max reduction into
-// a fill, exp(x - max), a sum reduction into a fill, the division; each
-// generic a dispatch of its own, the last written into the softmax's outs.
+// a fill, exp(x - max), a sum reduction into a fill, the division. Each
+// reduction is a dispatch with its fill fused; exp(x - max) is read by the
+// sum and the division, so it stays a dispatch (and a value) of its own,
+// and so does the division (it reads the sum broadcast, not element for
+// element). The last is written into the softmax's outs.
 // CHECK-LABEL: module @softmax_dispatch_0
+// CHECK:         linalg.fill
 // CHECK:         arith.maxnumf
 // CHECK-LABEL: module @softmax_dispatch_1
 // CHECK:         arith.subf
 // CHECK:         math.exp
 // CHECK-LABEL: module @softmax_dispatch_2
+// CHECK:         linalg.fill
 // CHECK:         arith.addf
 // CHECK-LABEL: module @softmax_dispatch_3
 // CHECK:         arith.divf
 // CHECK-LABEL: func.func @softmax(
 // CHECK-NOT:     linalg.softmax
-// CHECK:         stream.async.fill
+// CHECK-NOT:     stream.async.fill
 // CHECK:         stream.async.dispatch.entry @softmax_dispatch_0::@softmax_dispatch_0
 // CHECK:         stream.async.dispatch.entry @softmax_dispatch_1::@softmax_dispatch_1
-// CHECK:         stream.async.fill
+// CHECK-NOT:     stream.async.fill
 // CHECK:         stream.async.dispatch.entry @softmax_dispatch_2::@softmax_dispatch_2
 // CHECK:         %[[R:.*]] = stream.async.dispatch.entry @softmax_dispatch_3::@softmax_dispatch_3 {{.*}}(%{{.*}}, %{{.*}}, %[[OUT:.*]]) : ({{.*}}) -> %[[OUT]]{{{.*}}}
 // CHECK:         stream.tensor.export %[[R]]

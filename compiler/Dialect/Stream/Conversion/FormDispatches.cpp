@@ -1,0 +1,420 @@
+// Dispatch formation: rewrites the tensor ops of an input function for
+// fusion and groups them into dispatches (FormDispatches.h says which).
+#include "compiler/Dialect/Stream/Conversion/FormDispatches.h"
+
+#include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
+#include "compiler/Dialect/Stream/IR/StreamInterfaces.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+
+namespace ferry::stream {
+
+using namespace input;
+
+namespace {
+
+bool sameAffinity(Operation *a, Operation *b) {
+  return getAffinity(a) == getAffinity(b);
+}
+
+bool isAllParallel(linalg::LinalgOp op) {
+  return op.getNumParallelLoops() == op.getNumLoops();
+}
+
+/// For each dynamic size of the tensor.empty `init` of `op`: the input of
+/// `op` and its dimension on the same loop, or nullopt if one has none.
+std::optional<SmallVector<std::pair<OpOperand *, unsigned>>>
+internalEmptySizes(linalg::LinalgOp op, OpOperand &init) {
+  auto type = cast<RankedTensorType>(init.get().getType());
+  AffineMap outMap = op.getMatchingIndexingMap(&init);
+  SmallVector<std::pair<OpOperand *, unsigned>> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    auto loop = dyn_cast<AffineDimExpr>(outMap.getResult(d));
+    if (!loop)
+      return std::nullopt;
+    std::optional<std::pair<OpOperand *, unsigned>> found;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (!isa<RankedTensorType>(input->get().getType()))
+        continue;
+      for (auto [position, expr] :
+           llvm::enumerate(op.getMatchingIndexingMap(input).getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        if (dim && dim.getPosition() == loop.getPosition()) {
+          found = {input, (unsigned)position};
+          break;
+        }
+      }
+      if (found)
+        break;
+    }
+    if (!found)
+      return std::nullopt;
+    sizes.push_back(*found);
+  }
+  return sizes;
+}
+
+/// Dimension `d` of `value`, read where it was sized (the tensor.empty a
+/// chain of linalg destinations starts from) so that no tensor.dim becomes
+/// a second use of a value fusion would merge away.
+Value dimOf(OpBuilder &builder, Location loc, Value value, int64_t d,
+            AffinityAttr affinity) {
+  while (auto result = dyn_cast<OpResult>(value)) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(result.getOwner());
+    if (!linalgOp)
+      break;
+    value = linalgOp.getDpsInits()[result.getResultNumber()];
+  }
+  if (auto empty = value.getDefiningOp<tensor::EmptyOp>())
+    return empty.getDynamicSize(d);
+  auto dim = tensor::DimOp::create(builder, loc, value, d);
+  setAffinity(dim, affinity);
+  return dim;
+}
+
+/// The elementwise arith/math op `op` as a linalg.generic into a fresh
+/// tensor.empty of its result's shape (the dims of its first operand).
+void convertToGeneric(IRRewriter &rewriter, Operation *op) {
+  rewriter.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  AffinityAttr affinity = getAffinity(op);
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    dims.push_back(dimOf(rewriter, loc, op->getOperand(0), d, affinity));
+  }
+  auto empty = tensor::EmptyOp::create(rewriter, loc, type, dims);
+  setAffinity(empty, affinity);
+  AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+  SmallVector<AffineMap> maps(op->getNumOperands() + 1, identity);
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{type}, op->getOperands(),
+      ValueRange{empty.getResult()}, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        OperationState state(nestedLoc, op->getName());
+        state.addOperands(args.drop_back());
+        state.addTypes(type.getElementType());
+        state.addAttributes(op->getAttrs());
+        Operation *scalar = nested.create(state);
+        linalg::YieldOp::create(nested, nestedLoc, scalar->getResults());
+      });
+  setAffinity(generic, affinity);
+  rewriter.replaceOp(op, generic->getResults());
+}
+
+/// Whether `op` (linalg, or an elementwise op that becomes a generic) may
+/// share a dispatch with an elementwise op it is adjacent to.
+bool isFusibleNeighbor(Operation *op) {
+  if (!op)
+    return false;
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return matchPattern(fill.getInputs()[0], m_Constant());
+  return isa<linalg::LinalgOp>(op) || isGenericElementwise(op);
+}
+
+/// Whether the built-in elementwise op `op` would fuse as a generic: an
+/// operand only it uses comes from a fusible neighbor, or its one user is
+/// one. Elsewhere it keeps its built-in kernel, whose result
+/// stream-reuse-operand-storage can write over a dying operand.
+bool fusesAsGeneric(Operation *op) {
+  auto fusesWith = [&](Operation *neighbor) {
+    return isFusibleNeighbor(neighbor) && sameAffinity(neighbor, op) &&
+           neighbor->getBlock() == op->getBlock();
+  };
+  for (Value operand : op->getOperands())
+    if (operand.hasOneUse() && fusesWith(operand.getDefiningOp()))
+      return true;
+  Value result = op->getResult(0);
+  return result.hasOneUse() && fusesWith(*result.user_begin());
+}
+
+/// Step 1: elementwise ops to generics, softmax decomposed, elementwise
+/// named ops generalized.
+void prepareForFusion(Block &block) {
+  IRRewriter rewriter(block.getParentOp()->getContext());
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    auto softmax = dyn_cast<linalg::SoftmaxOp>(&op);
+    if (!softmax || !softmax.hasPureTensorSemantics())
+      continue;
+    Operation *before = softmax->getPrevNode();
+    rewriter.setInsertionPoint(softmax);
+    FailureOr<SmallVector<Value>> results =
+        softmax.decomposeOperation(rewriter);
+    if (failed(results))
+      continue;
+    for (Operation *next = before ? before->getNextNode() : &block.front();
+         next != softmax.getOperation(); next = next->getNextNode())
+      if (hasTensorTypes(next))
+        setAffinity(next, getAffinity(softmax));
+    rewriter.replaceOp(softmax, *results);
+  }
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (isGenericElementwise(&op)) {
+      convertToGeneric(rewriter, &op);
+      continue;
+    }
+    if (!getElementwiseKernel(&op) || !hasTensorTypes(&op))
+      continue;
+    if (fusesAsGeneric(&op))
+      convertToGeneric(rewriter, &op);
+  }
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (!isa<linalg::BroadcastOp, linalg::TransposeOp, linalg::MapOp,
+             linalg::CopyOp, linalg::ElementwiseOp, linalg::ReduceOp>(op))
+      continue;
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (!linalgOp.hasPureTensorSemantics())
+      continue;
+    AffinityAttr affinity = getAffinity(&op);
+    rewriter.setInsertionPoint(&op);
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, linalgOp);
+    if (succeeded(generic))
+      setAffinity(*generic, affinity);
+  }
+  // A fill of a constant that only generics read: a generic yielding it.
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    auto fill = dyn_cast<linalg::FillOp>(&op);
+    if (!fill || !fill.hasPureTensorSemantics() || fill->use_empty())
+      continue;
+    Operation *constant = fill.getInputs()[0].getDefiningOp();
+    if (!constant || !matchPattern(constant, m_Constant()))
+      continue;
+    bool readOnly = llvm::all_of(fill->getUses(), [&](OpOperand &use) {
+      auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+      return generic && generic.isDpsInput(&use) && sameAffinity(generic, fill);
+    });
+    if (!readOnly)
+      continue;
+    rewriter.setInsertionPoint(fill);
+    auto type = cast<RankedTensorType>(fill.getResult(0).getType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, fill.getLoc(), TypeRange{type}, ValueRange{},
+        fill.getOutputs(), {rewriter.getMultiDimIdentityMap(type.getRank())},
+        SmallVector<utils::IteratorType>(type.getRank(),
+                                         utils::IteratorType::parallel),
+        [&](OpBuilder &nested, Location loc, ValueRange) {
+          Operation *value = nested.clone(*constant);
+          linalg::YieldOp::create(nested, loc, value->getResults());
+        });
+    setAffinity(generic, getAffinity(fill));
+    rewriter.replaceOp(fill, generic->getResults());
+  }
+}
+
+/// Step 2: an all-parallel generic merges into the generic reading it when
+/// that is its only user (linalg elementwise fusion), until none does.
+void fuseElementwise(Block &block) {
+  IRRewriter rewriter(block.getParentOp()->getContext());
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation &op : block) {
+      auto consumer = dyn_cast<linalg::GenericOp>(&op);
+      if (!consumer || !consumer.hasPureTensorSemantics())
+        continue;
+      for (OpOperand *operand : consumer.getDpsInputOperands()) {
+        auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+        if (!producer || producer->getBlock() != &block ||
+            !sameAffinity(producer, consumer) ||
+            !llvm::all_of(producer->getUsers(),
+                          [&](Operation *user) { return user == consumer; }) ||
+            !linalg::areElementwiseOpsFusable(operand))
+          continue;
+        AffinityAttr affinity = getAffinity(consumer);
+        rewriter.setInsertionPoint(consumer);
+        FailureOr<linalg::ElementwiseOpFusionResult> fused =
+            linalg::fuseElementwiseOps(rewriter, operand);
+        if (failed(fused))
+          continue;
+        setAffinity(fused->fusedOp, affinity);
+        for (auto [from, to] : fused->replacements)
+          rewriter.replaceUsesWithIf(from, to, [&](OpOperand &use) {
+            return use.getOwner() != producer;
+          });
+        rewriter.eraseOp(consumer);
+        if (producer->use_empty())
+          rewriter.eraseOp(producer);
+        changed = true;
+        break;
+      }
+      if (changed)
+        break;
+    }
+  }
+  // Destinations the merged producers wrote are dead now.
+  for (Operation &op : llvm::make_early_inc_range(block))
+    if (isa<tensor::EmptyOp>(op) && op.use_empty())
+      op.erase();
+}
+
+/// The generic `consumer` reading `value` (its only use) element for element
+/// at `value`'s type, into a tensor.empty nothing else uses, rewritten to
+/// write over `value` instead; null if it is not such a generic.
+linalg::GenericOp writeConsumerInPlace(Value value, Operation *root) {
+  if (!value.hasOneUse())
+    return {};
+  OpOperand &use = *value.use_begin();
+  auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+  if (!consumer || consumer->getBlock() != root->getBlock() ||
+      !sameAffinity(consumer, root) || !consumer.hasPureTensorSemantics() ||
+      !isAllParallel(consumer) || consumer.getNumDpsInits() != 1 ||
+      !consumer.isDpsInput(&use) ||
+      consumer->getResult(0).getType() != value.getType())
+    return {};
+  OpOperand &init = consumer.getDpsInitsMutable()[0];
+  AffineMap outMap = consumer.getMatchingIndexingMap(&init);
+  if (!outMap.isPermutation() ||
+      consumer.getMatchingIndexingMap(&use) != outMap ||
+      !init.get().getDefiningOp<tensor::EmptyOp>() || !init.get().hasOneUse() ||
+      consumer.payloadUsesValueFromOperand(&init))
+    return {};
+
+  IRRewriter rewriter(consumer->getContext());
+  rewriter.setInsertionPoint(consumer);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    if (input == &use)
+      continue;
+    inputs.push_back(input->get());
+    maps.push_back(consumer.getMatchingIndexingMap(input));
+  }
+  maps.push_back(outMap);
+  auto inPlace = linalg::GenericOp::create(
+      rewriter, consumer.getLoc(), consumer->getResultTypes(), inputs,
+      ValueRange{value}, maps, consumer.getIteratorTypesArray());
+  inPlace->setDiscardableAttrs(consumer->getDiscardableAttrDictionary());
+  inPlace.getRegion().takeBody(consumer.getRegion());
+  Block &body = inPlace.getRegion().front();
+  unsigned readIndex = use.getOperandNumber();
+  body.getArgument(readIndex).replaceAllUsesWith(body.getArguments().back());
+  body.eraseArgument(readIndex);
+  Operation *empty = init.get().getDefiningOp();
+  rewriter.replaceOp(consumer, inPlace->getResults());
+  rewriter.eraseOp(empty);
+  return inPlace;
+}
+
+/// Step 3: the group rooted at `root` (see FormDispatches.h).
+std::unique_ptr<DispatchGroup>
+formGroup(linalg::LinalgOp root,
+          const llvm::DenseMap<Operation *, DispatchGroup *> &taken) {
+  auto group = std::make_unique<DispatchGroup>();
+  group->ops.push_back(root);
+  Block *block = root->getBlock();
+  auto fusible = [&](Operation *op) {
+    return op && op->getBlock() == block && sameAffinity(op, root) &&
+           !taken.contains(op);
+  };
+  // The fill of a constant initializing the destination.
+  OpOperand &rootInit = root.getDpsInitsMutable()[0];
+  if (auto fill = rootInit.get().getDefiningOp<linalg::FillOp>();
+      fusible(fill) && fill->getResult(0).hasOneUse() &&
+      matchPattern(fill.getInputs()[0], m_Constant()))
+    group->ops.push_back(fill);
+  // Elementwise producers of its inputs, with destinations of their own.
+  for (OpOperand *input : root.getDpsInputOperands()) {
+    auto producer = input->get().getDefiningOp<linalg::GenericOp>();
+    if (!fusible(producer) || group->contains(producer) ||
+        !producer.hasPureTensorSemantics() || !isAllParallel(producer) ||
+        producer->getNumResults() != 1 || producer.getNumDpsInits() != 1)
+      continue;
+    // Read by the root only, never as its destination.
+    if (!llvm::all_of(producer->getUses(), [&](OpOperand &use) {
+          return use.getOwner() == root.getOperation() && root.isDpsInput(&use);
+        }))
+      continue;
+    OpOperand &init = producer.getDpsInitsMutable()[0];
+    auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
+    if (!empty || !init.get().hasOneUse() ||
+        !internalEmptySizes(producer, init))
+      continue;
+    group->ops.push_back(producer);
+    group->internalEmpties.push_back(empty);
+  }
+  // The chain of elementwise consumers, each written in place.
+  Value current = root->getResult(0);
+  while (linalg::GenericOp consumer = writeConsumerInPlace(current, root)) {
+    group->ops.push_back(consumer);
+    current = consumer->getResult(0);
+  }
+  llvm::sort(group->ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return group;
+}
+
+} // namespace
+
+Value buildInternalEmpty(OpBuilder &builder, linalg::LinalgOp op,
+                         OpOperand &init, function_ref<Value(Value)> lookup) {
+  std::optional<SmallVector<std::pair<OpOperand *, unsigned>>> sizes =
+      internalEmptySizes(op, init);
+  if (!sizes)
+    return {};
+  Location loc = init.get().getLoc();
+  SmallVector<Value> dims;
+  for (auto [input, position] : *sizes)
+    dims.push_back(tensor::DimOp::create(builder, loc, lookup(input->get()),
+                                         (int64_t)position));
+  return tensor::EmptyOp::create(
+      builder, loc, cast<RankedTensorType>(init.get().getType()), dims);
+}
+
+DispatchGroups DispatchGroups::form(func::FuncOp func) {
+  SmallVector<Block *> blocks;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<linalg::LinalgOp>(op))
+      return WalkResult::skip();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        blocks.push_back(&block);
+    return WalkResult::advance();
+  });
+  DispatchGroups groups;
+  for (Block *block : blocks) {
+    prepareForFusion(*block);
+    fuseElementwise(*block);
+    SmallVector<linalg::LinalgOp> roots;
+    for (Operation &op : *block)
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+          linalgOp && isDispatchableLinalgOp(linalgOp) &&
+          linalgOp.hasPureTensorSemantics() && linalgOp->getNumResults() == 1 &&
+          linalgOp.getNumReductionLoops() > 0)
+        roots.push_back(linalgOp);
+    for (linalg::LinalgOp root : roots) {
+      if (groups.members.contains(root))
+        continue;
+      std::unique_ptr<DispatchGroup> group = formGroup(root, groups.members);
+      if (group->ops.size() == 1)
+        continue;
+      for (Operation *op : group->ops)
+        groups.members[op] = group.get();
+      for (Operation *empty : group->internalEmpties)
+        groups.empties[empty] = group.get();
+      groups.groups.push_back(std::move(group));
+    }
+  }
+  return groups;
+}
+
+const DispatchGroup *DispatchGroups::groupOf(Operation *op) const {
+  return members.lookup(op);
+}
+
+bool DispatchGroups::isInternalEmpty(Operation *op) const {
+  return empties.contains(op);
+}
+
+} // namespace ferry::stream
