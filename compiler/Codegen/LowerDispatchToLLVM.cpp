@@ -1,6 +1,7 @@
 // Lowers dispatch functions (ExecutableCompiler.h) to the LLVM dialect:
 // bufferize each on its bindings alone, distribute its outermost parallel
-// loop of more than one iteration over workgroup x, lower linalg to loops
+// loop of more than one iteration over workgroup x, tile and vectorize
+// each workgroup's linalg ops (TileAndVectorize.h), lower the rest to loops
 // and everything to LLVM, then add the ABI wrapper `int32_t ENTRY(const
 // ferry_dispatch_state_t *)` that builds memref descriptors from the state's
 // bindings and push constants.
@@ -234,7 +235,8 @@ void registerCodegenDialects(DialectRegistry &registry) {
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
-lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
+lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries,
+                      const VectorTarget &vectorTarget) {
   MLIRContext *context = module.getContext();
   DialectRegistry registry;
   registerCodegenDialects(registry);
@@ -288,6 +290,8 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
        llvm::zip(lowered->getOps<func::FuncOp>(), entries))
     if (failed(distribute(body, layout)))
       return failure();
+  if (failed(tileAndVectorize(*lowered, vectorTarget)))
+    return failure();
 
   PassManager pm(context);
   pm.addPass(createCanonicalizerPass());
@@ -306,6 +310,7 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(*lowered)))
