@@ -21,9 +21,9 @@ struct VectorTarget {
 };
 
 /// The tile of the workgroup loop to give one workgroup of `op`, given the
-/// one chosen for its amount of work: for a matmul at least 64 rows and a
-/// multiple of the register block's 8 (a workgroup packs each panel of B
-/// once for all its rows); other ops keep `tile`.
+/// one chosen for its amount of work: for a matmul at least 128 rows (64
+/// under 512 rows) and a multiple of the register block's 8 (a workgroup
+/// packs each panel of B once for all its rows); other ops keep `tile`.
 int64_t adjustWorkgroupTile(mlir::linalg::LinalgOp op, int64_t tile);
 
 /// Tiles and vectorizes the linalg ops (on memrefs) of every function of
