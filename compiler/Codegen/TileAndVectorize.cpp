@@ -10,7 +10,7 @@
 //   outer products (broadcast A, FMA with a vector of B). The 8x2W block of
 //   C is hoisted out of the k loop, so it stays in 16 registers while k
 //   runs. The summation order of each element of C is unchanged (k in
-//   order).
+//   order); each step is one fused multiply-add (one rounding, not two).
 // - reductions over the innermost loop (a row sum): 4W elements of a row at
 //   a time into vector.multi_reduction, the accumulator hoisted out of the
 //   loop; the horizontal sums may be reassociated (partial sums of 4W
