@@ -11,6 +11,7 @@ packages=(
   clang-22 libclang-rt-22-dev  # the module loader's libFuzzer target
   libjemalloc-dev  # ferry-compile's allocator (compiler/tools/CMakeLists.txt)
   python3 python3-numpy
+  libopenblas-dev  # benchmark only: the sgemm baseline of ferry-kernel-bench
 )
 
 missing=()

@@ -2,6 +2,7 @@
 // count of a dispatch function (ExecutableCompiler.h). The host lowering and
 // the code generator both read it, so they agree on the layout.
 #include "compiler/Codegen/ExecutableCompiler.h"
+#include "compiler/Codegen/TileAndVectorize.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -81,6 +82,7 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
   int64_t otherWork = std::max<int64_t>(work / extent(ranges[*split]), 1);
   int64_t tile =
       std::clamp<int64_t>(kWorkPerWorkgroup / otherWork, 1, kMaxTile);
+  tile = adjustWorkgroupTile(op, tile);
 
   if (!ShapedType::isDynamic(ranges[*split])) {
     count.loop = *split;

@@ -36,6 +36,8 @@ struct TargetChoice {
   std::unique_ptr<llvm::TargetMachine> machine;
   std::string format;
   std::string recordedFeatures;
+  /// SIMD register width the code generator vectorizes for.
+  VectorTarget vector;
 };
 
 /// The target machine for `options.cpu` on the host's architecture, given
@@ -90,6 +92,18 @@ FailureOr<TargetChoice> chooseTarget(Location loc,
     features.push_back((keep ? "+" : "-") + name.str());
     if (keep)
       recorded.push_back(name.str());
+  }
+  // Vectors as wide as the registers the features give; LLVM is told to
+  // use 512-bit registers for them (CPUs whose tuning prefers 256 bits would
+  // split each in two).
+  auto kept = [&](llvm::StringRef name) {
+    return llvm::is_contained(recorded, name.str());
+  };
+  if (kept("avx512f")) {
+    choice.vector.vectorBits = 512;
+    features.push_back("-prefer-256-bit");
+  } else if (kept("avx")) {
+    choice.vector.vectorBits = 256;
   }
   llvm::sort(recorded);
   llvm::sort(features);
@@ -189,16 +203,16 @@ FailureOr<ExecutableImage> compileExecutable(ModuleOp module,
                                              const TargetOptions &options) {
   Location loc = module.getLoc();
   ExecutableImage image;
+  FailureOr<TargetChoice> target = chooseTarget(loc, options);
+  if (failed(target))
+    return failure();
   SmallVector<EntryLayout> entries;
   FailureOr<OwningOpRef<ModuleOp>> lowered =
-      lowerDispatchesToLLVM(module, entries);
+      lowerDispatchesToLLVM(module, entries, target->vector);
   if (failed(lowered))
     return failure();
   image.entries.assign(entries.begin(), entries.end());
 
-  FailureOr<TargetChoice> target = chooseTarget(loc, options);
-  if (failed(target))
-    return failure();
   image.format = target->format;
   image.cpuFeatures = target->recordedFeatures;
 

@@ -1,6 +1,7 @@
 // Lowers dispatch functions (ExecutableCompiler.h) to the LLVM dialect:
 // distribute each over workgroup x on tensors (tile and fuse,
-// DistributeWorkgroups.h), bufferize it on its bindings alone, lower linalg
+// DistributeWorkgroups.h), bufferize it on its bindings alone, tile and
+// vectorize each workgroup's linalg ops (TileAndVectorize.h), lower the rest
 // to loops and everything to LLVM, then add the ABI wrapper `int32_t
 // ENTRY(const ferry_dispatch_state_t *)` that builds memref descriptors from
 // the state's bindings and push constants.
@@ -206,7 +207,8 @@ void registerCodegenDialects(DialectRegistry &registry) {
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
-lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
+lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries,
+                      const VectorTarget &vectorTarget) {
   MLIRContext *context = module.getContext();
   DialectRegistry registry;
   registerCodegenDialects(registry);
@@ -267,6 +269,9 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
   if (copies.wasInterrupted())
     return failure();
 
+  if (failed(tileAndVectorize(*lowered, vectorTarget)))
+    return failure();
+
   PassManager pm(context);
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
@@ -284,6 +289,7 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(*lowered)))

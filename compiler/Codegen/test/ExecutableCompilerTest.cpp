@@ -203,6 +203,77 @@ func.func @add_relu(%a: tensor<?x?xf32>, %bias: tensor<?xf32>,
   EXPECT_EQ(out, expected);
 }
 
+// Dynamic sizes none of the tiles divide: partial panels of B (n 45 = 32 +
+// 13, k 300 = 256 + 44) and a partial register block of rows, the peeled
+// tiles (TileAndVectorize.cpp) around the vectorized ones.
+TEST(ExecutableCompilerTest, DynamicMatmulWithPartialTilesMatchesLoop) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>,
+                  %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>)
+                     outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+  LoadedImage loaded(compiled.image.image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("matmul"));
+  ASSERT_NE(entry, nullptr);
+  const int64_t M = 157, K = 300, N = 45;
+  std::vector<float> a(M * K), b(K * N), c(M * N), expected(M * N);
+  for (int i = 0; i < M * K; ++i)
+    a[i] = (i % 7) - 3.0f;
+  for (int i = 0; i < K * N; ++i)
+    b[i] = (i % 5) * 0.5f;
+  for (int i = 0; i < M * N; ++i)
+    c[i] = expected[i] = i % 3;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      for (int k = 0; k < K; ++k)
+        expected[i * N + j] += a[i * K + k] * b[k * N + j];
+  uint32_t count = workgroupCount(compiled.image.entries[0].workgroups,
+                                  {{M, K}, {K, N}, {M, N}});
+  EXPECT_EQ(count, 2u) << "128 rows a workgroup (M unknown)";
+  runAll(entry, count, {a.data(), b.data(), c.data()},
+         {(uint64_t)M, (uint64_t)K, (uint64_t)K, (uint64_t)N, (uint64_t)M,
+          (uint64_t)N});
+  EXPECT_EQ(c, expected); // small integers and halves: exact in any order
+}
+
+// A row sum vectorized 4W elements at a time, with a partial tile at the
+// end of each row.
+TEST(ExecutableCompilerTest, RowSumWithPartialTileMatchesLoop) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+func.func @row_sum(%x: tensor<?x?xf32>, %out: tensor<?xf32>) -> tensor<?xf32> {
+  %s = linalg.reduce ins(%x : tensor<?x?xf32>) outs(%out : tensor<?xf32>)
+      dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %sum = arith.addf %in, %acc : f32
+      linalg.yield %sum : f32
+    }
+  return %s : tensor<?xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+  LoadedImage loaded(compiled.image.image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("row_sum"));
+  ASSERT_NE(entry, nullptr);
+  const int64_t M = 37, N = 1000;
+  std::vector<float> x(M * N), out(M), expected(M);
+  for (int i = 0; i < M; ++i) {
+    out[i] = expected[i] = i;
+    for (int j = 0; j < N; ++j)
+      expected[i] += x[i * N + j] = ((i + j) % 9) - 4.0f;
+  }
+  uint32_t count =
+      workgroupCount(compiled.image.entries[0].workgroups, {{M, N}, {M}});
+  runAll(entry, count, {x.data(), out.data()},
+         {(uint64_t)M, (uint64_t)N, (uint64_t)M});
+  EXPECT_EQ(out, expected); // small integers: exact in any order
+}
+
 TEST(ExecutableCompilerTest, ResultNotWrittenIntoAnArgumentIsAnError) {
   auto context = makeContext();
   std::string diagnostics;

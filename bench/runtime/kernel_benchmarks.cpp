@@ -1,0 +1,273 @@
+// Native kernel benchmarks (docs/PERFORMANCE.md, section "Kernels"): modules
+// of bench/kernels/*.mlir compiled by ferry-compile for the host, run through
+// the VM in process, each beside the baseline it is judged against in the
+// same run:
+//   sgemm 1024^3 f32   local-sync (one thread)  vs  OpenBLAS cblas_sgemm on
+//                      one thread (when the build found it); local-task on 2
+//                      worker threads  vs  local-sync
+//   elementwise chain  8 f32 ops over 16M elements  vs  memcpy of the same
+//                      64 MiB (bytes counted read + written once, both)
+//   row sum            4096x4096 f32  vs  the same memcpy bandwidth
+// Results are spot-checked against a scalar reference; a wrong result skips
+// the benchmark with an error. Modules are found through FERRY_BENCH_KERNELS
+// (a directory holding sgemm.fvm, elementwise_chain.fvm, row_sum.fvm),
+// defaulting to the build's.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runtime/drivers/local/local_device.h"
+#include "runtime/hal/buffer.h"
+#include "runtime/hal/buffer_bits.h"
+#include "runtime/vm/context.h"
+
+#ifdef FERRY_BENCH_HAVE_OPENBLAS
+#include <cblas.h>
+extern "C" void openblas_set_num_threads(int);
+#endif
+
+namespace ferry {
+namespace {
+
+using drivers::local::LocalDevice;
+using drivers::local::LocalDeviceOptions;
+using vm::Value;
+
+#ifndef FERRY_BENCH_KERNELS
+#define FERRY_BENCH_KERNELS ""
+#endif
+
+// Argument of the Ferry benchmarks: which device runs the module.
+enum DeviceChoice : int64_t { kSync = 0, kTask2 = 1 };
+
+std::string modulePath(const char *name) {
+  const char *dir = std::getenv("FERRY_BENCH_KERNELS");
+  std::string base = dir && *dir ? dir : FERRY_BENCH_KERNELS;
+  return base + "/" + name + ".fvm";
+}
+
+// A module loaded on one local device, with its arguments uploaded.
+struct Runner {
+  std::shared_ptr<hal::Device> device;
+  std::optional<vm::Context> context;
+  std::vector<Value> arguments;
+  std::string error;
+
+  Runner(const char *name, DeviceChoice choice) {
+    std::string path = modulePath(name);
+    FILE *file = std::fopen(path.c_str(), "rb");
+    if (!file) {
+      error = "cannot open " + path + " (set FERRY_BENCH_KERNELS)";
+      return;
+    }
+    std::vector<uint8_t> bytes;
+    for (int c; (c = std::fgetc(file)) != EOF;)
+      bytes.push_back(uint8_t(c));
+    std::fclose(file);
+    Result<vm::Module> module = vm::Module::load(bytes);
+    if (!module.ok()) {
+      error = path + ": " + module.status().toString();
+      return;
+    }
+    auto shared = std::make_shared<const vm::Module>(std::move(*module));
+    LocalDeviceOptions options;
+    options.asynchronous = choice == kTask2;
+    options.workerCount = 2;
+    std::vector<std::shared_ptr<hal::Device>> devices;
+    for (const std::string &deviceName : shared->deviceNames())
+      devices.push_back(LocalDevice::create(deviceName, options));
+    if (devices.size() != 1) {
+      error = path + ": expected one device";
+      return;
+    }
+    device = devices.front();
+    Result<vm::Context> created = vm::Context::create(shared, devices);
+    if (!created.ok()) {
+      error = path + ": " + created.status().toString();
+      return;
+    }
+    context.emplace(std::move(*created));
+  }
+
+  // Uploads `values` as an f32 tensor of `shape`; returns its data.
+  float *addArgument(const std::vector<float> &values,
+                     std::vector<int64_t> shape) {
+    uint64_t bytes = values.size() * sizeof(float);
+    auto buffer = *device->allocator().allocate(
+        hal::kHostVisible | hal::kHostCoherent | hal::kDeviceVisible,
+        hal::kTransfer | hal::kDispatchStorage | hal::kMapping, bytes);
+    std::memcpy(buffer->data(), values.data(), bytes);
+    arguments.push_back(
+        Value(*hal::BufferView::create(buffer, shape, hal::ElementType::kF32)));
+    return reinterpret_cast<float *>(buffer->data());
+  }
+
+  bool invoke(benchmark::State &state, const char *function) {
+    Result<std::vector<Value>> results = context->invoke(function, arguments);
+    if (!results.ok()) {
+      state.SkipWithError(results.status().toString().c_str());
+      return false;
+    }
+    return true;
+  }
+};
+
+std::vector<float> randomValues(size_t count, uint32_t seed) {
+  std::vector<float> values(count);
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (float &v : values)
+    v = uniform(random);
+  return values;
+}
+
+bool close(double got, double want, double tolerance) {
+  return std::fabs(got - want) <= tolerance * (1.0 + std::fabs(want));
+}
+
+// --- sgemm -------------------------------------------------------------------
+
+constexpr int64_t kGemm = 1024;
+
+void setFlops(benchmark::State &state) {
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * kGemm * kGemm * kGemm * state.iterations() / 1e9,
+                         benchmark::Counter::kIsRate);
+}
+
+void BM_Sgemm_Ferry(benchmark::State &state) {
+  Runner runner("sgemm", DeviceChoice(state.range(0)));
+  if (!runner.error.empty())
+    return state.SkipWithError(runner.error.c_str());
+  std::vector<float> a = randomValues(kGemm * kGemm, 1);
+  std::vector<float> b = randomValues(kGemm * kGemm, 2);
+  runner.addArgument(a, {kGemm, kGemm});
+  runner.addArgument(b, {kGemm, kGemm});
+  float *c = runner.addArgument(std::vector<float>(kGemm * kGemm, 7.0f),
+                                {kGemm, kGemm});
+  for (auto _ : state)
+    if (!runner.invoke(state, "sgemm"))
+      return;
+  for (int64_t i : {int64_t(0), int64_t(517), kGemm - 1}) {
+    for (int64_t j : {int64_t(0), int64_t(300), kGemm - 1}) {
+      double want = 0;
+      for (int64_t k = 0; k < kGemm; ++k)
+        want += double(a[i * kGemm + k]) * b[k * kGemm + j];
+      if (!close(c[i * kGemm + j], want, 1e-4))
+        return state.SkipWithError("wrong sgemm result");
+    }
+  }
+  setFlops(state);
+}
+BENCHMARK(BM_Sgemm_Ferry)
+    ->ArgName("local_task2")
+    ->Arg(kSync)
+    ->Arg(kTask2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+#ifdef FERRY_BENCH_HAVE_OPENBLAS
+void BM_Baseline_SgemmOpenBLAS1Thread(benchmark::State &state) {
+  openblas_set_num_threads(1);
+  std::vector<float> a = randomValues(kGemm * kGemm, 1);
+  std::vector<float> b = randomValues(kGemm * kGemm, 2);
+  std::vector<float> c(kGemm * kGemm);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kGemm, kGemm, kGemm,
+                1.0f, a.data(), kGemm, b.data(), kGemm, 0.0f, c.data(), kGemm);
+    benchmark::ClobberMemory();
+  }
+  setFlops(state);
+}
+BENCHMARK(BM_Baseline_SgemmOpenBLAS1Thread)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+#endif
+
+// --- Bandwidth: the chain, the row sum and memcpy ----------------------------
+
+constexpr int64_t kElements = int64_t(16) << 20;
+
+void setBandwidth(benchmark::State &state, uint64_t bytesPerIteration) {
+  state.counters["GBps"] =
+      benchmark::Counter(double(bytesPerIteration) * state.iterations() / 1e9,
+                         benchmark::Counter::kIsRate);
+}
+
+float chainReference(float v) {
+  float x = std::fmax(v * 2.0f + 0.5f, 0.0f) - v;
+  return std::fmin(x * x + v, 3.0f) * 0.5f;
+}
+
+void BM_ElementwiseChain_Ferry(benchmark::State &state) {
+  Runner runner("elementwise_chain", DeviceChoice(state.range(0)));
+  if (!runner.error.empty())
+    return state.SkipWithError(runner.error.c_str());
+  std::vector<float> x = randomValues(kElements, 3);
+  runner.addArgument(x, {kElements});
+  float *out = runner.addArgument(std::vector<float>(kElements), {kElements});
+  for (auto _ : state)
+    if (!runner.invoke(state, "chain_fused"))
+      return;
+  for (int64_t i : {int64_t(0), kElements / 3, kElements - 1})
+    if (!close(out[i], chainReference(x[i]), 1e-6))
+      return state.SkipWithError("wrong chain result");
+  setBandwidth(state, 2 * kElements * sizeof(float));
+}
+BENCHMARK(BM_ElementwiseChain_Ferry)
+    ->ArgName("local_task2")
+    ->Arg(kSync)
+    ->Arg(kTask2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+constexpr int64_t kRows = 4096;
+
+void BM_RowSum_Ferry(benchmark::State &state) {
+  Runner runner("row_sum", DeviceChoice(state.range(0)));
+  if (!runner.error.empty())
+    return state.SkipWithError(runner.error.c_str());
+  std::vector<float> x = randomValues(kRows * kRows, 4);
+  runner.addArgument(x, {kRows, kRows});
+  float *out = runner.addArgument(std::vector<float>(kRows), {kRows});
+  for (auto _ : state)
+    if (!runner.invoke(state, "row_sum"))
+      return;
+  for (int64_t i : {int64_t(0), int64_t(1234), kRows - 1}) {
+    double want = 0;
+    for (int64_t j = 0; j < kRows; ++j)
+      want += x[i * kRows + j];
+    if (!close(out[i], want, 1e-4))
+      return state.SkipWithError("wrong row sum result");
+  }
+  setBandwidth(state, (kRows * kRows + kRows) * sizeof(float));
+}
+BENCHMARK(BM_RowSum_Ferry)
+    ->ArgName("local_task2")
+    ->Arg(kSync)
+    ->Arg(kTask2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// 64 MiB (16M f32) copied: 128 MiB read + written, the unit of the rows above.
+void BM_Baseline_Memcpy64M(benchmark::State &state) {
+  std::vector<float> source(kElements, 1.0f), target(kElements, 0.0f);
+  for (auto _ : state) {
+    std::memcpy(target.data(), source.data(), kElements * sizeof(float));
+    benchmark::ClobberMemory();
+  }
+  setBandwidth(state, 2 * kElements * sizeof(float));
+}
+BENCHMARK(BM_Baseline_Memcpy64M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+} // namespace
+} // namespace ferry
+
+BENCHMARK_MAIN();

@@ -1,0 +1,107 @@
+// What TileAndVectorize makes of the hot ops, read from the LLVM-dialect
+// module of lowerDispatchesToLLVM for a 512-bit target (the numbers are
+// checked by ExecutableCompilerTest): the matmul's register blocks as FMAs
+// of 32-lane vectors with B packed into a stack buffer, the row sum as
+// reassociable vector reductions, an elementwise op as 64-lane vectors; and
+// nothing vectorized for a target without SIMD (vectorBits 0).
+#include "compiler/Codegen/TileAndVectorize.h"
+#include "compiler/Codegen/ExecutableCompiler.h"
+#include "compiler/Codegen/LowerDispatchToLLVM.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+namespace ferry::codegen {
+namespace {
+
+std::string lower(const char *source, unsigned vectorBits) {
+  mlir::DialectRegistry registry;
+  registerCodegenDialects(registry);
+  mlir::MLIRContext context(registry);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
+  EXPECT_TRUE(module);
+  if (!module)
+    return "";
+  llvm::SmallVector<EntryLayout> entries;
+  auto lowered = lowerDispatchesToLLVM(*module, entries, {vectorBits});
+  EXPECT_TRUE(mlir::succeeded(lowered));
+  if (mlir::failed(lowered))
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*lowered)->print(os);
+  return text;
+}
+
+constexpr const char *kMatmul = R"mlir(
+func.func @matmul(%a: tensor<128x512xf32>, %b: tensor<512x96xf32>,
+                  %c: tensor<128x96xf32>) -> tensor<128x96xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<128x512xf32>, tensor<512x96xf32>)
+                     outs(%c : tensor<128x96xf32>) -> tensor<128x96xf32>
+  return %r : tensor<128x96xf32>
+}
+)mlir";
+
+TEST(TileAndVectorizeTest, MatmulBecomesFmaRegisterBlocksOverPackedB) {
+  std::string text = lower(kMatmul, 512);
+  // Eight rows of 32 lanes: 8 FMAs of a broadcast of A and a row of B.
+  EXPECT_NE(text.find("llvm.intr.fmuladd"), std::string::npos) << text;
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos);
+  // The 256x32 panel of B, packed on the stack.
+  EXPECT_NE(text.find("llvm.alloca"), std::string::npos);
+  EXPECT_NE(text.find("8192"), std::string::npos);
+}
+
+TEST(TileAndVectorizeTest, NoSimdLeavesScalarLoops) {
+  std::string text = lower(kMatmul, 0);
+  EXPECT_EQ(text.find("vector<"), std::string::npos);
+  EXPECT_EQ(text.find("llvm.alloca"), std::string::npos);
+}
+
+TEST(TileAndVectorizeTest, RowSumBecomesReassociableVectorReductions) {
+  std::string text = lower(R"mlir(
+func.func @row_sum(%x: tensor<64x4096xf32>, %out: tensor<64xf32>)
+    -> tensor<64xf32> {
+  %s = linalg.reduce ins(%x : tensor<64x4096xf32>)
+      outs(%out : tensor<64xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %sum = arith.addf %in, %acc : f32
+      linalg.yield %sum : f32
+    }
+  return %s : tensor<64xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("llvm.intr.vector.reduce.fadd"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("reassoc"), std::string::npos);
+  EXPECT_NE(text.find("vector<64xf32>"), std::string::npos);
+}
+
+TEST(TileAndVectorizeTest, ElementwiseBecomesVectorsOfFourRegisters) {
+  std::string text = lower(R"mlir(
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @scale(%x: tensor<64x1024xf32>, %out: tensor<64x1024xf32>)
+    -> tensor<64x1024xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #map],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x1024xf32>) outs(%out : tensor<64x1024xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %two = arith.constant 2.0 : f32
+    %m = arith.mulf %v, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<64x1024xf32>
+  return %r : tensor<64x1024xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("llvm.fmul"), std::string::npos) << text;
+  EXPECT_NE(text.find("vector<64xf32>"), std::string::npos);
+}
+
+} // namespace
+} // namespace ferry::codegen
