@@ -296,7 +296,17 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
   pm.addPass(std::make_unique<ApproximateMathPass>());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(arith::createArithExpandOpsPass());
+  // f16 and bf16 arithmetic computes in f32 and rounds once per op (exact
+  // for + - * / and sqrt: f32 has more than twice their precision), and
+  // bf16 conversions become integer ops, so no CPU needs bf16 support and
+  // images call no compiler-rt conversion (__truncsfbf2). f16 conversions
+  // stay LLVM's: F16C instructions (a recorded CPU feature), or on a
+  // target without it __truncsfhf2 / __extendhfsf2, which the loader
+  // refuses naming the symbol.
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(
+      arith::ArithEmulateUnsupportedFloatsOptions{{"f16", "bf16"}, "f32"}));
+  pm.addPass(arith::createArithExpandOpsPass(
+      arith::ArithExpandOpsPassOptions{/*includeBf16=*/true}));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToLLVMPass());

@@ -96,8 +96,7 @@ LogicalResult checkBoundaryTypes(func::FuncOp func) {
       return;
     func.emitError() << what << " " << index << " of function '"
                      << func.getSymName() << "' has type " << type
-                     << "; only ranked tensors of i8, i16, i32, i64, f32 or "
-                        "f64"
+                     << "; only ranked tensors of " << hal::kElementTypeList
                      << (scalars ? " and scalars (index, integers of up to 64 "
                                    "bits, f16, bf16, f32, f64)"
                                  : "")

@@ -29,7 +29,23 @@ using namespace mlir;
 
 namespace ferry::stream::input {
 
+// The element types the built-in kernels implement (runtime/drivers/local/
+// elementwise_kernels.cpp); i1, f16 and bf16 take the compiled path.
+static bool hasBuiltinKernelElements(Operation *op) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type)
+    return true; // scalar arith: not a kernel, decided by the caller
+  Type element = type.getElementType();
+  if (auto integer = dyn_cast<IntegerType>(element))
+    return integer.getWidth() != 1;
+  return isa<Float32Type, Float64Type>(element);
+}
+
 std::optional<StringRef> getElementwiseKernel(Operation *op) {
+  if (isa<arith::AddIOp, arith::AddFOp, arith::SubIOp, arith::SubFOp,
+          arith::MulIOp, arith::MulFOp>(op) &&
+      !hasBuiltinKernelElements(op))
+    return std::nullopt;
   if (isa<arith::AddIOp, arith::AddFOp>(op))
     return StringRef("add");
   if (isa<arith::SubIOp, arith::SubFOp>(op))
@@ -63,8 +79,8 @@ LogicalResult checkRuntimeTensor(Operation *op, Type type) {
   if (isRuntimeTensor(type))
     return success();
   return op->emitError() << "'" << op->getName() << "' on " << type
-                         << " is not supported: only ranked tensors of i8, "
-                            "i16, i32, i64, f32 or f64 are";
+                         << " is not supported: only ranked tensors of "
+                         << hal::kElementTypeList << " are";
 }
 
 DenseElementsAttr getSplatConstant(Operation *op) {

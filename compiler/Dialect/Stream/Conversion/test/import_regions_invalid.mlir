@@ -16,15 +16,15 @@ func.func @unsupported_in_loop(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
 // -----
 
 // A carried tensor of an element type the runtime does not hold.
-func.func @carried_bf16(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
+func.func @carried_f8E4M3FN(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
   %z = arith.constant dense<0> : tensor<4xi32>
-  // expected-error @+1 {{'scf.if' on 'tensor<4xbf16>' is not supported: only ranked tensors of i8, i16, i32, i64, f32 or f64 are}}
-  %r = scf.if %c -> tensor<4xbf16> {
-    %e = arith.constant dense<1.0> : tensor<4xbf16>
-    scf.yield %e : tensor<4xbf16>
+  // expected-error @+1 {{'scf.if' on 'tensor<4xf8E4M3FN>' is not supported: only ranked tensors of i1, i8, i16, i32, i64, f16, bf16, f32 or f64 are}}
+  %r = scf.if %c -> tensor<4xf8E4M3FN> {
+    %e = arith.constant dense<1.0> : tensor<4xf8E4M3FN>
+    scf.yield %e : tensor<4xf8E4M3FN>
   } else {
-    %e = arith.constant dense<2.0> : tensor<4xbf16>
-    scf.yield %e : tensor<4xbf16>
+    %e = arith.constant dense<2.0> : tensor<4xf8E4M3FN>
+    scf.yield %e : tensor<4xf8E4M3FN>
   }
   return %z : tensor<4xi32>
 }

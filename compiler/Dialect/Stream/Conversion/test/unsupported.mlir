@@ -31,7 +31,7 @@ func.func @two(%a: tensor<4xf32>) -> (tensor<8xf32>, index) {
 // -----
 
 // Scalars cross a boundary in an i64 register: nothing wider.
-// expected-error @+1 {{argument 0 of function 'scalar' has type 'i128'; only ranked tensors of i8, i16, i32, i64, f32 or f64 and scalars (index, integers of up to 64 bits, f16, bf16, f32, f64) cross a function boundary}}
+// expected-error @+1 {{argument 0 of function 'scalar' has type 'i128'; only ranked tensors of i1, i8, i16, i32, i64, f16, bf16, f32 or f64 and scalars (index, integers of up to 64 bits, f16, bf16, f32, f64) cross a function boundary}}
 func.func @scalar(%a: i128) -> tensor<4xi32> {
   %0 = arith.constant dense<1> : tensor<4xi32>
   return %0 : tensor<4xi32>
@@ -39,12 +39,12 @@ func.func @scalar(%a: i128) -> tensor<4xi32> {
 
 // -----
 
-// expected-error @+2 {{argument 0 of function 'unsigned_element' has type 'tensor<4xbf16>'}}
-// expected-error @+1 {{result 0 of function 'unsigned_element' has type 'tensor<4xbf16>'}}
-func.func @unsigned_element(%a: tensor<4xbf16>) -> tensor<4xbf16> {
-  // expected-error @+1 {{'arith.addf' on 'tensor<4xbf16>' is not supported: only ranked tensors of i8, i16, i32, i64, f32 or f64 are}}
-  %0 = arith.addf %a, %a : tensor<4xbf16>
-  return %0 : tensor<4xbf16>
+// expected-error @+2 {{argument 0 of function 'unsupported_element' has type 'tensor<4xf8E4M3FN>'}}
+// expected-error @+1 {{result 0 of function 'unsupported_element' has type 'tensor<4xf8E4M3FN>'}}
+func.func @unsupported_element(%a: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  // expected-error @+1 {{'arith.addf' on 'tensor<4xf8E4M3FN>' is not supported: only ranked tensors of i1, i8, i16, i32, i64, f16, bf16, f32 or f64 are}}
+  %0 = arith.addf %a, %a : tensor<4xf8E4M3FN>
+  return %0 : tensor<4xf8E4M3FN>
 }
 
 // -----
