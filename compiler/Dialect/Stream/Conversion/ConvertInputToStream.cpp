@@ -29,6 +29,7 @@
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
+#include "compiler/Dialect/Stream/Conversion/ImportTensorOps.h"
 #include "compiler/Dialect/Stream/Conversion/LinalgOperands.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "compiler/Utils/ABI.h"
@@ -370,6 +371,8 @@ private:
       importExpand(expand);
     else if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
       importSoftmax(softmax);
+    else if (isa<tensor::BitcastOp, tensor::CastOp>(op))
+      importMetadataCast(op);
     else if (isGenericElementwise(op))
       importGenericElementwise(op);
     else if (auto call = dyn_cast<func::CallOp>(op))
@@ -1074,6 +1077,19 @@ private:
     deadOps.push_back(op);
   }
 
+  // tensor.bitcast and tensor.cast: the source's storage, with the result's
+  // dims (ImportTensorOps.h).
+  void importMetadataCast(Operation *op) {
+    Value source = op->getOperand(0);
+    TensorStorage storage = storages[source];
+    if (auto cast = dyn_cast<tensor::CastOp>(op))
+      storage.dynamicDims = importCastDims(builder, cast, [&](int64_t d) {
+        return dimOf(op->getLoc(), source, d);
+      });
+    storages[op->getResult(0)] = storage;
+    deadOps.push_back(op);
+  }
+
   Value valueOf(Location loc, OpFoldResult size) {
     if (auto value = dyn_cast<Value>(size))
       return value;
@@ -1317,6 +1333,11 @@ struct ConvertInputToStreamPass
         lifted &= succeeded(liftControlFlow(func));
     if (!lifted)
       return signalPassFailure();
+    // Tensor ops that are other ops the import knows (ImportTensorOps.h),
+    // rewritten before the check sees them.
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isDeclaration() && isInputFunction(func))
+        ok &= decomposeTensorOps(func);
     for (Operation &op : module.getBody()->getOperations()) {
       if (auto func = dyn_cast<func::FuncOp>(op)) {
         if (!func.isDeclaration() && isInputFunction(func))

@@ -5,6 +5,7 @@
 #include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
+#include "compiler/Dialect/Stream/Conversion/ImportTensorOps.h"
 #include "compiler/Dialect/Stream/Conversion/LinalgOperands.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "compiler/Utils/ABI.h"
@@ -125,7 +126,7 @@ bool isDispatchableLinalgOp(Operation *op) {
              linalg::MapOp, linalg::CopyOp, linalg::ElementwiseOp,
              linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp,
              linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcMaxOp,
-             linalg::PoolingNhwcSumOp>(op);
+             linalg::PoolingNhwcMinOp, linalg::PoolingNhwcSumOp>(op);
 }
 
 LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
@@ -269,6 +270,17 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
     if (failed(checkRuntimeTensor(op, op->getOperand(0).getType())))
       return failure();
     return checkRuntimeTensor(op, op->getResult(0).getType());
+  }
+  // Metadata: the source's storage under another type (ImportTensorOps.h).
+  if (isa<tensor::BitcastOp, tensor::CastOp>(op))
+    return checkMetadataTensorOp(op);
+  // decomposeTensorOps rewrote all others before the check: one left was
+  // refused there, or holds elements the runtime does not.
+  if (isa<tensor::SplatOp, tensor::FromElementsOp, tensor::PadOp,
+          tensor::ConcatOp>(op)) {
+    if (failed(checkRuntimeTensor(op, op->getResult(0).getType())))
+      return failure();
+    return failure();
   }
   // Decomposed into fills and generics (importSoftmax).
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {

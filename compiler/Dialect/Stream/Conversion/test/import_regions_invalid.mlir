@@ -6,8 +6,9 @@ func.func @unsupported_in_loop(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (tensor<4xi32>) {
-    // expected-error @+1 {{'tensor.cast' is not supported by Ferry}}
-    %y = tensor.cast %acc : tensor<4xi32> to tensor<4xi32>
+    %v = arith.constant 7 : i32
+    // expected-error @+1 {{'tensor.insert' is not supported by Ferry}}
+    %y = tensor.insert %v into %acc[%c0] : tensor<4xi32>
     scf.yield %y : tensor<4xi32>
   }
   return %r : tensor<4xi32>
