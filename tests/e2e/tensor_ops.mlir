@@ -80,3 +80,27 @@ func.func @cast(%a: tensor<?x3xf32>) -> tensor<?x?xf32> {
   %d = tensor.cast %t : tensor<2x3xf32> to tensor<?x?xf32>
   return %d : tensor<?x?xf32>
 }
+
+// Static shapes, on the new element types too.
+// RUN: ferry-run %t.fvm --function=static --input=2x3xf16=1,2,3,4,5,6 --input=i1=1 --stats=%t.static.json | FileCheck %s --check-prefix=STATIC --match-full-lines
+// STATIC:      4x5xf16=[0 0 0 0 0][1 2 3 0 0][4 5 6 0 0][0 0 0 0 0]
+// STATIC-NEXT: 4x3xf16=[1 2 3][4 5 6][1 2 3][4 5 6]
+// STATIC-NEXT: 2x2xi1=[1 1][1 1]
+// STATIC-NEXT: 2xbf16=[1.5 1]
+// RUN: %python %S/check_stats.py %t.static.json live_bytes_at_exit=0 peak_bytes=84
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATICWALK
+// STATICWALK: remark: peak live bytes: 84 (inputs 12, allocated 72)
+func.func @static(%a: tensor<2x3xf16>, %flag: i1)
+    -> (tensor<4x5xf16>, tensor<4x3xf16>, tensor<2x2xi1>, tensor<2xbf16>) {
+  %z = arith.constant 0.0 : f16
+  %p = tensor.pad %a low[1, 0] high[1, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f16
+  } : tensor<2x3xf16> to tensor<4x5xf16>
+  %c = tensor.concat dim(0) %a, %a : (tensor<2x3xf16>, tensor<2x3xf16>) -> tensor<4x3xf16>
+  %s = tensor.splat %flag : tensor<2x2xi1>
+  %x = arith.constant 1.5 : bf16
+  %y = arith.constant 1.0 : bf16
+  %fe = tensor.from_elements %x, %y : tensor<2xbf16>
+  return %p, %c, %s, %fe : tensor<4x5xf16>, tensor<4x3xf16>, tensor<2x2xi1>, tensor<2xbf16>
+}
