@@ -301,8 +301,9 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries) {
   // bf16 conversions become integer ops, so no CPU needs bf16 support and
   // images call no compiler-rt conversion (__truncsfbf2). f16 conversions
   // stay LLVM's: F16C instructions (a recorded CPU feature), or on a
-  // target without it __truncsfhf2 / __extendhfsf2, which the loader
-  // refuses naming the symbol.
+  // target without it calls of __truncsfhf2 / __extendhfsf2, which the
+  // loading process resolves from libgcc_s (GCC 12 and later; without them
+  // the load fails naming the symbol).
   pm.addPass(arith::createArithEmulateUnsupportedFloats(
       arith::ArithEmulateUnsupportedFloatsOptions{{"f16", "bf16"}, "f32"}));
   pm.addPass(arith::createArithExpandOpsPass(
