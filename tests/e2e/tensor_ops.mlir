@@ -2,7 +2,8 @@
 // linalg.pooling_nhwc_min, static and dynamic, on local-sync and local-task,
 // compared with NumPy exactly (each copies or selects values). pad and
 // concat are dispatches writing into their destination (a fill of the
-// padding value first for pad), from_elements of scalars a fill per element
+// padding value first for pad; a concat of rows, at dynamic offsets too,
+// updates of byte ranges), from_elements of scalars a fill per element
 // and one dispatch, bitcast and cast metadata (no copy). Peak equals the
 // walk's at two sizes.
 // RUN: %python %S/tensor_ops_reference.py inputs %t 4
@@ -37,7 +38,7 @@ func.func @main(%a: tensor<?x3xf32>, %b: tensor<2x3xf32>, %img: tensor<1x?x9x2xf
         tensor<1x?x4x2xf32>, tensor<?x6xf32>) {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %a, %c0 : tensor<?x3xf32>
-  %cat = tensor.concat dim(0) %b, %b, %a : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  %cat = tensor.concat dim(0) %b, %a, %b : (tensor<2x3xf32>, tensor<?x3xf32>, tensor<2x3xf32>) -> tensor<?x3xf32>
   %sp = tensor.splat %s[%n] : tensor<2x?xf32>
   %seven = arith.constant 7.0 : f32
   %p = tensor.pad %a low[1, 2] high[%n, 1] {

@@ -44,7 +44,7 @@ def expected(prefix):
     m = np.load(f"{prefix}.m.npy")
     n = a.shape[0]
     return [
-        np.concatenate([b, b, a], axis=0),                       # concat
+        np.concatenate([b, a, b], axis=0),                       # concat
         np.full((2, n), S, np.float32),                          # splat
         np.pad(a, ((1, n), (2, 1)), constant_values=7.0),        # pad
         np.pad(m, ((0, 2), (0, 0)), constant_values=-1),         # pad, low 0

@@ -373,6 +373,8 @@ private:
       importSoftmax(softmax);
     else if (isa<tensor::BitcastOp, tensor::CastOp>(op))
       importMetadataCast(op);
+    else if (isRowConcat(op))
+      importRowConcat(cast<tensor::ConcatOp>(op));
     else if (isGenericElementwise(op))
       importGenericElementwise(op);
     else if (auto call = dyn_cast<func::CallOp>(op))
@@ -1087,6 +1089,59 @@ private:
         return dimOf(op->getLoc(), source, d);
       });
     storages[op->getResult(0)] = storage;
+    deadOps.push_back(op);
+  }
+
+  // A concat on the outermost axis: each input is the byte range after the
+  // ones before it, copied in with an update (ImportTensorOps.h). The
+  // inputs' other dynamic dims must agree with the first's.
+  void importRowConcat(tensor::ConcatOp op) {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getResultType();
+    Value first = op.getInputs().front();
+    SmallVector<Value> dims;
+    Value rows;
+    for (Value input : op.getInputs()) {
+      Value inputRows = dimOf(loc, input, 0);
+      rows =
+          rows
+              ? arith::AddIOp::create(builder, loc, rows, inputRows).getResult()
+              : inputRows;
+      for (int64_t d = 1; d < type.getRank(); ++d) {
+        auto inputType = cast<RankedTensorType>(input.getType());
+        if (!inputType.isDynamicDim(d) && !type.isDynamicDim(d))
+          continue;
+        Value a = dimOf(loc, first, d), b = dimOf(loc, input, d);
+        if (a == b ||
+            (matchPattern(a, m_Constant()) && matchPattern(b, m_Constant())))
+          continue;
+        Value same =
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, b);
+        cf::AssertOp::create(builder, loc, same,
+                             ("inputs of 'tensor.concat'" +
+                              locationSuffix(loc) + " differ in dimension " +
+                              Twine(d))
+                                 .str());
+      }
+    }
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dims.push_back(d == 0 ? rows : dimOf(loc, first, d));
+    TensorStorage result = sizedStorage(loc, type, dims);
+    result.resource = AsyncAllocaOp::create(
+        builder, loc, resourceType(Lifetime::Unknown), result.size);
+    setAffinity(result.resource.getDefiningOp(), affinityOf(op));
+    Value offset = indexConstant(loc, 0);
+    for (Value input : op.getInputs()) {
+      const TensorStorage &part = storages[input];
+      auto update = AsyncUpdateOp::create(
+          builder, loc, result.resource.getType(), part.resource, part.size,
+          result.resource, result.size, offset);
+      setAffinity(update, affinityOf(op));
+      result.resource = update.getResult();
+      offset = arith::AddIOp::create(builder, loc, offset, part.size);
+    }
+    storages[op.getResult()] = result;
     deadOps.push_back(op);
   }
 

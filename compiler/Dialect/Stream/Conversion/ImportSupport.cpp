@@ -274,6 +274,13 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   // Metadata: the source's storage under another type (ImportTensorOps.h).
   if (isa<tensor::BitcastOp, tensor::CastOp>(op))
     return checkMetadataTensorOp(op);
+  // Byte ranges of the result, one update each (ImportTensorOps.h).
+  if (isRowConcat(op)) {
+    for (Type type : op->getOperandTypes())
+      if (failed(checkRuntimeTensor(op, type)))
+        return failure();
+    return checkRuntimeTensor(op, op->getResult(0).getType());
+  }
   // decomposeTensorOps rewrote all others before the check: one left was
   // refused there, or holds elements the runtime does not.
   if (isa<tensor::SplatOp, tensor::FromElementsOp, tensor::PadOp,

@@ -228,7 +228,7 @@ LogicalResult decomposeConcat(tensor::ConcatOp concat) {
              << "'tensor.concat' of an input of dynamic size in dimension "
              << axis
              << " (the concatenated one) is not supported: only the last "
-                "input's may be dynamic";
+                "input's may be dynamic (or any, concatenating dimension 0)";
     offset += ShapedType::isDynamic(size) ? 0 : size;
   }
   Decomposer d(concat);
@@ -260,11 +260,17 @@ LogicalResult decomposeConcat(tensor::ConcatOp concat) {
 
 } // namespace
 
+bool isRowConcat(Operation *op) {
+  auto concat = dyn_cast<tensor::ConcatOp>(op);
+  return concat && concat.getDim() == 0;
+}
+
 bool decomposeTensorOps(func::FuncOp func) {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
     if (isa<tensor::SplatOp, tensor::FromElementsOp, tensor::PadOp,
-            tensor::ConcatOp>(op))
+            tensor::ConcatOp>(op) &&
+        !isRowConcat(op))
       ops.push_back(op);
   });
   bool ok = true;

@@ -10,9 +10,10 @@
 //   tensor.pad           -> tensor.empty + linalg.fill of the padding value
 //                           + a linalg.generic copying the source into the
 //                           interior (its `outs` map offset by the low pad)
-//   tensor.concat        -> tensor.empty + one linalg.generic per input
-//                           writing it into its part (`outs` map offset by
-//                           the sizes of the inputs before it), in place
+//   tensor.concat        -> (on an inner axis) tensor.empty + one
+//                           linalg.generic per input writing it into its
+//                           part (`outs` map offset by the sizes of the
+//                           inputs before it), in place
 //
 // so each is dispatches and fills the stream passes see as usual. The two
 // metadata ops stay and are imported in place (ConvertInputToStream.cpp):
@@ -21,6 +22,11 @@
 //   tensor.cast          -> the same resource with the result's dims, after
 //                           a run-time check of each dimension that becomes
 //                           static (importCastDims)
+//
+// and a concat on the outermost axis (each input a contiguous byte range of
+// the result, at any offset, dynamic sizes included) is an alloca and one
+// `stream.async.update` per input, a copy with no dispatch
+// (isRowConcat).
 #ifndef FERRY_COMPILER_DIALECT_STREAM_CONVERSION_IMPORTTENSOROPS_H_
 #define FERRY_COMPILER_DIALECT_STREAM_CONVERSION_IMPORTTENSOROPS_H_
 
@@ -35,6 +41,9 @@ namespace ferry::stream::input {
 // value is computed per element or whose low padding is dynamic, a concat
 // whose offsets are dynamic) naming the op; true when all were rewritten.
 bool decomposeTensorOps(mlir::func::FuncOp func);
+
+// A concat on axis 0: imported as updates of byte ranges, not decomposed.
+bool isRowConcat(mlir::Operation *op);
 
 // Reports why a bitcast or cast cannot be imported, or succeeds.
 mlir::LogicalResult checkMetadataTensorOp(mlir::Operation *op);

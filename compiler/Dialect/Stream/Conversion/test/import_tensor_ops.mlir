@@ -82,15 +82,36 @@ func.func @pad(%a: tensor<?x3xf32>, %h: index) -> tensor<?x6xf32> {
 
 // -----
 
-// concat: one dispatch per input writing it into its part of one storage.
-// CHECK-LABEL: func.func @concat(
+// concat of rows: each input is a byte range of the result, at offsets
+// that may be dynamic: an alloca and an update per input, no dispatch; the
+// other dims of the inputs are checked to agree.
+// CHECK-LABEL: func.func @concat_rows(
+// CHECK: %[[IN0:.+]] = stream.tensor.import %arg0 {{.*}} in !stream.resource<external>{%[[S0:.+]]}
+// CHECK: %[[IN1:.+]] = stream.tensor.import %arg1 {{.*}} in !stream.resource<external>{%[[S1:.+]]}
+// CHECK: cf.assert %{{.+}}, "inputs of 'tensor.concat' at {{.+}} differ in dimension 1"
 // CHECK: %[[A:.+]] = stream.async.alloca
-// CHECK: %[[D0:.+]] = stream.async.dispatch.entry @concat_dispatch_0::@concat_dispatch_0{{.*}} -> %[[A]]{
-// CHECK: stream.async.dispatch.entry @concat_dispatch_1::@concat_dispatch_1{{.*}} -> %[[D0]]{
+// CHECK: %[[C0:.+]] = arith.constant 0 : index
+// CHECK: %[[U0:.+]] = stream.async.update %[[IN0]], %[[A]][%[[C0]]]
+// CHECK: %[[O1:.+]] = arith.addi %[[C0]], %[[S0]] : index
+// CHECK: stream.async.update %[[IN1]], %[[U0]][%[[O1]]]
 // CHECK-NOT: stream.async.dispatch
-func.func @concat(%a: tensor<2x3xf32>, %b: tensor<?x3xf32>) -> tensor<?x3xf32> {
-  %0 = tensor.concat dim(0) %a, %b : (tensor<2x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
-  return %0 : tensor<?x3xf32>
+func.func @concat_rows(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = tensor.concat dim(0) %a, %b : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// concat on an inner axis: one dispatch per input writing it into its part
+// of one storage.
+// CHECK-LABEL: func.func @concat_columns(
+// CHECK: %[[A:.+]] = stream.async.alloca
+// CHECK: %[[D0:.+]] = stream.async.dispatch.entry @concat_columns_dispatch_0::@concat_columns_dispatch_0{{.*}} -> %[[A]]{
+// CHECK: stream.async.dispatch.entry @concat_columns_dispatch_1::@concat_columns_dispatch_1{{.*}} -> %[[D0]]{
+// CHECK-NOT: stream.async.dispatch
+func.func @concat_columns(%a: tensor<3x2xf32>, %b: tensor<3x?xf32>) -> tensor<3x?xf32> {
+  %0 = tensor.concat dim(1) %a, %b : (tensor<3x2xf32>, tensor<3x?xf32>) -> tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
 }
 
 // -----

@@ -26,10 +26,10 @@ func.func @pad_computed(%a: tensor<4xf32>) -> tensor<6xf32> {
 
 // -----
 
-func.func @concat_dynamic_offset(%a: tensor<?x3xf32>, %b: tensor<2x3xf32>) -> tensor<?x3xf32> {
-  // expected-error @+1 {{'tensor.concat' of an input of dynamic size in dimension 0 (the concatenated one) is not supported: only the last input's may be dynamic}}
-  %0 = tensor.concat dim(0) %a, %b : (tensor<?x3xf32>, tensor<2x3xf32>) -> tensor<?x3xf32>
-  return %0 : tensor<?x3xf32>
+func.func @concat_dynamic_offset(%a: tensor<3x?xf32>, %b: tensor<3x2xf32>) -> tensor<3x?xf32> {
+  // expected-error @+1 {{'tensor.concat' of an input of dynamic size in dimension 1 (the concatenated one) is not supported: only the last input's may be dynamic (or any, concatenating dimension 0)}}
+  %0 = tensor.concat dim(1) %a, %b : (tensor<3x?xf32>, tensor<3x2xf32>) -> tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
 }
 
 // -----
