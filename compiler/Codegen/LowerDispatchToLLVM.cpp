@@ -191,6 +191,25 @@ struct ApproximateMathPass
   }
 };
 
+/// Clears the `contract` flag arith-emulate-unsupported-floats puts on the
+/// conversions it adds: with it, canonicalization folds an op's rounding
+/// back to f16 and the next op's widening away, so a fused chain of f16 ops
+/// would round once at its end instead of after every op, as the program
+/// (and NumPy's float16) does.
+struct RoundEveryOpPass
+    : PassWrapper<RoundEveryOpPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RoundEveryOpPass)
+  void runOnOperation() override {
+    getOperation().walk([](Operation *op) {
+      if (isa<arith::TruncFOp, arith::ExtFOp>(op))
+        if (auto fastmath = dyn_cast<arith::ArithFastMathInterface>(op))
+          op->setAttr(fastmath.getFastMathAttrName(),
+                      arith::FastMathFlagsAttr::get(
+                          op->getContext(), arith::FastMathFlags::none));
+    });
+  }
+};
+
 } // namespace
 
 void registerCodegenDialects(DialectRegistry &registry) {
@@ -279,7 +298,19 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries,
   pm.addPass(std::make_unique<ApproximateMathPass>());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(arith::createArithExpandOpsPass());
+  // f16 and bf16 arithmetic computes in f32 and rounds once per op (exact
+  // for + - * / and sqrt: f32 has more than twice their precision), and
+  // bf16 conversions become integer ops, so no CPU needs bf16 support and
+  // images call no compiler-rt conversion (__truncsfbf2). f16 conversions
+  // stay LLVM's: F16C instructions (a recorded CPU feature), or on a
+  // target without it calls of __truncsfhf2 / __extendhfsf2, which the
+  // loading process resolves from libgcc_s (GCC 12 and later; without them
+  // the load fails naming the symbol).
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(
+      arith::ArithEmulateUnsupportedFloatsOptions{{"f16", "bf16"}, "f32"}));
+  pm.addPass(std::make_unique<RoundEveryOpPass>());
+  pm.addPass(arith::createArithExpandOpsPass(
+      arith::ArithExpandOpsPassOptions{/*includeBf16=*/true}));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToLLVMPass());

@@ -11,6 +11,8 @@ std::optional<ElementType> getRuntimeElementType(Type type) {
     if (intType.isUnsigned())
       return std::nullopt;
     switch (intType.getWidth()) {
+    case 1:
+      return ElementType::kI1;
     case 8:
       return ElementType::kI8;
     case 16:
@@ -23,6 +25,10 @@ std::optional<ElementType> getRuntimeElementType(Type type) {
       return std::nullopt;
     }
   }
+  if (type.isF16())
+    return ElementType::kF16;
+  if (type.isBF16())
+    return ElementType::kBF16;
   if (type.isF32())
     return ElementType::kF32;
   if (type.isF64())

@@ -14,7 +14,7 @@
 namespace ferry::hal {
 
 // The runtime element type of an MLIR element type; nullopt when the runtime
-// has no such type (e.g. bf16 or i1 today). In ferry::hal beside the runtime
+// has no such type (e.g. ui8, i4 or f8E4M3). In ferry::hal beside the runtime
 // table it maps to; not part of the HAL dialect.
 std::optional<ElementType> getRuntimeElementType(mlir::Type type);
 

@@ -14,11 +14,18 @@
 namespace ferry::hal {
 
 // X(enumerator, value, spelling, byte size, is float)
+//
+// i1 is one byte per element holding 0 or 1 (NumPy's bool, LLVM's i1 in
+// memory). f16 is IEEE binary16, bf16 the upper half of an f32; both are
+// converted by hand (runtime/hal/float16.h).
 #define FERRY_ELEMENT_TYPES(X)                                                 \
+  X(kI1, 7, "i1", 1, false)                                                    \
   X(kI8, 1, "i8", 1, false)                                                    \
   X(kI16, 2, "i16", 2, false)                                                  \
   X(kI32, 3, "i32", 4, false)                                                  \
   X(kI64, 4, "i64", 8, false)                                                  \
+  X(kF16, 8, "f16", 2, true)                                                   \
+  X(kBF16, 9, "bf16", 2, true)                                                 \
   X(kF32, 5, "f32", 4, true)                                                   \
   X(kF64, 6, "f64", 8, true)
 
@@ -62,6 +69,10 @@ constexpr std::string_view elementTypeName(ElementType type) {
   }
   return "<unknown element type>";
 }
+
+// Every spelling, in table order, for messages: "i1, i8, ..., f64".
+inline constexpr std::string_view kElementTypeList =
+    "i1, i8, i16, i32, i64, f16, bf16, f32 or f64";
 
 constexpr std::optional<ElementType> parseElementType(std::string_view text) {
 #define FERRY_X(name, value, spelling, size, is_float)                         \

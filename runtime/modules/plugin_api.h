@@ -111,6 +111,9 @@ typedef enum ferry_element_type {
   FERRY_ELEMENT_I64 = 4,
   FERRY_ELEMENT_F32 = 5,
   FERRY_ELEMENT_F64 = 6,
+  FERRY_ELEMENT_I1 = 7,   /* one byte, 0 or 1 */
+  FERRY_ELEMENT_F16 = 8,  /* IEEE binary16 */
+  FERRY_ELEMENT_BF16 = 9, /* the upper 16 bits of an IEEE binary32 */
 } ferry_element_type_t;
 
 /* One argument or result; which member is meaningful follows the

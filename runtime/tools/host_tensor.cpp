@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -9,6 +10,7 @@
 #include <ostream>
 
 #include "runtime/hal/buffer.h"
+#include "runtime/hal/float16.h"
 
 namespace ferry::tools {
 namespace {
@@ -56,8 +58,34 @@ template <typename T> bool parseFloat(std::string_view text, uint8_t *out) {
   return true;
 }
 
+// A 16-bit float: parsed as a double, then rounded once (float16.h).
+bool parseFloat16(std::string_view text, uint16_t (*narrow)(double),
+                  uint8_t *out) {
+  double value;
+  if (!parseNumber(text, value))
+    return false;
+  uint16_t bits = narrow(value);
+  // Like f32's: a finite number too large for the type is not valid.
+  bool narrowInf = (bits & 0x7fff) == (narrow(INFINITY) & 0x7fff);
+  if (narrowInf && std::isfinite(value))
+    return false;
+  std::memcpy(out, &bits, sizeof(bits));
+  return true;
+}
+
 bool parseElement(ElementType type, std::string_view text, uint8_t *out) {
   switch (type) {
+  case ElementType::kI1: {
+    int64_t value;
+    if (!parseNumber(text, value) || (value != 0 && value != 1))
+      return false;
+    *out = uint8_t(value);
+    return true;
+  }
+  case ElementType::kF16:
+    return parseFloat16(text, hal::f16FromDouble, out);
+  case ElementType::kBF16:
+    return parseFloat16(text, hal::bf16FromDouble, out);
   case ElementType::kI8:
     return parseInteger<int8_t>(text, out);
   case ElementType::kI16:
@@ -118,11 +146,22 @@ private:
 // round-trip form is at most 24 characters, an i64 20 digits and a sign).
 constexpr size_t kMaxElementChars = 32;
 
+// Storage types of the elements C++ has no arithmetic type for, and the
+// value each prints as: i1 as 0 or 1, f16 and bf16 as the float they hold
+// (exactly; the shortest form that reads back to it).
+enum class BoolByte : uint8_t {};
+enum class F16Bits : uint16_t {};
+enum class BF16Bits : uint16_t {};
+template <typename T> T printable(T value) { return value; }
+int printable(BoolByte value) { return uint8_t(value) != 0; }
+float printable(F16Bits value) { return hal::f16ToFloat(uint16_t(value)); }
+float printable(BF16Bits value) { return hal::bf16ToFloat(uint16_t(value)); }
+
 template <typename T> void putNumber(TextSink &sink, const uint8_t *data) {
   T value;
   std::memcpy(&value, data, sizeof(T));
   char *at = sink.reserve(kMaxElementChars);
-  sink.commit(std::to_chars(at, at + kMaxElementChars, value).ptr);
+  sink.commit(std::to_chars(at, at + kMaxElementChars, printable(value)).ptr);
 }
 
 // Which indices of a dimension of `size` print: all of them, or (when the
@@ -194,7 +233,8 @@ private:
         *at++ = ' ';
       T value;
       std::memcpy(&value, data + uint64_t(i) * sizeof(T), sizeof(T));
-      sink_.commit(std::to_chars(at, at + kMaxElementChars, value).ptr);
+      sink_.commit(
+          std::to_chars(at, at + kMaxElementChars, printable(value)).ptr);
     }
   }
 
@@ -225,6 +265,12 @@ void printTensor(std::span<const int64_t> shape, ElementType type,
   bool summarize = count > maxElements;
   const uint8_t *data = bytes.data();
   switch (type) {
+  case ElementType::kI1:
+    return printTensor<BoolByte>(shape, summarize, data, sink);
+  case ElementType::kF16:
+    return printTensor<F16Bits>(shape, summarize, data, sink);
+  case ElementType::kBF16:
+    return printTensor<BF16Bits>(shape, summarize, data, sink);
   case ElementType::kI8:
     return printTensor<int8_t>(shape, summarize, data, sink);
   case ElementType::kI16:
@@ -268,7 +314,7 @@ Result<TensorType> parseTensorType(std::string_view text) {
   std::optional<ElementType> elementType = hal::parseElementType(rest);
   if (!elementType)
     return invalidArgument("unknown element type '", rest, "' in '", text,
-                           "' (expected i8, i16, i32, i64, f32 or f64)");
+                           "' (expected ", hal::kElementTypeList, ")");
   type.elementType = *elementType;
   if (!hal::shapeByteLength(type.shape, type.elementType).ok())
     return invalidArgument("shape '", text, "' is too large");

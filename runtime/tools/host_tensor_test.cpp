@@ -42,6 +42,25 @@ TEST(HostTensorTest, EveryElementType) {
   EXPECT_EQ(roundTrip("2xf32= 1 , 2 "), "2xf32=[1 2]");
 }
 
+// i1 reads and prints 0 or 1 (one byte each); f16 and bf16 read a decimal
+// rounded once to nearest even and print the shortest decimal of the float
+// they hold, which reads back to the same bits.
+TEST(HostTensorTest, NewElementTypesRoundTrip) {
+  EXPECT_EQ(roundTrip("3xi1=1,0,1"), "3xi1=[1 0 1]");
+  EXPECT_EQ(roundTrip("4xf16=1.5,-0.1,65504,6e-8"),
+            "4xf16=[1.5 -0.099975586 65504 5.9604645e-08]");
+  EXPECT_EQ(roundTrip("4xbf16=1.5,-0.1,3e38,inf"),
+            "4xbf16=[1.5 -0.100097656 3.0040553e+38 inf]");
+  EXPECT_EQ(roundTrip("4xf16=1.5,-0.099975586,65504,5.9604645e-08"),
+            "4xf16=[1.5 -0.099975586 65504 5.9604645e-08]");
+  HostTensor half = *parseTensorLiteral("2xf16=1,0.1");
+  EXPECT_EQ(half.bytes, (std::vector<uint8_t>{0x00, 0x3c, 0x66, 0x2e}));
+  HostTensor bf = *parseTensorLiteral("2xbf16=1,0.1");
+  EXPECT_EQ(bf.bytes, (std::vector<uint8_t>{0x80, 0x3f, 0xcd, 0x3d}));
+  HostTensor mask = *parseTensorLiteral("2xi1=1,0");
+  EXPECT_EQ(mask.bytes, (std::vector<uint8_t>{1, 0}));
+}
+
 TEST(HostTensorTest, NamesTheProblem) {
   EXPECT_EQ(parseError("4xi32=1,2,x,4"), "'x' is not a valid i32");
   EXPECT_EQ(parseError("4xi32=1,2,3"), "4xi32 needs 4 values, got 3");
@@ -50,8 +69,11 @@ TEST(HostTensorTest, NamesTheProblem) {
   EXPECT_EQ(parseError("2xf32=1,1e99"), "'1e99' is not a valid f32");
   EXPECT_EQ(parseError("2xi32=1.5,2"), "'1.5' is not a valid i32");
   EXPECT_EQ(parseError("4xi33=1,2,3,4"),
-            "unknown element type 'i33' in '4xi33' (expected i8, i16, i32, "
-            "i64, f32 or f64)");
+            "unknown element type 'i33' in '4xi33' (expected i1, i8, i16, "
+            "i32, i64, f16, bf16, f32 or f64)");
+  EXPECT_EQ(parseError("2xi1=1,2"), "'2' is not a valid i1");
+  EXPECT_EQ(parseError("2xf16=1,70000"), "'70000' is not a valid f16");
+  EXPECT_EQ(parseError("2xbf16=1,1e39"), "'1e39' is not a valid bf16");
   EXPECT_EQ(parseError("?xi32=1"), "'?' is not a valid dimension in '?xi32'");
   EXPECT_EQ(parseError("-1xi32=1"),
             "'-1' is not a valid dimension in '-1xi32'");

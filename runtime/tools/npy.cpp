@@ -18,6 +18,12 @@ constexpr size_t kMaxHeaderBytes = size_t(1) << 20;
 // The dtype string NumPy writes for each element type.
 std::string_view npyDescr(ElementType type) {
   switch (type) {
+  case ElementType::kI1:
+    return "|b1";
+  case ElementType::kF16:
+    return "<f2";
+  case ElementType::kBF16: // NumPy has no bf16: its bits (see npy.h)
+    return "<u2";
   case ElementType::kI8:
     return "|i1";
   case ElementType::kI16:
@@ -37,6 +43,12 @@ std::string_view npyDescr(ElementType type) {
 Result<ElementType> elementTypeFromDescr(std::string_view descr) {
   if (descr == "|i1" || descr == "<i1" || descr == "i1")
     return ElementType::kI8;
+  if (descr == "|b1" || descr == "<b1" || descr == "b1")
+    return ElementType::kI1;
+  if (descr == "<f2")
+    return ElementType::kF16;
+  if (descr == "<u2")
+    return ElementType::kBF16;
   if (descr == "<i2")
     return ElementType::kI16;
   if (descr == "<i4")
@@ -51,8 +63,9 @@ Result<ElementType> elementTypeFromDescr(std::string_view descr) {
     return invalidArgument("big-endian dtype '", descr,
                            "' is not supported (save it little-endian, e.g. "
                            "with arr.astype(arr.dtype.newbyteorder('<')))");
-  return invalidArgument("unsupported dtype '", descr,
-                         "' (supported: <i1 <i2 <i4 <i8 <f4 <f8)");
+  return invalidArgument(
+      "unsupported dtype '", descr,
+      "' (supported: |b1 |i1 <i2 <i4 <i8 <f2 <f4 <f8, and <u2 for bf16 bits)");
 }
 
 // Finds `'key':` in the header dict and returns what follows it.
@@ -189,6 +202,12 @@ Result<HostTensor> parseNpyImpl(std::span<const uint8_t> file) {
     return invalidArgument("shape ", layout.tensor.typeString(), " needs ",
                            layout.dataBytes, " data bytes, file has ", have);
   layout.tensor.bytes.assign(file.begin() + layout.dataStart, file.end());
+  if (layout.tensor.elementType == ElementType::kI1)
+    for (size_t i = 0; i < layout.tensor.bytes.size(); ++i)
+      if (layout.tensor.bytes[i] > 1)
+        return invalidArgument("bool element ", i, " is ",
+                               int(layout.tensor.bytes[i]),
+                               "; a bool is 0 or 1");
   return std::move(layout.tensor);
 }
 

@@ -3,8 +3,14 @@
 // line.
 //
 // Supported: little-endian (or byte-order-free) C-order arrays of dtypes
-// int8 ('|i1' / '<i1'), '<i2', '<i4', '<i8', '<f4', '<f8'. Anything else is
-// a clear error naming the dtype, the byte order or the Fortran order.
+// bool ('|b1', Ferry's i1; each byte 0 or 1), int8 ('|i1' / '<i1'), '<i2',
+// '<i4', '<i8', float16 ('<f2'), '<f4', '<f8', and '<u2' for bf16. NumPy has
+// no bf16 dtype, so Ferry's convention is a uint16 array holding each bf16's
+// bits (the upper half of the f32 it rounds): in NumPy,
+//   bits = (f32.view(np.uint32) >> 16).astype(np.uint16)   # truncating
+//   f32 = (bits.astype(np.uint32) << 16).view(np.float32)   # exact
+// Anything else is a clear error naming the dtype, the byte order or the
+// Fortran order.
 //
 // Ownership/threads: pure functions; file functions touch only their path.
 #ifndef FERRY_RUNTIME_TOOLS_NPY_H_

@@ -21,7 +21,8 @@ std::vector<uint8_t> npyWithHeader(std::string header,
 TEST(NpyTest, RoundTripsEveryTypeAndRank) {
   for (ElementType type :
        {ElementType::kI8, ElementType::kI16, ElementType::kI32,
-        ElementType::kI64, ElementType::kF32, ElementType::kF64}) {
+        ElementType::kI64, ElementType::kF32, ElementType::kF64,
+        ElementType::kF16, ElementType::kBF16}) {
     for (std::vector<int64_t> shape :
          {std::vector<int64_t>{}, {3}, {2, 3}, {0, 4}}) {
       size_t count = 1;
@@ -51,6 +52,39 @@ TEST(NpyTest, ReadsWhatNumPyWrites) {
   EXPECT_EQ(tensor->typeString(), "2x2xi8");
 }
 
+// Bools ('|b1') are Ferry's i1, one byte of 0 or 1; float16 ('<f2') is f16
+// and a uint16 array ('<u2') bf16 bits (npy.h).
+TEST(NpyTest, BoolsHalvesAndBf16Bits) {
+  struct Case {
+    std::string descr;
+    ElementType type;
+  };
+  for (const Case &c :
+       {Case{"|b1", ElementType::kI1}, Case{"<f2", ElementType::kF16},
+        Case{"<u2", ElementType::kBF16}}) {
+    size_t size = hal::elementByteSize(c.type);
+    std::vector<uint8_t> data(2 * size, 0);
+    data[0] = 1;
+    auto file = npyWithHeader("{'descr': '" + c.descr +
+                                  "', 'fortran_order': False, 'shape': (2,), }",
+                              data);
+    Result<HostTensor> tensor = parseNpy(file);
+    ASSERT_TRUE(tensor.ok()) << c.descr << ": " << tensor.status().toString();
+    EXPECT_EQ(tensor->elementType, c.type) << c.descr;
+    EXPECT_EQ(tensor->bytes, data) << c.descr;
+    std::vector<uint8_t> written =
+        encodeNpy(tensor->shape, tensor->elementType, tensor->bytes);
+    std::string text(written.begin(), written.end());
+    EXPECT_NE(text.find("'descr': '" + c.descr + "'"), std::string::npos)
+        << text;
+  }
+  Result<HostTensor> notBool = parseNpy(npyWithHeader(
+      "{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", {0, 2}));
+  ASSERT_FALSE(notBool.ok());
+  EXPECT_EQ(notBool.status().message(),
+            "bool element 1 is 2; a bool is 0 or 1");
+}
+
 TEST(NpyTest, ClearErrors) {
   auto error = [](std::vector<uint8_t> file) {
     Result<HostTensor> tensor = parseNpy(file);
@@ -60,7 +94,8 @@ TEST(NpyTest, ClearErrors) {
   EXPECT_EQ(error(npyWithHeader(
                 "{'descr': '<u4', 'fortran_order': False, 'shape': (1,), }",
                 {0, 0, 0, 0})),
-            "unsupported dtype '<u4' (supported: <i1 <i2 <i4 <i8 <f4 <f8)");
+            "unsupported dtype '<u4' (supported: |b1 |i1 <i2 <i4 <i8 <f2 <f4 "
+            "<f8, and <u2 for bf16 bits)");
   EXPECT_NE(error(npyWithHeader(
                       "{'descr': '>i4', 'fortran_order': False, 'shape': (1,), "
                       "}",

@@ -206,7 +206,7 @@ TEST_F(RunModuleTest, ScalarArgumentsAndResults) {
   EXPECT_EQ(a->typeString(), "i32");
   Result<HostTensor> c = readNpyFile(dir + "/c.npy");
   ASSERT_TRUE(c.ok()) << c.status().toString();
-  EXPECT_EQ(c->typeString(), "i8"); // i1 as i8 0 or 1
+  EXPECT_EQ(c->typeString(), "i1"); // a NumPy bool
   options.outputPaths = {};
   options.inputs = {"@" + dir + "/a.npy", "@" + dir + "/b.npy",
                     "@" + dir + "/c.npy"};
@@ -216,25 +216,30 @@ TEST_F(RunModuleTest, ScalarArgumentsAndResults) {
   EXPECT_EQ(run(options), "error: argument 0 of @main is i32, got f32=2.5");
   options.inputs = {"i32=1", "f32=2.5", "i1=2"};
   EXPECT_EQ(run(options),
-            "error: argument 2 of @main is i1, got i1=2: an i1 is 0 or 1, "
-            "got 2");
+            "error: argument 2 of @main is i1, got i1=2: '2' is not a valid "
+            "i1");
   options.inputs = {"i32=1", "@" + dir + "/a.npy", "i1=0"};
   EXPECT_EQ(run(options), "error: argument 1 of @main is f32, got @" + dir +
                               "/a.npy: expected a 0-d f32, got i32");
   options.inputs = {"4xi32=1,2,3,4", "f32=1", "i1=0"};
   EXPECT_EQ(run(options),
             "error: argument 0 of @main is i32, got 4xi32=1,2,3,4");
-  // An f16 result prints as its bit pattern; an f16 input is refused.
+  // An f16 result prints as the float its bits hold (0x3c00 is 1.0); an
+  // f16 input is read as a decimal, rounded to f16 bits.
   options.modulePath =
       writeModule(scalarModule("i32,i64,i64->i32,i64,f16"), "half.fvm");
   options.inputs = {"i32=1", "i64=2", "i64=15360"};
-  EXPECT_EQ(run(options), "i32=1\ni64=2\nf16=0x3c00\n");
+  EXPECT_EQ(run(options), "i32=1\ni64=2\nf16=1\n");
   options.modulePath =
       writeModule(scalarModule("f16,i64,i64->i32,i64,i64"), "half_in.fvm");
   EXPECT_EQ(run(options), "error: argument 0 of @main is f16, got i32=1");
   options.inputs = {"f16=1", "i64=2", "i64=3"};
-  EXPECT_EQ(run(options), "error: argument 0 of @main is f16, got f16=1: "
-                          "ferry-run cannot read or save f16 scalars yet");
+  EXPECT_EQ(run(options), "i32=15360\ni64=2\ni64=3\n");
+  // A bf16 is the upper half of an f32; negative values sign-extend.
+  options.modulePath =
+      writeModule(scalarModule("bf16,i64,i64->i64,i64,bf16"), "bf16.fvm");
+  options.inputs = {"bf16=-2.5", "i64=2", "i64=-16352"};
+  EXPECT_EQ(run(options), "i64=-16352\ni64=2\nbf16=-2.5\n");
   // Without reflection the i64s are untyped: i64 in, i64 out.
   options.modulePath = writeModule(scalarModule(""), "untyped.fvm");
   options.inputs = {"i64=1", "i64=2", "i64=-3"};

@@ -129,23 +129,35 @@ Flags:
   --function=NAME        function to run (default: main)
   --input=SHAPExTYPE=V0,V1,...
                          a tensor argument, in order (repeatable). Values are
-                         row-major; TYPE is i8, i16, i32, i64, f32 or f64.
+                         row-major; TYPE is i1 (values 0 or 1), i8, i16, i32,
+                         i64, f16, bf16, f32 or f64 (f16 and bf16 values are
+                         decimals rounded to nearest even once, and print as
+                         the shortest decimal of the float they hold).
                            --input=4xi32=1,2,3,4
                            --input=2x3xf32=1,2,3,4,5,6
+                           --input=3xbf16=1.5,-2,0.1
                            --input=i32=5          (rank 0)
                            --input=0xi32=         (empty)
   --input=@PATH.npy      a tensor argument read from a NumPy .npy file
-                         (little-endian, C order, dtypes <i1 <i2 <i4 <i8 <f4
-                         <f8)
+                         (little-endian, C order, dtypes |b1 (bool: i1) |i1
+                         <i2 <i4 <i8 <f2 (f16) <f4 <f8, and <u2 for bf16:
+                         NumPy has no bf16, so a bf16 tensor is a uint16
+                         array of its bits, the upper half of an f32:
+                         (x.view(np.uint32) >> 16).astype(np.uint16); read
+                         back with (b.astype(np.uint32) << 16).view(np.float32))
   --input=TYPE=VALUE     a scalar argument; TYPE must be the argument's:
-                         i1 (0 or 1), i8, i16, i32, i64, index, f32 or f64
+                         i1 (0 or 1), i8, i16, i32, i64, index, f16, bf16,
+                         f32 or f64
                            --input=i32=5 --input=f32=2.5 --input=index=7
+                           --input=f16=1.5
                          (a mismatch names the argument: "argument 1 of
                          @main is i32, got f32=2.5"). @PATH.npy of a 0-d
-                         array feeds one too (i1 as i8, index as i64)
+                         array feeds one too (i1 as bool, index as i64,
+                         bf16 as <u2 bits)
   --output=@PATH.npy     write result N (the Nth --output) to a .npy file
                          (repeatable, in result order; always every
-                         element; a scalar as a 0-d array); results still
+                         element; a scalar as a 0-d array; dtypes as for
+                         --input=@PATH.npy, bf16 as <u2 bits); results still
                          print
   --print-max-elements=N print a result of more than N elements (default:
                          1000) summarized, like NumPy: in each dimension

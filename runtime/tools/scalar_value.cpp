@@ -1,6 +1,5 @@
 #include "runtime/tools/scalar_value.h"
 
-#include <cstdio>
 #include <cstring>
 
 namespace ferry::tools {
@@ -10,6 +9,7 @@ using vm::bytecode::ScalarType;
 Result<hal::ElementType> scalarElementType(ScalarType type) {
   switch (type) {
   case ScalarType::kI1:
+    return hal::ElementType::kI1;
   case ScalarType::kI8:
     return hal::ElementType::kI8;
   case ScalarType::kI16:
@@ -24,11 +24,12 @@ Result<hal::ElementType> scalarElementType(ScalarType type) {
   case ScalarType::kF64:
     return hal::ElementType::kF64;
   case ScalarType::kF16:
+    return hal::ElementType::kF16;
   case ScalarType::kBF16:
-    break;
+    return hal::ElementType::kBF16;
   }
   return unimplemented("ferry-run cannot read or save ",
-                       vm::bytecode::scalarTypeName(type), " scalars yet");
+                       vm::bytecode::scalarTypeName(type), " scalars");
 }
 
 Result<int64_t> scalarFromTensor(const HostTensor &tensor, ScalarType type) {
@@ -60,11 +61,8 @@ Result<HostTensor> scalarToTensor(int64_t value, ScalarType type) {
 std::string formatScalar(int64_t value, ScalarType type) {
   Result<HostTensor> tensor = scalarToTensor(value, type);
   std::string_view name = vm::bytecode::scalarTypeName(type);
-  if (!tensor.ok()) { // f16 / bf16: the bit pattern
-    char hex[8];
-    std::snprintf(hex, sizeof(hex), "0x%04x", unsigned(value & 0xFFFF));
-    return strCat(name, "=", hex);
-  }
+  if (!tensor.ok())
+    return strCat(name, "=?");
   // "i32=5" as a 0-d tensor prints, under the scalar's own type name.
   std::string text = formatTensor({}, tensor->elementType, tensor->bytes);
   return strCat(name, text.substr(text.find('=')));

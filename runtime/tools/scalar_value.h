@@ -6,9 +6,9 @@
 // reflection gives the argument (runtime/vm/bytecode_format.h). A register
 // holds an integer sign-extended from its width (i1 as 0 or 1) and a float
 // as its bit pattern, sign-extended the same way. In .npy files a scalar is
-// a 0-d array: i1 as i8 (0 or 1), index as i64. f16 and bf16 scalars pass
-// through the VM, but ferry-run cannot read them or save them yet and
-// prints them as their bit pattern in hex ("f16=0x3c00").
+// a 0-d array of its element type: i1 as bool ('|b1'), index as i64, bf16
+// as the '<u2' of its bits (npy.h). "f16=1.5" and "bf16=1.5" read and print
+// like tensor elements.
 //
 // Ownership/threads: pure functions.
 #ifndef FERRY_RUNTIME_TOOLS_SCALAR_VALUE_H_

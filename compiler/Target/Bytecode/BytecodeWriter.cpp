@@ -133,6 +133,14 @@ private:
                                                   ElementsAttr value) {
     Type elementType = value.getElementType();
     unsigned bits = elementType.getIntOrFloatBitWidth();
+    // MLIR packs i1 elements as bits; the runtime holds one byte each.
+    if (bits == 1) {
+      std::vector<uint8_t> out;
+      out.reserve(size_t(value.getNumElements()));
+      for (bool element : value.getValues<bool>())
+        out.push_back(element ? 1 : 0);
+      return out;
+    }
     if (bits % 8 != 0)
       return op->emitError() << "constant of " << elementType
                              << " cannot be stored: only whole-byte element "

@@ -82,6 +82,10 @@ Status runElementwiseKernel(BuiltinKernel kernel, ElementType elementType,
   case ElementType::kF64:
     runTyped<double>(kernel, count, lhs, rhs, out);
     return okStatus();
+  case ElementType::kI1:
+  case ElementType::kF16:
+  case ElementType::kBF16:
+    break; // compiled kernels only (the compiler dispatches these)
   }
   return invalidArgument("kernel '", hal::builtinKernelName(kernel),
                          "': unknown element type ", uint32_t(elementType));

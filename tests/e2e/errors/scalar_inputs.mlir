@@ -10,7 +10,7 @@
 // RUN: not ferry-run %t.fvm --input=i32=5000000000 --input=4xf32=1,2,3,4 --input=index=1 2>&1 | FileCheck %s --check-prefix=RANGE
 // RANGE: ferry-run: error: argument 0 of @main is i32, got i32=5000000000: {{.+}}
 // RUN: not ferry-run %t.fvm --function=flag --input=i1=2 2>&1 | FileCheck %s --check-prefix=BOOL
-// BOOL: ferry-run: error: argument 0 of @flag is i1, got i1=2: an i1 is 0 or 1, got 2{{$}}
+// BOOL: ferry-run: error: argument 0 of @flag is i1, got i1=2: '2' is not a valid i1{{$}}
 // A tensor argument given a scalar of another type is a tensor error.
 // RUN: not ferry-run %t.fvm --input=i32=5 --input=f32=1 --input=index=1 2>&1 | FileCheck %s --check-prefix=NOT-TENSOR
 // NOT-TENSOR: ferry-run: error: input 1: expected 4xf32, got f32{{$}}

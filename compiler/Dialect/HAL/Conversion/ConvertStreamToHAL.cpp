@@ -703,6 +703,11 @@ private:
   // loaded element bitcast).
   FailureOr<Value> fillPattern(stream::CmdFillOp op) {
     Value value = op.getValue();
+    // An i1 element is a byte holding 0 or 1.
+    if (value.getType().isInteger(1))
+      return arith::ExtUIOp::create(builder, op.getLoc(), builder.getI8Type(),
+                                    value)
+          .getResult();
     if (isa<IntegerType>(value.getType()))
       return value;
     FloatAttr constant;

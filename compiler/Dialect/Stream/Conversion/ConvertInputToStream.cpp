@@ -31,6 +31,7 @@
 #include "compiler/Dialect/Stream/Conversion/FormDispatches.h"
 #include "compiler/Dialect/Stream/Conversion/ImportSlices.h"
 #include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
+#include "compiler/Dialect/Stream/Conversion/ImportTensorOps.h"
 #include "compiler/Dialect/Stream/Conversion/LinalgOperands.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "compiler/Utils/ABI.h"
@@ -98,8 +99,7 @@ LogicalResult checkBoundaryTypes(func::FuncOp func) {
       return;
     func.emitError() << what << " " << index << " of function '"
                      << func.getSymName() << "' has type " << type
-                     << "; only ranked tensors of i8, i16, i32, i64, f32 or "
-                        "f64"
+                     << "; only ranked tensors of " << hal::kElementTypeList
                      << (scalars ? " and scalars (index, integers of up to 64 "
                                    "bits, f16, bf16, f32, f64)"
                                  : "")
@@ -381,6 +381,10 @@ private:
       importExpand(expand);
     else if (isSliceOp(op))
       importSlice(cast<OffsetSizeAndStrideOpInterface>(op));
+    else if (isa<tensor::BitcastOp, tensor::CastOp>(op))
+      importMetadataCast(op);
+    else if (isRowConcat(op))
+      importRowConcat(cast<tensor::ConcatOp>(op));
     else if (auto call = dyn_cast<func::CallOp>(op))
       importCall(call);
     else if (auto returnOp = dyn_cast<func::ReturnOp>(op))
@@ -1175,6 +1179,72 @@ private:
     deadOps.push_back(op);
   }
 
+  // tensor.bitcast and tensor.cast: the source's storage, with the result's
+  // dims (ImportTensorOps.h).
+  void importMetadataCast(Operation *op) {
+    Value source = op->getOperand(0);
+    TensorStorage storage = storages[source];
+    if (auto cast = dyn_cast<tensor::CastOp>(op))
+      storage.dynamicDims = importCastDims(builder, cast, [&](int64_t d) {
+        return dimOf(op->getLoc(), source, d);
+      });
+    storages[op->getResult(0)] = storage;
+    deadOps.push_back(op);
+  }
+
+  // A concat on the outermost axis: each input is the byte range after the
+  // ones before it, copied in with an update (ImportTensorOps.h). The
+  // inputs' other dynamic dims must agree with the first's.
+  void importRowConcat(tensor::ConcatOp op) {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getResultType();
+    Value first = op.getInputs().front();
+    SmallVector<Value> dims;
+    Value rows;
+    for (Value input : op.getInputs()) {
+      Value inputRows = dimOf(loc, input, 0);
+      rows =
+          rows
+              ? arith::AddIOp::create(builder, loc, rows, inputRows).getResult()
+              : inputRows;
+      for (int64_t d = 1; d < type.getRank(); ++d) {
+        auto inputType = cast<RankedTensorType>(input.getType());
+        if (!inputType.isDynamicDim(d) && !type.isDynamicDim(d))
+          continue;
+        Value a = dimOf(loc, first, d), b = dimOf(loc, input, d);
+        if (a == b ||
+            (matchPattern(a, m_Constant()) && matchPattern(b, m_Constant())))
+          continue;
+        Value same =
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, b);
+        cf::AssertOp::create(builder, loc, same,
+                             ("inputs of 'tensor.concat'" +
+                              locationSuffix(loc) + " differ in dimension " +
+                              Twine(d))
+                                 .str());
+      }
+    }
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dims.push_back(d == 0 ? rows : dimOf(loc, first, d));
+    TensorStorage result = sizedStorage(loc, type, dims);
+    result.resource = AsyncAllocaOp::create(
+        builder, loc, resourceType(Lifetime::Unknown), result.size);
+    setAffinity(result.resource.getDefiningOp(), affinityOf(op));
+    Value offset = indexConstant(loc, 0);
+    for (Value input : op.getInputs()) {
+      const TensorStorage &part = storages[input];
+      auto update = AsyncUpdateOp::create(
+          builder, loc, result.resource.getType(), part.resource, part.size,
+          result.resource, result.size, offset);
+      setAffinity(update, affinityOf(op));
+      result.resource = update.getResult();
+      offset = arith::AddIOp::create(builder, loc, offset, part.size);
+    }
+    storages[op.getResult()] = result;
+    deadOps.push_back(op);
+  }
+
   Value valueOf(Location loc, OpFoldResult size) {
     if (auto value = dyn_cast<Value>(size))
       return value;
@@ -1397,6 +1467,11 @@ struct ConvertInputToStreamPass
         lifted &= succeeded(liftControlFlow(func));
     if (!lifted)
       return signalPassFailure();
+    // Tensor ops that are other ops the import knows (ImportTensorOps.h),
+    // rewritten before the check sees them.
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isDeclaration() && isInputFunction(func))
+        ok &= decomposeTensorOps(func);
     for (Operation &op : module.getBody()->getOperations()) {
       if (auto func = dyn_cast<func::FuncOp>(op)) {
         if (!func.isDeclaration() && isInputFunction(func))

@@ -6,6 +6,7 @@
 #include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/HAL/IR/HALDialect.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
+#include "compiler/Dialect/Stream/Conversion/ImportTensorOps.h"
 #include "compiler/Dialect/Stream/Conversion/LinalgOperands.h"
 #include "compiler/Dialect/Stream/Conversion/Passes.h"
 #include "compiler/Utils/ABI.h"
@@ -30,7 +31,23 @@ using namespace mlir;
 
 namespace ferry::stream::input {
 
+// The element types the built-in kernels implement (runtime/drivers/local/
+// elementwise_kernels.cpp); i1, f16 and bf16 take the compiled path.
+static bool hasBuiltinKernelElements(Operation *op) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type)
+    return true; // scalar arith: not a kernel, decided by the caller
+  Type element = type.getElementType();
+  if (auto integer = dyn_cast<IntegerType>(element))
+    return integer.getWidth() != 1;
+  return isa<Float32Type, Float64Type>(element);
+}
+
 std::optional<StringRef> getElementwiseKernel(Operation *op) {
+  if (isa<arith::AddIOp, arith::AddFOp, arith::SubIOp, arith::SubFOp,
+          arith::MulIOp, arith::MulFOp>(op) &&
+      !hasBuiltinKernelElements(op))
+    return std::nullopt;
   if (isa<arith::AddIOp, arith::AddFOp>(op))
     return StringRef("add");
   if (isa<arith::SubIOp, arith::SubFOp>(op))
@@ -64,8 +81,8 @@ LogicalResult checkRuntimeTensor(Operation *op, Type type) {
   if (isRuntimeTensor(type))
     return success();
   return op->emitError() << "'" << op->getName() << "' on " << type
-                         << " is not supported: only ranked tensors of i8, "
-                            "i16, i32, i64, f32 or f64 are";
+                         << " is not supported: only ranked tensors of "
+                         << hal::kElementTypeList << " are";
 }
 
 DenseElementsAttr getSplatConstant(Operation *op) {
@@ -110,7 +127,7 @@ bool isDispatchableLinalgOp(Operation *op) {
              linalg::MapOp, linalg::CopyOp, linalg::ElementwiseOp,
              linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp,
              linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcMaxOp,
-             linalg::PoolingNhwcSumOp>(op);
+             linalg::PoolingNhwcMinOp, linalg::PoolingNhwcSumOp>(op);
 }
 
 LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
@@ -257,7 +274,25 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
       return failure();
     return checkRuntimeTensor(op, op->getResult(0).getType());
   }
-  // Decomposed into fills and generics (importSoftmax).
+  // Metadata: the source's storage under another type (ImportTensorOps.h).
+  if (isa<tensor::BitcastOp, tensor::CastOp>(op))
+    return checkMetadataTensorOp(op);
+  // Byte ranges of the result, one update each (ImportTensorOps.h).
+  if (isRowConcat(op)) {
+    for (Type type : op->getOperandTypes())
+      if (failed(checkRuntimeTensor(op, type)))
+        return failure();
+    return checkRuntimeTensor(op, op->getResult(0).getType());
+  }
+  // decomposeTensorOps rewrote all others before the check: one left was
+  // refused there, or holds elements the runtime does not.
+  if (isa<tensor::SplatOp, tensor::FromElementsOp, tensor::PadOp,
+          tensor::ConcatOp>(op)) {
+    if (failed(checkRuntimeTensor(op, op->getResult(0).getType())))
+      return failure();
+    return failure();
+  }
+  // Decomposed into fills and generics (FormDispatches.cpp).
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
     if (!softmax.hasPureTensorSemantics())
       return op->emitError() << "'linalg.softmax' is supported on tensors only";

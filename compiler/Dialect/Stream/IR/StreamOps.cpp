@@ -430,9 +430,10 @@ LogicalResult CmdDispatchEntryOp::verify() {
 
 static LogicalResult verifyFillValue(Operation *op, Type valueType) {
   unsigned width = valueType.getIntOrFloatBitWidth();
-  if (width != 8 && width != 16 && width != 32 && width != 64)
+  // An i1 fills bytes of 0 or 1 (its element's storage).
+  if (width != 1 && width != 8 && width != 16 && width != 32 && width != 64)
     return op->emitOpError() << "fill value type " << valueType
-                             << " is not 8, 16, 32 or 64 bits wide";
+                             << " is not 1, 8, 16, 32 or 64 bits wide";
   return success();
 }
 

@@ -194,7 +194,7 @@ def Stream_AsyncSplatOp : Stream_Op<"async.splat", [
     %r = stream.async.splat %c5 : i32 -> !stream.resource<*>{%size}
     ```
   }];
-  let arguments = (ins AnyTypeOf<[AnySignlessInteger, F32, F64]>:$value,
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, F16, BF16, F32, F64]>:$value,
                        Index:$storage_size);
   let results = (outs Stream_AnyResource:$result);
   let assemblyFormat = [{
@@ -305,7 +305,7 @@ def Stream_AsyncFillOp : Stream_Op<"async.fill", [
     %r = stream.async.fill %c0, %t : i32 -> !stream.resource<*>{%s}
     ```
   }];
-  let arguments = (ins AnyTypeOf<[AnySignlessInteger, F32, F64]>:$value,
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, F16, BF16, F32, F64]>:$value,
                        Stream_AnyResource:$target, Index:$target_size);
   let results = (outs Stream_AnyResource:$result);
   let assemblyFormat = [{
@@ -647,7 +647,7 @@ def Stream_CmdFillOp : Stream_Op<"cmd.fill", [AttrSizedOperandSegments]> {
         -> !stream.resource<transient>{%s} => !stream.timepoint
     ```
   }];
-  let arguments = (ins AnyTypeOf<[AnySignlessInteger, F32, F64]>:$value,
+  let arguments = (ins AnyTypeOf<[AnySignlessInteger, F16, BF16, F32, F64]>:$value,
                        Stream_AnyResource:$target, Index:$target_size,
                        Optional<Index>:$target_offset,
                        Optional<Index>:$target_length,

@@ -123,3 +123,27 @@ func.func @consumed(%view: !hal.buffer_view) -> !hal.buffer_view {
   %v = stream.tensor.export %a : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
   return %v : !hal.buffer_view
 }
+
+// -----
+
+// An i1 element is a byte of 0 or 1: its fill pattern is the i1 widened to
+// an i8 (a constant one folds later); f16 and bf16 fill with their bits.
+// CHECK-LABEL: func.func @fill_new_types
+// CHECK: %[[WIDE:.+]] = arith.extui %arg1 : i1 to i8
+// CHECK: hal.device.queue.fill{{.*}} pattern(%[[WIDE]] : i8)
+// CHECK: %[[HALF:.+]] = arith.constant 15360 : i16
+// CHECK: hal.device.queue.fill{{.*}} pattern(%[[HALF]] : i16)
+// CHECK: %[[BF:.+]] = arith.bitcast %arg2 : bf16 to i16
+// CHECK: hal.device.queue.fill{{.*}} pattern(%[[BF]] : i16)
+hal.device.global @__device_0 = #hal.device.target<"local", {}>
+func.func @fill_new_types(%view: !hal.buffer_view, %flag: i1, %b: bf16) -> !hal.buffer_view {
+  %one = arith.constant 1.0 : f16
+  %s = arith.constant 4 : index
+  %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi8> in !stream.resource<external>{%s}
+  %f = stream.cmd.fill %flag, %a : i1 -> !stream.resource<external>{%s} => !stream.timepoint
+  %g = stream.cmd.fill %one, %a await(%f) : f16 -> !stream.resource<external>{%s} => !stream.timepoint
+  %h = stream.cmd.fill %b, %a await(%g) : bf16 -> !stream.resource<external>{%s} => !stream.timepoint
+  stream.timepoint.await %h
+  %v = stream.tensor.export %a : tensor<4xi8> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %v : !hal.buffer_view
+}

@@ -41,8 +41,8 @@ func.func @binding_count(%d: !hal.device, %f: !hal.fence, %n: index, %b: !hal.bu
 // -----
 
 func.func @element_type(%v: !hal.buffer_view) {
-  // expected-error @+1 {{element type 'bf16' is not supported by the runtime}}
-  hal.buffer_view.assert<%v : !hal.buffer_view> message("x") shape([]) type(bf16)
+  // expected-error @+1 {{element type 'f8E4M3FN' is not supported by the runtime}}
+  hal.buffer_view.assert<%v : !hal.buffer_view> message("x") shape([]) type(f8E4M3FN)
   return
 }
 

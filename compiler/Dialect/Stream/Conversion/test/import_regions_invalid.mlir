@@ -6,8 +6,9 @@ func.func @unsupported_in_loop(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (tensor<4xi32>) {
-    // expected-error @+1 {{'tensor.cast' is not supported by Ferry}}
-    %y = tensor.cast %acc : tensor<4xi32> to tensor<4xi32>
+    %v = arith.constant 7 : i32
+    // expected-error @+1 {{'tensor.insert' is not supported by Ferry}}
+    %y = tensor.insert %v into %acc[%c0] : tensor<4xi32>
     scf.yield %y : tensor<4xi32>
   }
   return %r : tensor<4xi32>
@@ -16,15 +17,15 @@ func.func @unsupported_in_loop(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
 // -----
 
 // A carried tensor of an element type the runtime does not hold.
-func.func @carried_bf16(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
+func.func @carried_f8E4M3FN(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
   %z = arith.constant dense<0> : tensor<4xi32>
-  // expected-error @+1 {{'scf.if' on 'tensor<4xbf16>' is not supported: only ranked tensors of i8, i16, i32, i64, f32 or f64 are}}
-  %r = scf.if %c -> tensor<4xbf16> {
-    %e = arith.constant dense<1.0> : tensor<4xbf16>
-    scf.yield %e : tensor<4xbf16>
+  // expected-error @+1 {{'scf.if' on 'tensor<4xf8E4M3FN>' is not supported: only ranked tensors of i1, i8, i16, i32, i64, f16, bf16, f32 or f64 are}}
+  %r = scf.if %c -> tensor<4xf8E4M3FN> {
+    %e = arith.constant dense<1.0> : tensor<4xf8E4M3FN>
+    scf.yield %e : tensor<4xf8E4M3FN>
   } else {
-    %e = arith.constant dense<2.0> : tensor<4xbf16>
-    scf.yield %e : tensor<4xbf16>
+    %e = arith.constant dense<2.0> : tensor<4xf8E4M3FN>
+    scf.yield %e : tensor<4xf8E4M3FN>
   }
   return %z : tensor<4xi32>
 }

@@ -36,10 +36,10 @@ func.func @consumed(%a: i32 {iree.abi.consume}, %t: tensor<4xi32>) -> tensor<4xi
 // -----
 
 // External functions take tensors only (the coarse-fences ABI).
-// expected-error @+1 {{argument 1 of function 'ext.f' has type 'i32'; only ranked tensors of i8, i16, i32, i64, f32 or f64 cross a function boundary}}
+// expected-error @+1 {{argument 1 of function 'ext.f' has type 'i32'; only ranked tensors of i1, i8, i16, i32, i64, f16, bf16, f32 or f64 cross a function boundary}}
 func.func private @ext.f(tensor<4xi32>, i32) -> tensor<4xi32> attributes {iree.abi.model = "coarse-fences"}
 func.func @main(%t: tensor<4xi32>, %k: i32) -> tensor<4xi32> {
-  // expected-error @+1 {{'func.call' on 'i32' is not supported: only ranked tensors of i8, i16, i32, i64, f32 or f64 are}}
+  // expected-error @+1 {{'func.call' on 'i32' is not supported: only ranked tensors of i1, i8, i16, i32, i64, f16, bf16, f32 or f64 are}}
   %r = call @ext.f(%t, %k) : (tensor<4xi32>, i32) -> tensor<4xi32>
   return %r : tensor<4xi32>
 }
