@@ -93,8 +93,9 @@ FEATURES = {
     "fusion_chains": (True, "elementwise ops feeding a contraction or reduction and consuming it"),
     "erf_f64": (False, "with math_ops, math.erf on f64 (no f64 approximation: ferry-compile "
                        "fails to translate it to LLVM IR)"),
-    "identity_generic": (False, "with linalg_generic, generics of identity maps only whose body "
-                                "may fold to yielding an argument (Ferry's dispatch writes nothing)"),
+    "identity_generic": (False, "with linalg_generic, elementwise generics whose maps are all one "
+                                "permutation and whose body may fold to yielding an argument "
+                                "(Ferry's dispatch writes nothing)"),
     "linalg_dynamic": (True, "the linalg steps in programs of dynamic shape"),
     "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "
                                      "or results may be arguments, constants, captured values "

@@ -418,12 +418,11 @@ class LinalgSteps:
         value = body.values[-1][0]
         if reduction:
             value = body.combine(acc, value)
-        elif (all(m == list(range(n)) for m in maps + [out_map])
-              and "identity_generic" not in self.features):
-            # Every map the identity: the canonicalizer erases the generic
-            # if its body folds to yielding an argument (minsi %x, %x), and
-            # Ferry's dispatch then writes nothing (README.md, known
-            # failures). A last op that cannot fold to an argument.
+        elif all(m == out_map for m in maps) and "identity_generic" not in self.features:
+            # Every map the same permutation: the canonicalizer erases the
+            # generic if its body folds to yielding an argument (minsi %x,
+            # %x; addi 0, %x), and Ferry's dispatch then writes nothing
+            # (README.md, known failures). A last op that cannot fold so.
             k = body.const(self.rng.choice(["0.75", "-1.5"]) if dtype.startswith("f")
                            else self.rng.choice([3, 5, -7]))
             last = self.gen.fresh("b")

@@ -1160,7 +1160,9 @@ def format_tensor(array):
         if a.ndim == 1:
             return "[" + " ".join(f"{x:g}" if element.startswith("f") else str(x)
                                   for x in a.tolist()) + "]"
-        return "".join(rows(x) for x in a)
+        if a.ndim == 2:
+            return "".join(rows(x) for x in a)
+        return "".join("[" + rows(x) + "]" for x in a)  # as ferry-run nests them
     return f"{shape + 'x' if shape else ''}{element}={rows(array)}"
 
 
