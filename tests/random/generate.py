@@ -96,6 +96,9 @@ FEATURES = {
     "identity_generic": (False, "with linalg_generic, elementwise generics whose maps are all one "
                                 "permutation and whose body may fold to yielding an argument "
                                 "(Ferry's dispatch writes nothing)"),
+    "linalg_dynamic_two_devices": (False, "with linalg_dynamic, linalg steps in two-device "
+                                          "programs of dynamic shape (ferry-compile crashes "
+                                          "importing them now and then)"),
     "linalg_dynamic": (True, "the linalg steps in programs of dynamic shape"),
     "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "
                                      "or results may be arguments, constants, captured values "

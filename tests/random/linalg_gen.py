@@ -233,6 +233,8 @@ class LinalgSteps:
         f = self.features
         if self.gen.dynamic and "linalg_dynamic" not in f:
             return []
+        if self.gen.dynamic and self.gen.devices and "linalg_dynamic_two_devices" not in f:
+            return []  # known failure (README.md): an import crash
         kinds = []
         if "linalg_generic" in f:
             kinds += ["generic"] * 2
