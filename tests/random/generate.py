@@ -29,8 +29,12 @@ name one program. FEATURES lists what can be switched; README.md says which
 are off in CI and why.
 """
 import argparse
+import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from linalg_gen import LinalgSteps  # noqa: E402
 
 # name -> (on by default, what it adds). Keep README.md's table in step.
 FEATURES = {
@@ -76,6 +80,26 @@ FEATURES = {
     "dynamic_regions": (False, "with tensor_regions, regions in programs of dynamic shape"),
     "if_in_loop": (False, "with tensor_regions, scf.if inside a loop body (the compiler may "
                           "not know who owns its result: the walk gives no peak)"),
+    # Issue 14: linalg ops of other shapes (linalg_gen.py).
+    "linalg_generic": (True, "linalg.generic: projected-permutation maps, parallel and reduction "
+                             "loops, a body of arith ops"),
+    "math_ops": (True, "math functions (exp, log, tanh, erf, sin, ...) and divf in bodies and "
+                       "on tensors (compared within the inexact tolerance)"),
+    "linalg_named": (True, "linalg.reduce, broadcast, map, copy, softmax, matmul of any shape, "
+                           "batch_matmul, matvec, vecmat, dot"),
+    "linalg_conv": (True, "conv_2d_nhwc_hwcf, conv_2d_nchw_fchw, depthwise_conv_2d_nhwc_hwc, "
+                          "pooling_nhwc_max/sum with strides and dilations"),
+    "reshapes": (True, "tensor.collapse_shape / expand_shape of any value"),
+    "fusion_chains": (True, "elementwise ops feeding a contraction or reduction and consuming it"),
+    "erf_f64": (False, "with math_ops, math.erf on f64 (no f64 approximation: ferry-compile "
+                       "fails to translate it to LLVM IR)"),
+    "identity_generic": (False, "with linalg_generic, elementwise generics whose maps are all one "
+                                "permutation and whose body may fold to yielding an argument "
+                                "(Ferry's dispatch writes nothing)"),
+    "linalg_dynamic_two_devices": (False, "with linalg_dynamic, linalg steps in two-device "
+                                          "programs of dynamic shape (ferry-compile crashes "
+                                          "importing them now and then)"),
+    "linalg_dynamic": (True, "the linalg steps in programs of dynamic shape"),
     "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "
                                      "or results may be arguments, constants, captured values "
                                      "or values used again (the walk gives no peak)"),
@@ -446,6 +470,7 @@ class TensorValue:
         self.defined = defined  # False: a tensor.empty, only written into
         self.is_arg = is_arg
         self.from_call = False  # a result of a module function
+        self.exact = False      # surely exact (linalg_gen: may feed cmpf, floor)
         self.constant = False   # a splat arith.constant
         self.storage = storage or Storage(argument=is_arg)
 
@@ -455,11 +480,12 @@ class TensorFunction:
         self.name = name
         self.params = []   # [dtype]
         self.scalar_params = []  # [type], after the tensors (@main only)
+        self.extra_params = []  # [(shape, dtype)]: @main's tensors of other shapes
         self.results = []  # [dtype] of the tensor results
         self.lines = []
 
 
-class TensorFunctionBuilder(Body):
+class TensorFunctionBuilder(LinalgSteps, Body):
     def __init__(self, gen, function, callees, scalar_callees, is_main):
         super().__init__(gen)
         self.function = function
@@ -475,6 +501,8 @@ class TensorFunctionBuilder(Body):
         self.depth = 0          # regions (scf.for / scf.if) around the next op
         self.frozen = []        # values from outside the innermost loop body
         self.indices = []       # induction variables in scope (index)
+        self.side = []          # values of other shapes (linalg_gen.Side)
+        self.extra_args = []    # @main's arguments of other shapes: (name, dtype, shape)
 
     def type_of(self, dtype):
         return f"tensor<{self.gen.shape_text}x{dtype}>"
@@ -510,6 +538,7 @@ class TensorFunctionBuilder(Body):
         args = []
         for dtype in param_dtypes:
             value = TensorValue(self.gen.fresh("arg"), dtype, is_arg=True)
+            value.exact = self.is_main
             args.append(value)
             self.values.append(value)
         scalar_args = []
@@ -536,6 +565,13 @@ class TensorFunctionBuilder(Body):
         types = [self.type_of(v.dtype) for v in results]
         # The header's result types: a tensor's may carry an affinity.
         header_results = [None] * len(results)
+        if self.is_main and self.side and self.rng.random() < 0.6:
+            # A value of another shape (linalg_gen) among the results.
+            side = self.rng.choice(self.side[-3:])
+            at = self.rng.randint(0, len(names))
+            names.insert(at, side.name)
+            types.insert(at, self.shape_text(side.shape, side.dtype))
+            header_results.insert(at, types[at])
         if self.is_main and self.reads:
             # Some elements read back on the host, among the tensors.
             for name, type_ in self.rng.sample(self.reads, self.rng.randint(0, min(2, len(self.reads)))):
@@ -552,7 +588,9 @@ class TensorFunctionBuilder(Body):
                 attr = " " + affinity_attr(self.rng.choice(self.gen.devices))
             return f"{self.type_of(dtype)}{attr}"
         header_args = ", ".join([f"{a.name}: {boundary(a.dtype)}" for a in args]
+                                + [f"{n}: {self.shape_text(s, d)}" for n, d, s in self.extra_args]
                                 + [f"{n}: {t}" for n, t in scalar_args])
+        f.extra_params = [([size for size, _ in s], d) for _, d, s in self.extra_args]
         dtypes = iter(f.results)
         result_types = ", ".join(t or boundary(next(dtypes)) for t in header_results)
         attributes = ""
@@ -624,6 +662,8 @@ class TensorFunctionBuilder(Body):
             kinds += ["native"] * 2
             if self.square():
                 kinds += ["matmul", "transpose"]
+        if self.linalg_kinds():
+            kinds += ["linalg"] * 4
         if self.depth:
             # Inside a region: no module calls, no host reads.
             kinds = [k for k in kinds if k not in ("call", "extract")]
@@ -902,8 +942,9 @@ class TensorFunctionBuilder(Body):
     def enter(self, frozen):
         """A new scope: what the region defines stays in it."""
         saved = (self.values, self.scalars, self.float_scalars, self.reads, self.frozen,
-                 self.indices, self.scalar_callees)
+                 self.indices, self.scalar_callees, self.side)
         self.values = list(self.values)
+        self.side = list(self.side)
         self.scalars = list(self.scalars)
         self.float_scalars = list(self.float_scalars)
         self.reads = list(self.reads)
@@ -918,7 +959,7 @@ class TensorFunctionBuilder(Body):
         self.depth -= 1
         inner = self.values
         (self.values, self.scalars, self.float_scalars, self.reads, self.frozen,
-         self.indices, self.scalar_callees) = saved
+         self.indices, self.scalar_callees, self.side) = saved
         # Storage merged inside stays merged (an over-approximation).
         for v in self.values:
             for u in inner:
@@ -1251,6 +1292,7 @@ class Generator:
             self.uncalled.add(function.name)
         main = tensor_functions[-1]
         program.inputs = ([(list(self.shape), d) for d in main.params]
+                          + main.extra_params
                           + [([], t) for t in main.scalar_params])
         program.compile_with_plugin = self.may_alias and self.used_externals
 

@@ -102,6 +102,12 @@ def result_types(line):
     m = re.search(r"\bto (\S+)$", body)
     if m and body.startswith("arith."):
         return [m.group(1)]
+    m = re.search(r"\binto (tensor<[^>]*>)", body)
+    if m and body.startswith("tensor."):
+        return [m.group(1)]
+    m = re.search(r"\bouts\(%[\w#]+ : (tensor<[^>]*>)\)", body)
+    if m and body.startswith("linalg."):
+        return [m.group(1)]  # its result has its destination's type
     if "->" in body:
         out = body.rsplit("->", 1)[1].strip()
         if out.startswith("("):

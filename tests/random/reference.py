@@ -91,6 +91,8 @@ class Tensor:
     def __init__(self, array, defined=True):
         self.array = array
         self.defined = defined
+        # Computed through an op whose result is not exact (INEXACT_OPS).
+        self.inexact = False
 
 
 # --- Parsing ---------------------------------------------------------------
@@ -219,10 +221,14 @@ class RegionOp(str):
     regions = ()
 
 
+REGION_ARGS = re.compile(r"\(((?:\s*%\w+\s*:\s*\w+\s*,?)+)\)\s*$")
+
+
 def parse_module(text):
     functions = {}
     current = None
     regions = []  # the ops of each open region, innermost last
+    owners = []   # the RegionOp of each open region
     for number, line in logical_lines(text):
         if line.startswith("func.func"):
             current = parse_function_header(line)
@@ -235,9 +241,11 @@ def parse_module(text):
             continue
         if current is None:
             continue  # module, hal.device.global, topology, closing braces
-        if line == "}":
+        if line == "}" or re.fullmatch(r"\}\s*->.*", line):
+            # (A linalg.generic's region closes with its result types.)
             if regions:
                 regions.pop()
+                owners.pop()
             else:
                 current = None
             continue
@@ -245,16 +253,28 @@ def parse_module(text):
             if not regions:
                 raise EvaluationError(f"line {number}: else outside a region")
             regions.pop()
-            owner = (regions[-1] if regions else current.blocks[-1].ops)[-1][2]
+            owner = owners[-1]
             owner.regions.append([])
             regions.append(owner.regions[-1])
             continue
         m = re.match(r"\^(\w+)(?:\((.*)\))?:$", line)
+        if m and regions:
+            # The entry block of a linalg op's body: its arguments.
+            owners[-1].block_args = [n for n, _ in parse_signature_args(m.group(2) or "")]
+            continue
         if m:
             args = parse_signature_args(m.group(2)) if m.group(2) else []
             current.blocks.append(Block(m.group(1), args))
             continue
         line = AFFINITY_ATTR.sub("", line)
+        m = REGION_ARGS.search(line[:-1]) if line.endswith("{") else None
+        if m and m.start() == 0:
+            # `(%x: i32, %o: i32) {` on a line of its own: the body of the
+            # linalg.map / reduce before it.
+            ops = regions[-1] if regions else current.blocks[-1].ops
+            results, opname, rest, number = ops.pop()
+            line = f"{' , '.join(results)} = {opname} {rest} {line}" if results else line
+            line = line.replace(" , ", ", ")
         results = []
         m = re.match(r"((?:%[\w#:]+\s*,\s*)*%[\w#:]+)\s*=\s*", line)
         if m:
@@ -264,10 +284,19 @@ def parse_module(text):
         opname, rest = m.group(0), line[m.end():].strip()
         ops = regions[-1] if regions else current.blocks[-1].ops
         if rest.endswith("{"):
-            rest = RegionOp(rest[:-1].strip())
+            text_ = rest[:-1].strip()
+            block_args = []
+            m = REGION_ARGS.search(text_) if opname.startswith("linalg.") else None
+            if m:
+                # linalg.reduce / map: `(%in: f32, %acc: f32) {`.
+                block_args = [n for n, _ in parse_signature_args(m.group(1))]
+                text_ = text_[:m.start()].strip()
+            rest = RegionOp(text_)
             rest.regions = [[]]
+            rest.block_args = block_args
             ops.append((results, opname, rest, number))
             regions.append(rest.regions[0])
+            owners.append(rest)
             continue
         ops.append((results, opname, rest, number))
     return functions
@@ -385,6 +414,14 @@ TENSOR_UNARY = {
 }
 
 
+def has_inexact_op(rest):
+    for region in getattr(rest, "regions", ()):
+        for _, opname, inner, _ in region:
+            if opname in INEXACT_OPS or has_inexact_op(inner):
+                return True
+    return False
+
+
 def defined_operands(what, *tensors):
     for t in tensors:
         if not t.defined:
@@ -401,6 +438,287 @@ def tensor_binary(op, a, b):
         return Tensor(TENSOR_BINARY[op](a.array, b.array))
 
 
+
+# --- Linalg ops and their bodies -------------------------------------------
+#
+# A body (linalg.generic / reduce / map) runs vectorized: each block argument
+# is an array over the points of the iteration space evaluated at once, each
+# scalar op of the body an op on those arrays in the element type (NumPy's
+# fixed-width integers wrap like arith's; float32 stays float32).
+
+FLOAT_DTYPES = {"f32": np.float32, "f64": np.float64}
+
+BODY_BINARY = {
+    "addi": np.add, "subi": np.subtract, "muli": np.multiply,
+    "addf": np.add, "subf": np.subtract, "mulf": np.multiply, "divf": np.divide,
+    "andi": np.bitwise_and, "ori": np.bitwise_or, "xori": np.bitwise_xor,
+    "maxsi": np.maximum, "minsi": np.minimum,
+    "maxui": lambda a, b: np.maximum(_unsigned(a), _unsigned(b)).view(a.dtype),
+    "minui": lambda a, b: np.minimum(_unsigned(a), _unsigned(b)).view(a.dtype),
+    "maximumf": np.maximum, "minimumf": np.minimum,
+    "maxnumf": np.fmax, "minnumf": np.fmin,
+    "shli": lambda a, b: np.left_shift(a, b),
+    "shrsi": lambda a, b: np.right_shift(a, b),
+    "shrui": lambda a, b: np.right_shift(_unsigned(a), _unsigned(b).astype(_unsigned(a).dtype)).view(a.dtype),
+    # Divisors are positive (the generator masks them): C's truncation.
+    "remsi": lambda a, b: np.fmod(a, b),
+    "divsi": lambda a, b: (a - np.fmod(a, b)) // b,
+    "powf": np.power,
+}
+
+BODY_UNARY = {
+    "arith.negf": np.negative, "math.absf": np.abs, "math.absi": np.abs,
+    "math.exp": np.exp, "math.exp2": np.exp2, "math.log": np.log, "math.log1p": np.log1p,
+    "math.tanh": np.tanh, "math.sqrt": np.sqrt,
+    "math.rsqrt": lambda a: (np.ones_like(a) / np.sqrt(a)).astype(a.dtype),
+    "math.floor": np.floor, "math.ceil": np.ceil,
+    # math.round: half away from zero (NumPy's round is to even).
+    "math.round": lambda a: (np.sign(a) * np.floor(np.abs(a) + a.dtype.type(0.5))).astype(a.dtype),
+    "math.sin": np.sin, "math.cos": np.cos,
+}
+
+# Results of these are not exact: compared within the tolerance of
+# run_random.compare's `inexact` case (README.md, "Tolerances").
+INEXACT_OPS = ("math.exp", "math.exp2", "math.log", "math.log1p", "math.tanh", "math.sqrt",
+               "math.rsqrt", "math.erf", "math.sin", "math.cos", "math.powf", "arith.divf",
+               "linalg.softmax")
+
+CMPF = {"oeq": np.equal, "one": np.not_equal, "olt": np.less, "ole": np.less_equal,
+        "ogt": np.greater, "oge": np.greater_equal}
+
+
+def _erf(a):
+    import math
+    return np.vectorize(math.erf, otypes=[a.dtype])(a)
+
+
+def element_dtype(name):
+    if name == "i1":
+        return np.bool_
+    return NUMPY_DTYPES[name]
+
+
+def run_body(ops, bindings):
+    """The values `linalg.yield` gives: `bindings` maps each block argument
+    to an array (all of one shape)."""
+    env = dict(bindings)
+    shape = next(iter(bindings.values())).shape if bindings else ()
+
+    def get(name):
+        name = name.strip()
+        if name not in env:
+            raise EvaluationError(f"use of undefined value {name} in a body")
+        return env[name]
+
+    for results, opname, rest, number in ops:
+        try:
+            if opname == "linalg.yield":
+                names = rest.rsplit(":", 1)[0]
+                return [get(n) for n in split_top(names)]
+            dialect, _, op = opname.partition(".")
+            with np.errstate(all="ignore"):
+                if opname == "arith.constant":
+                    value_text, type_text = rest.rsplit(":", 1)
+                    t = type_text.strip()
+                    value = (value_text.strip() == "true") if t == "i1" else (
+                        float(value_text) if t.startswith("f") else int(value_text))
+                    value = np.full(shape, value, dtype=element_dtype(t))
+                elif opname in ("arith.cmpi", "arith.cmpf"):
+                    predicate, a, b_type = rest.split(",", 2)
+                    b, type_name = b_type.rsplit(":", 1)
+                    a, b = get(a), get(b)
+                    predicate = predicate.strip()
+                    if opname == "arith.cmpf":
+                        value = CMPF[predicate](a, b)
+                    else:
+                        if predicate.startswith("u"):
+                            a, b = _unsigned(a), _unsigned(b)
+                        op_ = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,
+                               "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+                        value = op_[predicate if predicate in ("eq", "ne") else predicate[1:]](a, b)
+                elif opname == "arith.select":
+                    operands, _ = rest.rsplit(":", 1)
+                    c, a, b = (get(n) for n in split_top(operands))
+                    value = np.where(c, a, b)
+                elif opname in ("arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp",
+                                "arith.uitofp", "arith.fptosi", "arith.extf", "arith.truncf"):
+                    m = re.fullmatch(r"(%[\w#]+)\s*:\s*(\w+)\s+to\s+(\w+)", rest)
+                    a, dst = get(m.group(1)), element_dtype(m.group(3))
+                    if op in ("extui", "uitofp"):
+                        a = _unsigned(a)
+                    value = a.astype(dst)
+                elif opname == "math.fma":
+                    operands, _ = rest.rsplit(":", 1)
+                    a, b, c = (get(n) for n in split_top(operands))
+                    value = a * b + c
+                elif opname == "math.erf":
+                    value = _erf(get(rest.rsplit(":", 1)[0]))
+                elif opname in BODY_UNARY:
+                    value = BODY_UNARY[opname](get(rest.rsplit(":", 1)[0]))
+                elif dialect in ("arith", "math") and op in BODY_BINARY:
+                    operands, _ = rest.rsplit(":", 1)
+                    a, b = (get(n) for n in split_top(operands))
+                    value = BODY_BINARY[op](a, b)
+                else:
+                    raise EvaluationError(f"unsupported op {opname} in a body")
+            env[results[0]] = np.asarray(value)
+        except EvaluationError as e:
+            raise EvaluationError(f"line {number}: {opname}: {e}") from None
+    raise EvaluationError("a body without linalg.yield")
+
+
+def parse_maps(rest):
+    """The operand dims of each indexing map of a linalg.generic: a list
+    of [loop index, ...] per operand, and the iterator types."""
+    maps = []
+    for m in re.finditer(r"affine_map<\(([^)]*)\)\s*->\s*\(([^)]*)\)>", rest):
+        dims = [d.strip() for d in m.group(1).split(",") if d.strip()]
+        results = [r.strip() for r in m.group(2).split(",") if r.strip()]
+        if any(r not in dims for r in results):
+            raise EvaluationError(f"only projected permutation maps: {m.group(0)}")
+        maps.append([dims.index(r) for r in results])
+    iterators = re.findall(r'"(parallel|reduction)"',
+                           re.search(r"iterator_types\s*=\s*\[(.*?)\]", rest).group(1))
+    return maps, iterators
+
+
+def to_loop_space(array, dims, sizes):
+    """`array` (axis k indexes loop dims[k]) broadcast over every loop."""
+    order = sorted(range(len(dims)), key=lambda k: dims[k])
+    moved = np.transpose(array, order) if len(dims) > 1 else array
+    shape = [1] * len(sizes)
+    for k in order:
+        shape[dims[k]] = array.shape[k]
+    return np.broadcast_to(moved.reshape(shape), sizes)
+
+
+def run_generic(maps, iterators, ins, out, body, block_args):
+    n = len(iterators)
+    sizes = [None] * n
+    for dims, array in zip(maps, ins + [out]):
+        if len(dims) != array.ndim:
+            raise EvaluationError(f"map of {len(dims)} results for an operand of rank {array.ndim}")
+        for k, d in enumerate(dims):
+            if sizes[d] is not None and sizes[d] != array.shape[k]:
+                raise EvaluationError(f"loop d{d} has sizes {sizes[d]} and {array.shape[k]}")
+            sizes[d] = array.shape[k]
+    if None in sizes:
+        raise EvaluationError("a loop no operand indexes")
+    parallel = [d for d in range(n) if iterators[d] == "parallel"]
+    reduction = [d for d in range(n) if iterators[d] == "reduction"]
+    if sorted(maps[-1]) != parallel:
+        raise EvaluationError("the output map must be a permutation of the parallel loops")
+    full = [to_loop_space(a, dims, sizes) for dims, a in zip(maps[:-1], ins)]
+    # The accumulator over the parallel loops, in loop order.
+    out_dims = maps[-1]
+    order = sorted(range(len(out_dims)), key=lambda k: out_dims[k])
+    acc = np.transpose(out, order).copy() if out.ndim > 1 else out.copy()
+    import itertools
+    for point in itertools.product(*(range(sizes[d]) for d in reduction)):
+        index = [slice(None)] * n
+        for d, i in zip(reduction, point):
+            index[d] = i
+        values = [f[tuple(index)] for f in full] + [acc]
+        acc = np.asarray(run_body(body, dict(zip(block_args, values)))[0]).astype(out.dtype)
+    inverse = np.argsort(order)
+    return np.transpose(acc, inverse) if out.ndim > 1 else acc
+
+
+def conv_windows(x, kh, kw, strides, dilations, oh, ow):
+    """x: N H W C -> the kh*kw windows, each N OH OW C."""
+    parts = []
+    for i in range(kh):
+        for j in range(kw):
+            r0, c0 = i * dilations[0], j * dilations[1]
+            parts.append(x[:, r0:r0 + strides[0] * (oh - 1) + 1:strides[0],
+                           c0:c0 + strides[1] * (ow - 1) + 1:strides[1], :])
+    return parts
+
+
+def window_attr(rest, name):
+    m = re.search(name + r"\s*=\s*dense<(\[?[\d,\s]+\]?)>", rest)
+    if not m:
+        return [1, 1]
+    text = m.group(1).strip("[] ")
+    values = [int(v) for v in text.split(",")]
+    return values * 2 if len(values) == 1 else values
+
+
+def linalg_named(opname, rest, ins, out):
+    """The result of a named linalg op (destination-passing: `out` is the
+    initial value of the accumulator where the op accumulates)."""
+    a = [t.array for t in ins]
+    o = out.array
+    if opname == "linalg.copy":
+        return a[0].copy()
+    if opname == "linalg.broadcast":
+        dims = [int(d) for d in re.search(r"dimensions\s*=\s*\[(.*?)\]", rest).group(1).split(",")]
+        shape = list(o.shape)
+        kept = [s for k, s in enumerate(shape) if k not in dims]
+        if list(a[0].shape) != kept:
+            raise EvaluationError(f"broadcast of {a[0].shape} into {o.shape} along {dims}")
+        view = a[0].reshape([1 if k in dims else s for k, s in enumerate(shape)])
+        return np.broadcast_to(view, shape).copy()
+    if opname == "linalg.batch_matmul":
+        return o + np.matmul(a[0], a[1])
+    if opname == "linalg.matvec":
+        return o + np.matmul(a[0], a[1])
+    if opname == "linalg.vecmat":
+        return o + np.matmul(a[0], a[1])
+    if opname == "linalg.dot":
+        return o + np.sum(a[0] * a[1], dtype=o.dtype)
+    strides, dilations = window_attr(rest, "strides"), window_attr(rest, "dilations")
+    if opname in ("linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nchw_fchw"):
+        x, f = a
+        if opname == "linalg.conv_2d_nchw_fchw":
+            x, f, o = x.transpose(0, 2, 3, 1), f.transpose(2, 3, 1, 0), o.transpose(0, 2, 3, 1)
+        kh, kw = f.shape[:2]
+        acc = o.copy()
+        for k, p in enumerate(conv_windows(x, kh, kw, strides, dilations, o.shape[1], o.shape[2])):
+            acc = acc + np.einsum("nhwc,cf->nhwf", p, f[k // kw, k % kw]).astype(o.dtype)
+        return acc.transpose(0, 3, 1, 2) if opname == "linalg.conv_2d_nchw_fchw" else acc
+    if opname == "linalg.depthwise_conv_2d_nhwc_hwc":
+        x, f = a
+        kh, kw = f.shape[:2]
+        acc = o.copy()
+        for k, p in enumerate(conv_windows(x, kh, kw, strides, dilations, o.shape[1], o.shape[2])):
+            acc = acc + p * f[k // kw, k % kw]
+        return acc
+    if opname in ("linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"):
+        x, window = a
+        kh, kw = window.shape
+        acc = o.copy()
+        for p in conv_windows(x, kh, kw, strides, dilations, o.shape[1], o.shape[2]):
+            acc = np.maximum(acc, p) if opname.endswith("max") else acc + p
+        return acc
+    if opname == "linalg.softmax":
+        axis = int(re.search(r"dimension\((\d+)\)", rest).group(1))
+        x = a[0]
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+    raise EvaluationError(f"unsupported op {opname}")
+
+
+LINALG_NAMED = ("linalg.copy", "linalg.broadcast", "linalg.batch_matmul", "linalg.matvec",
+                "linalg.vecmat", "linalg.dot", "linalg.conv_2d_nhwc_hwcf",
+                "linalg.conv_2d_nchw_fchw", "linalg.depthwise_conv_2d_nhwc_hwc",
+                "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum", "linalg.softmax")
+
+# Ops whose `outs` value is read (accumulated into), not only overwritten.
+READS_OUTS = ("linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot",
+              "linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nchw_fchw",
+              "linalg.depthwise_conv_2d_nhwc_hwc", "linalg.pooling_nhwc_max",
+              "linalg.pooling_nhwc_sum", "linalg.reduce")
+
+
+def parse_ins_outs(rest):
+    """([in names], out name) of `ins(%a, %b : T, U) outs(%o : V)`."""
+    m = re.search(r"ins\((.*?)\s*:[^)]*?\)\s*outs\((%[\w#]+)\s*:", rest)
+    if not m:
+        raise EvaluationError(f"cannot parse ins/outs of {rest}")
+    return split_top(m.group(1)), m.group(2)
+
+
 class Evaluator:
     def __init__(self, functions):
         self.functions = functions
@@ -409,6 +727,7 @@ class Evaluator:
         # An scf.for ran no iteration and its bounds were not both constants.
         self.zero_trip_dynamic = False
         self.ran_if = False  # some scf.if ran (one of its branches)
+        self.inexact_scalars = set()  # float scalars read from inexact tensors
 
     def call(self, name, args):
         function = self.functions.get(name)
@@ -481,6 +800,7 @@ class Evaluator:
                 raise EvaluationError("too many steps (does the program terminate?)")
             try:
                 outcome = self.run_op(function, env, results, opname, rest)
+                self.track(env, results, opname, rest)
             except EvaluationError as e:
                 raise EvaluationError(f"line {number}: {opname}: {e}") from None
             if outcome is not None:
@@ -504,6 +824,7 @@ class Evaluator:
                     names = rest.rsplit(":", 1)[0]
                     return [self.lookup(env, n) for n in split_top(names)]
                 outcome = self.run_op(function, env, results, opname, rest)
+                self.track(env, results, opname, rest)
             except EvaluationError as e:
                 raise EvaluationError(f"line {number}: {opname}: {e}") from None
             if outcome is not None:
@@ -601,14 +922,15 @@ class Evaluator:
             else:
                 value = to_signed(value, src)
             self.define(env, results, [scalar_value(value, m.group(3))])
-        elif opname in TENSOR_UNARY:
+        elif opname in TENSOR_UNARY or opname in BODY_UNARY or opname == "math.erf":
             m = re.fullmatch(r"(%[\w#]+)\s*:\s*(.*)", rest)
             a = self.lookup(env, m.group(1))
             if not isinstance(parse_type(m.group(2)), TensorType):
                 raise EvaluationError(f"scalar {opname} is not supported")
             defined_operands(opname, a)
-            with np.errstate(over="ignore"):
-                self.define(env, results, [Tensor(TENSOR_UNARY[opname](a.array))])
+            f = TENSOR_UNARY.get(opname) or BODY_UNARY.get(opname) or _erf
+            with np.errstate(all="ignore"):
+                self.define(env, results, [Tensor(np.asarray(f(a.array)).astype(a.array.dtype))])
         elif dialect == "arith":
             operands, type_text = rest.rsplit(":", 1)
             a, b = (self.lookup(env, n) for n in split_top(operands))
@@ -669,9 +991,104 @@ class Evaluator:
                 raise EvaluationError(f"result shape {array.shape} differs from outs "
                                       f"{out.array.shape}")
             self.define(env, results, [Tensor(array.astype(out.array.dtype))])
+        elif opname in ("linalg.generic", "linalg.reduce", "linalg.map"):
+            names, out_name = parse_ins_outs(rest)
+            ins = [self.lookup(env, n) for n in names]
+            out = self.lookup(env, out_name)
+            defined_operands(opname, *ins)
+            body = rest.regions[0]
+            if len(rest.block_args) != len(ins) + 1:
+                raise EvaluationError(f"a body of {len(rest.block_args)} arguments for "
+                                      f"{len(ins)} inputs and one output")
+            acc_name = rest.block_args[-1]
+            if any(re.search(re.escape(acc_name) + r"\b", r) for _, _, r, _ in body):
+                defined_operands(f"{opname} (its body reads outs)", out)
+            if opname == "linalg.generic":
+                maps, iterators = parse_maps(rest)
+            elif opname == "linalg.map":
+                rank = out.array.ndim
+                maps, iterators = [list(range(rank))] * (len(ins) + 1), ["parallel"] * rank
+            else:
+                dims = [int(d) for d in
+                        re.search(r"dimensions\s*=\s*\[(.*?)\]", rest).group(1).split(",")]
+                rank = ins[0].array.ndim
+                iterators = ["reduction" if d in dims else "parallel" for d in range(rank)]
+                maps = [list(range(rank))] * len(ins) + [[d for d in range(rank) if d not in dims]]
+            if len(maps) != len(ins) + 1:
+                raise EvaluationError(f"{len(maps)} indexing maps for {len(ins) + 1} operands")
+            array = run_generic(maps, iterators, [t.array for t in ins], out.array, body,
+                                rest.block_args)
+            if array.shape != out.array.shape:
+                raise EvaluationError(f"result shape {array.shape} differs from outs "
+                                      f"{out.array.shape}")
+            self.define(env, results, [Tensor(array.astype(out.array.dtype))])
+        elif opname in LINALG_NAMED:
+            names, out_name = parse_ins_outs(rest)
+            ins = [self.lookup(env, n) for n in names]
+            out = self.lookup(env, out_name)
+            pooling = opname.startswith("linalg.pooling")
+            defined_operands(opname, *(ins[:1] if pooling else ins))
+            if opname in READS_OUTS:
+                defined_operands(f"{opname} (accumulates into outs)", out)
+            with np.errstate(all="ignore"):
+                array = np.asarray(linalg_named(opname, rest, ins, out))
+            if array.shape != out.array.shape:
+                raise EvaluationError(f"result shape {array.shape} differs from outs "
+                                      f"{out.array.shape}")
+            self.define(env, results, [Tensor(array.astype(out.array.dtype))])
+        elif opname in ("tensor.collapse_shape", "tensor.expand_shape"):
+            m = re.fullmatch(r"(%[\w#]+)\s*\[(\[.*?\])\](.*?):\s*(.*?)\s+into\s+(.*)", rest)
+            if not m:
+                raise EvaluationError(f"cannot parse {opname} {rest}")
+            source = self.lookup(env, m.group(1))
+            defined_operands(opname, source)
+            groups = [[int(d) for d in g.split(",")] for g in re.findall(r"\[([\d,\s]*)\]", m.group(2))]
+            type_ = parse_type(m.group(5))
+            array = source.array
+            if opname == "tensor.collapse_shape":
+                shape = [int(np.prod([array.shape[d] for d in g], dtype=np.int64)) for g in groups]
+            else:
+                sizes = re.search(r"output_shape\s*\[(.*?)\]", m.group(3)).group(1)
+                shape = [self.lookup(env, d) if d.startswith("%") else int(d)
+                         for d in split_top(sizes)]
+                for k, g in enumerate(groups):
+                    if int(np.prod([shape[d] for d in g], dtype=np.int64)) != array.shape[k]:
+                        raise EvaluationError(f"group {k} of {opname} does not multiply to "
+                                              f"{array.shape[k]}")
+            if any(t is not None and t != d for t, d in zip(type_.shape, shape)):
+                raise EvaluationError(f"{opname}: shape {shape} is not {m.group(5)}")
+            self.define(env, results, [Tensor(array.reshape(shape).copy())])
         else:
             raise EvaluationError(f"unsupported op {opname}")
         return None
+
+    def track(self, env, results, opname, rest):
+        """Marks the results of an op inexact where the op is (INEXACT_OPS,
+        or a linalg body with one) or reads an inexact value."""
+        inexact = opname in INEXACT_OPS or (
+            opname.startswith("linalg.") and has_inexact_op(rest))
+        if not inexact:
+            for name in re.findall(r"%[\w#]+", str(rest)):
+                if name in self.inexact_scalars:
+                    inexact = True
+                    break
+                try:
+                    value = self.lookup(env, name)
+                except (EvaluationError, KeyError, IndexError, TypeError, ValueError):
+                    continue
+                if isinstance(value, Tensor) and value.inexact:
+                    inexact = True
+                    break
+        if not inexact:
+            return
+        for r in results:
+            base = r.split(":")[0]
+            value = env.get(base)
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, Tensor):
+                    v.inexact = True
+                elif isinstance(v, float):
+                    self.inexact_scalars.add(r)
 
     def constant(self, rest):
         if rest in ("true", "false"):
@@ -718,6 +1135,8 @@ def evaluate(text, function, inputs, notes=None):
     if notes is not None:
         notes["zero_trip_dynamic"] = evaluator.zero_trip_dynamic
         notes["ran_if"] = evaluator.ran_if
+        notes["inexact"] = [r.inexact if isinstance(r, Tensor) else bool(evaluator.inexact_scalars)
+                            for r in results]
     arrays = []
     for i, (result, type_) in enumerate(zip(results, functions[function].results)):
         if not isinstance(result, Tensor):
@@ -741,7 +1160,9 @@ def format_tensor(array):
         if a.ndim == 1:
             return "[" + " ".join(f"{x:g}" if element.startswith("f") else str(x)
                                   for x in a.tolist()) + "]"
-        return "".join(rows(x) for x in a)
+        if a.ndim == 2:
+            return "".join(rows(x) for x in a)
+        return "".join("[" + rows(x) + "]" for x in a)  # as ferry-run nests them
     return f"{shape + 'x' if shape else ''}{element}={rows(array)}"
 
 
