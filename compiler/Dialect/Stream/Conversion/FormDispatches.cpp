@@ -228,8 +228,9 @@ void fuseElementwise(Block &block) {
         auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
         if (!producer || producer->getBlock() != &block ||
             !sameAffinity(producer, consumer) ||
-            !llvm::all_of(producer->getUsers(),
-                          [&](Operation *user) { return user == consumer; }) ||
+            // Read once: fused at one operand, a second read would keep
+            // the producer's result as another result of the fused op.
+            !operand->get().hasOneUse() || producer->getNumResults() != 1 ||
             !linalg::areElementwiseOpsFusable(operand))
           continue;
         AffinityAttr affinity = getAffinity(consumer);
@@ -372,6 +373,19 @@ Value buildInternalEmpty(OpBuilder &builder, linalg::LinalgOp op,
       builder, loc, cast<RankedTensorType>(init.get().getType()), dims);
 }
 
+/// A group is dispatched as one op with one result: its last member makes
+/// exactly one, and every other member's results are used by members only
+/// (a value returned or read after the group must stay a result).
+static bool isSelfContained(const DispatchGroup &group) {
+  if (group.ops.back()->getNumResults() != 1)
+    return false;
+  for (Operation *op : ArrayRef(group.ops).drop_back())
+    for (Operation *user : op->getUsers())
+      if (!group.contains(user))
+        return false;
+  return true;
+}
+
 DispatchGroups DispatchGroups::form(func::FuncOp func) {
   SmallVector<Block *> blocks;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -397,7 +411,7 @@ DispatchGroups DispatchGroups::form(func::FuncOp func) {
       if (groups.members.contains(root))
         continue;
       std::unique_ptr<DispatchGroup> group = formGroup(root, groups.members);
-      if (group->ops.size() == 1)
+      if (group->ops.size() == 1 || !isSelfContained(*group))
         continue;
       for (Operation *op : group->ops)
         groups.members[op] = group.get();
