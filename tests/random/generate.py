@@ -81,7 +81,7 @@ FEATURES = {
     "if_in_loop": (False, "with tensor_regions, scf.if inside a loop body (the compiler may "
                           "not know who owns its result: the walk gives no peak)"),
     # Issue 14: linalg ops of other shapes (linalg_gen.py).
-    "linalg_generic": (False, "linalg.generic: projected-permutation maps, parallel and reduction "
+    "linalg_generic": (True, "linalg.generic: projected-permutation maps, parallel and reduction "
                              "loops, a body of arith ops"),
     "math_ops": (True, "math functions (exp, log, tanh, erf, sin, ...) and divf in bodies and "
                        "on tensors (compared within the inexact tolerance)"),
@@ -90,7 +90,7 @@ FEATURES = {
     "linalg_conv": (True, "conv_2d_nhwc_hwcf, conv_2d_nchw_fchw, depthwise_conv_2d_nhwc_hwc, "
                           "pooling_nhwc_max/sum with strides and dilations"),
     "reshapes": (True, "tensor.collapse_shape / expand_shape of any value"),
-    "fusion_chains": (False, "elementwise ops feeding a contraction or reduction and consuming it"),
+    "fusion_chains": (True, "elementwise ops feeding a contraction or reduction and consuming it"),
     "erf_f64": (False, "with math_ops, math.erf on f64 (no f64 approximation: ferry-compile "
                        "fails to translate it to LLVM IR)"),
     "identity_generic": (False, "with linalg_generic, elementwise generics whose maps are all one "

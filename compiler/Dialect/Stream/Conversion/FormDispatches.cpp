@@ -239,6 +239,13 @@ void fuseElementwise(Block &block) {
             linalg::fuseElementwiseOps(rewriter, operand);
         if (failed(fused))
           continue;
+        // Upstream keeps a producer result the fused op cannot drop (one
+        // whose payload reads its destination, say) as a result of its own;
+        // one dispatch makes one result: not fused.
+        if (fused->fusedOp->getNumResults() != consumer->getNumResults()) {
+          rewriter.eraseOp(fused->fusedOp);
+          continue;
+        }
         setAffinity(fused->fusedOp, affinity);
         for (auto [from, to] : fused->replacements)
           rewriter.replaceUsesWithIf(from, to, [&](OpOperand &use) {
