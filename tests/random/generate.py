@@ -93,10 +93,10 @@ FEATURES = {
     "fusion_chains": (True, "elementwise ops feeding a contraction or reduction and consuming it"),
     "erf_f64": (False, "with math_ops, math.erf on f64 (no f64 approximation: ferry-compile "
                        "fails to translate it to LLVM IR)"),
-    "identity_generic": (False, "with linalg_generic, elementwise generics whose maps are all one "
+    "identity_generic": (True, "with linalg_generic, elementwise generics whose maps are all one "
                                 "permutation and whose body may fold to yielding an argument "
                                 "(Ferry's dispatch writes nothing)"),
-    "linalg_dynamic_two_devices": (False, "with linalg_dynamic, linalg steps in two-device "
+    "linalg_dynamic_two_devices": (True, "with linalg_dynamic, linalg steps in two-device "
                                           "programs of dynamic shape (ferry-compile crashes "
                                           "importing them now and then)"),
     "linalg_dynamic": (True, "the linalg steps in programs of dynamic shape"),
