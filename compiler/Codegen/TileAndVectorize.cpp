@@ -230,19 +230,10 @@ LogicalResult tileMatmul(RewriterBase &rewriter, func::FuncOp body,
   return success();
 }
 
-LogicalResult tileReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+/// A row reduction or an elementwise op: 4W lanes of the innermost loop at
+/// a time, one iteration of every other.
+LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op,
                             const VectorTarget &target) {
-  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-  sizes.back() = 4 * lanes(target, resultElementType(op));
-  FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
-  if (failed(tiled))
-    return op->emitOpError("could not be tiled for vectorization");
-  markForVectors(*tiled);
-  return success();
-}
-
-LogicalResult tileElementwise(RewriterBase &rewriter, linalg::LinalgOp op,
-                              const VectorTarget &target) {
   SmallVector<int64_t> sizes(op.getNumLoops(), 1);
   sizes.back() = 4 * lanes(target, resultElementType(op));
   FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
@@ -420,10 +411,8 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
       LogicalResult done = success();
       if (isRowMajorMatmul(op))
         done = tileMatmul(rewriter, body, op, target);
-      else if (isInnermostReduction(op))
-        done = tileReduction(rewriter, op, target);
-      else if (isInnermostElementwise(op))
-        done = tileElementwise(rewriter, op, target);
+      else if (isInnermostReduction(op) || isInnermostElementwise(op))
+        done = tileInnermost(rewriter, op, target);
       if (failed(done))
         return failure();
     }
