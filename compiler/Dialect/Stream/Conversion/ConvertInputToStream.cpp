@@ -39,6 +39,7 @@
 
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -678,11 +679,7 @@ private:
   // silently. `what` names the two tensors in the message.
   void checkSameDims(Location loc, RankedTensorType type, ValueRange lhs,
                      ValueRange rhs, const std::string &what) {
-    std::string where;
-    if (auto file = dyn_cast<FileLineColLoc>(loc))
-      where = (" at " + file.getFilename().getValue() + ":" +
-               Twine(file.getLine()) + ":" + Twine(file.getColumn()))
-                  .str();
+    std::string where = locationSuffix(loc);
     unsigned next = 0;
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (!type.isDynamicDim(d))
@@ -723,11 +720,7 @@ private:
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getTensor().getType());
     const TensorStorage &storage = storages[op.getTensor()];
-    std::string where;
-    if (auto file = dyn_cast<FileLineColLoc>(loc))
-      where = (" at " + file.getFilename().getValue() + ":" +
-               Twine(file.getLine()) + ":" + Twine(file.getColumn()))
-                  .str();
+    std::string where = locationSuffix(loc);
     Value linear;
     unsigned next = 0;
     for (auto [d, index] : llvm::enumerate(op.getIndices())) {
@@ -1048,14 +1041,6 @@ private:
     }
   }
 
-  static std::string locationSuffix(Location loc) {
-    if (auto file = dyn_cast<FileLineColLoc>(loc))
-      return (" at " + file.getFilename().getValue() + ":" +
-              Twine(file.getLine()) + ":" + Twine(file.getColumn()))
-          .str();
-    return "";
-  }
-
   // linalg.fill writes its init operand in place.
   void importFill(linalg::FillOp op) {
     TensorStorage storage = storages[op.getOutputs()[0]];
@@ -1096,8 +1081,10 @@ private:
     TensorStorage storage = storages[op.getSrc()];
     RankedTensorType type = op.getResultType();
     SmallVector<OpFoldResult> shape = op.getMixedOutputShape();
-    SmallVector<Value> dims = llvm::map_to_vector(
-        shape, [&](OpFoldResult size) { return valueOf(loc, size); });
+    SmallVector<Value> dims =
+        llvm::map_to_vector(shape, [&](OpFoldResult size) {
+          return getValueOrCreateConstantIndexOp(builder, loc, size);
+        });
     storage.dynamicDims.clear();
     for (int64_t d = 0; d < type.getRank(); ++d)
       if (type.isDynamicDim(d))
@@ -1243,12 +1230,6 @@ private:
     }
     storages[op.getResult()] = result;
     deadOps.push_back(op);
-  }
-
-  Value valueOf(Location loc, OpFoldResult size) {
-    if (auto value = dyn_cast<Value>(size))
-      return value;
-    return indexConstant(loc, *getConstantIntValue(size));
   }
 
   // A call to a function of this module that uses tensors: the host

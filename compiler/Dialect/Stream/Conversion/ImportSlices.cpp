@@ -7,6 +7,7 @@
 #include "compiler/Utils/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -38,12 +39,8 @@ llvm::SmallDenseSet<unsigned> droppedDims(OffsetSizeAndStrideOpInterface op) {
 }
 
 std::string whereOf(Operation *op) {
-  std::string where = "'" + op->getName().getStringRef().str() + "'";
-  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
-    where += (" at " + file.getFilename().getValue() + ":" +
-              Twine(file.getLine()) + ":" + Twine(file.getColumn()))
-                 .str();
-  return where;
+  return "'" + op->getName().getStringRef().str() + "'" +
+         locationSuffix(op->getLoc());
 }
 
 // Whether dim `d` of the slice is the whole of the full tensor's dim:
@@ -144,11 +141,8 @@ buildContiguousByteOffset(OpBuilder &builder, OffsetSizeAndStrideOpInterface op,
     return std::nullopt;
   Location loc = op.getLoc();
   RankedTensorType type = fullType(op);
-  auto valueOf = [&](OpFoldResult value) -> Value {
-    if (auto v = dyn_cast<Value>(value))
-      return v;
-    return arith::ConstantIndexOp::create(builder, loc,
-                                          *getConstantIntValue(value));
+  auto valueOf = [&](OpFoldResult value) {
+    return getValueOrCreateConstantIndexOp(builder, loc, value);
   };
   Value linear;
   for (int64_t d = 0; d < type.getRank(); ++d) {
@@ -173,11 +167,8 @@ void buildSliceBoundsChecks(OpBuilder &builder,
                             ArrayRef<Value> fullDims) {
   Location loc = op.getLoc();
   RankedTensorType type = fullType(op);
-  auto valueOf = [&](OpFoldResult value) -> Value {
-    if (auto v = dyn_cast<Value>(value))
-      return v;
-    return arith::ConstantIndexOp::create(builder, loc,
-                                          *getConstantIntValue(value));
+  auto valueOf = [&](OpFoldResult value) {
+    return getValueOrCreateConstantIndexOp(builder, loc, value);
   };
   for (int64_t d = 0; d < type.getRank(); ++d) {
     OpFoldResult offsetOf = op.getMixedOffsets()[d];
@@ -245,17 +236,12 @@ void buildTileSizeChecks(OpBuilder &builder, OffsetSizeAndStrideOpInterface op,
     if (tileDim && !sizeValue && getConstantIntValue(tileDim) &&
         *getConstantIntValue(tileDim) == *getConstantIntValue(size))
       continue;
-    auto valueOf = [&](OpFoldResult value) -> Value {
-      if (auto v = dyn_cast<Value>(value))
-        return v;
-      return arith::ConstantIndexOp::create(builder, loc,
-                                            *getConstantIntValue(value));
-    };
     Value actual = tileDim ? tileDim
                            : arith::ConstantIndexOp::create(
                                  builder, loc, tile.getDimSize(dim));
-    Value same = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                       actual, valueOf(size));
+    Value same = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, actual,
+        getValueOrCreateConstantIndexOp(builder, loc, size));
     cf::AssertOp::create(builder, loc, same,
                          (whereOf(op) + ": the source's dimension " +
                           Twine(dim) + " differs from the slice's size " +

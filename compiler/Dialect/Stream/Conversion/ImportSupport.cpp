@@ -372,4 +372,12 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
                          << "' is not supported by Ferry";
 }
 
+std::string locationSuffix(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (" at " + file.getFilename().getValue() + ":" +
+            Twine(file.getLine()) + ":" + Twine(file.getColumn()))
+        .str();
+  return "";
+}
+
 } // namespace ferry::stream::input

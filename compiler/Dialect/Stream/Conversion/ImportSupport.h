@@ -11,6 +11,8 @@
 
 #include <optional>
 
+#include <string>
+
 namespace ferry::stream::input {
 
 // The input ABI's attributes (as the reference system spells them).
@@ -81,6 +83,10 @@ mlir::LogicalResult checkSupported(mlir::Operation *op,
 // Checks every op of `block`, reporting each it cannot import (ops nested
 // in an unsupported op are not reported again). True when all are.
 bool checkBlock(mlir::Block &block, mlir::SymbolTable &symbols);
+
+// " at FILE:LINE:COL" for a file location, else "": how import errors and
+// run-time checks name where an op is.
+std::string locationSuffix(mlir::Location loc);
 
 } // namespace ferry::stream::input
 

@@ -17,14 +17,6 @@ using namespace mlir;
 namespace ferry::stream::input {
 namespace {
 
-std::string locationSuffix(Location loc) {
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    return (" at " + file.getFilename().getValue() + ":" +
-            Twine(file.getLine()) + ":" + Twine(file.getColumn()))
-        .str();
-  return "";
-}
-
 class Decomposer {
 public:
   explicit Decomposer(Operation *op) : op(op), builder(op) {}
