@@ -131,6 +131,7 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
 FailureOr<EntryLayout> analyzeDispatchFunction(func::FuncOp func) {
   EntryLayout layout;
   layout.name = func.getSymName().str();
+  layout.copyKernel = func->hasAttr(kCopyKernelAttr);
   if (func.isExternal())
     return func.emitOpError("dispatch function has no body");
   if (!func.getBody().hasOneBlock())

@@ -556,8 +556,11 @@ Status Device::queueDispatchEntry(
     workgroups *= workgroupCount[d];
   }
   uint64_t writtenBytes = 0;
+  // A copy kernel moves the elements of its smallest binding (the slice).
+  uint64_t copiedBytes = bindings.empty() ? 0 : UINT64_MAX;
   for (size_t i = 0; i < bindings.size(); ++i) {
     const DispatchBinding &binding = bindings[i];
+    copiedBytes = std::min(copiedBytes, binding.length);
     std::string operation = strCat(context, " (binding ", i, ")");
     if (!binding.buffer)
       return reject(signal, invalidArgument(operation, ": the buffer is null"));
@@ -610,7 +613,12 @@ Status Device::queueDispatchEntry(
           buffers.push_back(binding.buffer);
         }
         FERRY_RETURN_IF_ERROR(transferMirrorsIn(buffers));
-        dispatches_.fetch_add(1, std::memory_order_relaxed);
+        if (entry.kind == FERRY_ENTRY_KIND_COPY) {
+          copies_.fetch_add(1, std::memory_order_relaxed);
+          bytesCopied_.fetch_add(copiedBytes, std::memory_order_relaxed);
+        } else {
+          dispatches_.fetch_add(1, std::memory_order_relaxed);
+        }
         FERRY_RETURN_IF_ERROR(runWorkgroups(*executable, entry, workgroupCount,
                                             workgroups, constants, pointers,
                                             lengths, context));
