@@ -10,6 +10,7 @@
 
 #include <cstddef>
 
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -179,7 +180,12 @@ void buildAbiWrapper(ModuleOp module, func::FuncOp original,
 }
 
 /// Expands math functions LLVM would turn into libm calls into polynomial
-/// approximations, so images need no library.
+/// approximations (the f32 ones MLIR has). What is left calls libm, which
+/// the loading process resolves: LLVM's intrinsics do that for f64 `exp`,
+/// `log`, `sin`, ...; `math.erf` on f64, which has no intrinsic, and
+/// `math.log1p` on f64, which MathToLLVM computes as log(1 + x) (0 for
+/// x = 1e-30), become calls of libm's `erf` / `log1p` here (per lane for a
+/// vector).
 struct ApproximateMathPass
     : PassWrapper<ApproximateMathPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
@@ -187,6 +193,19 @@ struct ApproximateMathPass
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    SmallVector<Operation *> libmCalls;
+    getOperation().walk([&](Operation *op) {
+      if (isa<math::ErfOp, math::Log1pOp>(op))
+        libmCalls.push_back(op);
+    });
+    if (libmCalls.empty())
+      return;
+    RewritePatternSet libm(&getContext());
+    populateMathToLibmConversionPatterns(libm);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(libmCalls, std::move(libm), config)))
       signalPassFailure();
   }
 };
