@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -36,6 +37,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
@@ -210,6 +212,40 @@ struct ApproximateMathPass
   }
 };
 
+/// The largest buffer a kernel keeps on its stack: workgroups run on the
+/// runtime's worker threads, whose stacks are the platform's default
+/// (8 MiB on Linux).
+constexpr int64_t kMaxStackTileBytes = 64 * 1024;
+
+/// Puts each allocation a kernel makes on its stack where it is of a static
+/// size up to kMaxStackTileBytes and outside every loop (an alloca in a
+/// loop would grow the stack every iteration). Runs before the
+/// deallocation pipeline, so an alloc has no dealloc yet.
+struct StackTilesPass : PassWrapper<StackTilesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StackTilesPass)
+  void runOnOperation() override {
+    SmallVector<memref::AllocOp> tiles;
+    getOperation().walk([&](memref::AllocOp alloc) {
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+          alloc->getParentOfType<LoopLikeOpInterface>())
+        return;
+      int64_t bits = type.getNumElements() *
+                     int64_t(type.getElementType().getIntOrFloatBitWidth());
+      if (bits <= kMaxStackTileBytes * 8)
+        tiles.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : tiles) {
+      OpBuilder builder(alloc);
+      auto alloca = memref::AllocaOp::create(
+          builder, alloc.getLoc(), alloc.getType(), alloc.getDynamicSizes(),
+          alloc.getSymbolOperands(), alloc.getAlignmentAttr());
+      alloc.replaceAllUsesWith(alloca.getResult());
+      alloc.erase();
+    }
+  }
+};
+
 /// Clears the `contract` flag arith-emulate-unsupported-floats puts on the
 /// conversions it adds: with it, canonicalization folds an op's rounding
 /// back to f16 and the next op's widening away, so a fused chain of f16 ops
@@ -312,6 +348,13 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries,
 
   PassManager pm(context);
   pm.addPass(createCanonicalizerPass());
+  // Buffers a kernel makes itself (tiles of fused producers, shape-only
+  // window operands) come out of loops where their size allows, and those
+  // of a static size up to kMaxStackTileBytes go on the workgroup's stack:
+  // no malloc, so no allocation that can fail inside a kernel. Larger or
+  // dynamic ones stay heap buffers (ARCHITECTURE.md, "Code generation").
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  pm.addPass(std::make_unique<StackTilesPass>());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(std::make_unique<ApproximateMathPass>());

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <dlfcn.h>
 #include <fstream>
@@ -272,6 +273,67 @@ func.func @row_sum(%x: tensor<?x?xf32>, %out: tensor<?xf32>) -> tensor<?xf32> {
   runAll(entry, count, {x.data(), out.data()},
          {(uint64_t)M, (uint64_t)N, (uint64_t)M});
   EXPECT_EQ(out, expected); // small integers: exact in any order
+}
+
+// A fused elementwise producer of a pooling (bias + ReLU, as in the CNN
+// sample) gets its tile buffer on the kernel's stack: the image calls no
+// malloc (an allocation that could fail inside a kernel), and the result
+// matches a loop.
+TEST(ExecutableCompilerTest, FusedProducerTileOnTheStack) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+#id = affine_map<(n, h, w, c) -> (n, h, w, c)>
+#bias = affine_map<(n, h, w, c) -> (c)>
+func.func @pool(%x: tensor<1x8x8x4xf32>, %b: tensor<4xf32>,
+                %out: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %low = arith.constant -3.40282347E+38 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x4xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #bias, #id],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %b : tensor<1x8x8x4xf32>, tensor<4xf32>)
+      outs(%e : tensor<1x8x8x4xf32>) {
+  ^bb0(%in: f32, %bi: f32, %o: f32):
+    %s = arith.addf %in, %bi : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x8x4xf32>
+  %init = linalg.fill ins(%low : f32) outs(%out : tensor<1x4x4x4xf32>)
+      -> tensor<1x4x4x4xf32>
+  %window = tensor.empty() : tensor<2x2xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>,
+                                strides = dense<2> : tensor<2xi64>}
+      ins(%relu, %window : tensor<1x8x8x4xf32>, tensor<2x2xf32>)
+      outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %p : tensor<1x4x4x4xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+  const std::vector<uint8_t> &image = compiled.image.image;
+  EXPECT_EQ(std::string(image.begin(), image.end()).find("malloc"),
+            std::string::npos);
+  LoadedImage loaded(image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("pool"));
+  ASSERT_NE(entry, nullptr);
+  std::vector<float> x(8 * 8 * 4), b = {0.5f, -1.0f, 0.0f, 2.0f};
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(int(i * 7 % 23) - 11);
+  std::vector<float> out(4 * 4 * 4, 0.0f), expected(4 * 4 * 4);
+  for (int h = 0; h < 4; ++h)
+    for (int w = 0; w < 4; ++w)
+      for (int c = 0; c < 4; ++c) {
+        float best = -3.40282347e+38f;
+        for (int i = 0; i < 2; ++i)
+          for (int j = 0; j < 2; ++j)
+            best = std::max(
+                best, std::max(x[((2 * h + i) * 8 + 2 * w + j) * 4 + c] + b[c],
+                               0.0f));
+        expected[(h * 4 + w) * 4 + c] = best;
+      }
+  uint32_t count = workgroupCount(compiled.image.entries[0].workgroups,
+                                  {{1, 8, 8, 4}, {4}, {1, 4, 4, 4}});
+  runAll(entry, count, {x.data(), b.data(), out.data()}, {});
+  EXPECT_EQ(out, expected);
 }
 
 TEST(ExecutableCompilerTest, ResultNotWrittenIntoAnArgumentIsAnError) {
