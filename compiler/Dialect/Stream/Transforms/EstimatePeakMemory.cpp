@@ -459,8 +459,13 @@ private:
           bytes.deviceOf[result] = deviceOf(value, &op);
       if (failed(checkRepeats(&op, before)))
         return failure();
-      if (!forOp.getStaticTripCount())
+      if (!forOp.getStaticTripCount()) {
         takeLarger(start, snapshot());
+        op.emitRemark() << "peak live bytes per device are an upper bound "
+                           "after this loop: it may run no iteration, and "
+                           "then leaves a carried buffer on another device "
+                           "than its iterations do";
+      }
       return success();
     }
     if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
