@@ -3,7 +3,8 @@
 // of the op's result type:
 //
 // - row-major matmul (C[m,n] += A[m,k] * B[k,n]): n and k are tiled by 2W
-//   and 256 (the panel of B one register block reads); each 256x2W panel of
+//   and 256, or a static k when shorter (the panel of B one register block
+//   reads); each 256x2W panel of
 //   B is packed into a contiguous stack buffer (rows of B lie a row of the
 //   matrix apart, which L1 maps onto a few sets); the tile is then cut into
 //   8x2Wx1 register blocks, vectorized to vector.contract and lowered to
@@ -220,11 +221,16 @@ void packB(RewriterBase &rewriter, func::FuncOp body, linalg::LinalgOp op,
 LogicalResult tileMatmul(RewriterBase &rewriter, func::FuncOp body,
                          linalg::LinalgOp op, const VectorTarget &target) {
   int64_t width = 2 * lanes(target, resultElementType(op));
-  FailureOr<linalg::LinalgOp> panel =
-      tile(rewriter, op, {0, width, kMatmulDepth});
+  // A static k shorter than a panel is one panel: tiled by 256, the only
+  // tile would be the peeled partial one, left to scalar loops.
+  int64_t depth = kMatmulDepth;
+  int64_t k = op.getStaticLoopRanges()[2];
+  if (!ShapedType::isDynamic(k) && k < depth)
+    depth = std::max<int64_t>(k, 1);
+  FailureOr<linalg::LinalgOp> panel = tile(rewriter, op, {0, width, depth});
   if (failed(panel))
     return op->emitOpError("could not be tiled into panels of B");
-  packB(rewriter, body, *panel, kMatmulDepth, width);
+  packB(rewriter, body, *panel, depth, width);
   FailureOr<linalg::LinalgOp> block =
       tile(rewriter, *panel, {kMatmulRows, width, 1});
   if (failed(block))

@@ -59,6 +59,23 @@ TEST(TileAndVectorizeTest, MatmulBecomesFmaRegisterBlocksOverPackedB) {
   EXPECT_NE(text.find("8192"), std::string::npos);
 }
 
+TEST(TileAndVectorizeTest, MatmulWithKShorterThanAPanelIsVectorized) {
+  // k = 64 < 256: one panel of depth 64, not a peeled partial tile of
+  // scalar loops.
+  std::string text = lower(R"mlir(
+func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>,
+                  %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>)
+                     outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("llvm.intr.fmuladd"), std::string::npos) << text;
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos);
+}
+
 TEST(TileAndVectorizeTest, NoSimdLeavesScalarLoops) {
   std::string text = lower(kMatmul, 0);
   EXPECT_EQ(text.find("vector<"), std::string::npos);
