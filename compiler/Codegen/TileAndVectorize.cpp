@@ -220,11 +220,15 @@ void packB(RewriterBase &rewriter, func::FuncOp body, linalg::LinalgOp op,
 
 LogicalResult tileMatmul(RewriterBase &rewriter, func::FuncOp body,
                          linalg::LinalgOp op, const VectorTarget &target) {
+  // A static n or k shorter than a tile is one tile: tiled by 2W or 256,
+  // the only tile would be the peeled partial one, left to scalar loops (a
+  // classifier's 10 outputs: vectors of 10 lanes, which LLVM widens).
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t width = 2 * lanes(target, resultElementType(op));
-  // A static k shorter than a panel is one panel: tiled by 256, the only
-  // tile would be the peeled partial one, left to scalar loops.
+  if (!ShapedType::isDynamic(ranges[1]) && ranges[1] < width)
+    width = std::max<int64_t>(ranges[1], 1);
   int64_t depth = kMatmulDepth;
-  int64_t k = op.getStaticLoopRanges()[2];
+  int64_t k = ranges[2];
   if (!ShapedType::isDynamic(k) && k < depth)
     depth = std::max<int64_t>(k, 1);
   FailureOr<linalg::LinalgOp> panel = tile(rewriter, op, {0, width, depth});

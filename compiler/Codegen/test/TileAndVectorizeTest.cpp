@@ -76,6 +76,22 @@ func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>,
             std::string::npos);
 }
 
+TEST(TileAndVectorizeTest, MatmulWithNarrowNIsVectorizedAtItsWidth) {
+  // n = 10 < 2W = 32: register blocks of 10 lanes, not scalar loops.
+  std::string text = lower(R"mlir(
+func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x10xf32>,
+                  %c: tensor<64x10xf32>) -> tensor<64x10xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x10xf32>)
+                     outs(%c : tensor<64x10xf32>) -> tensor<64x10xf32>
+  return %r : tensor<64x10xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<10xf32>, vector<10xf32>, vector<10xf32>)"),
+            std::string::npos)
+      << text;
+}
+
 TEST(TileAndVectorizeTest, NoSimdLeavesScalarLoops) {
   std::string text = lower(kMatmul, 0);
   EXPECT_EQ(text.find("vector<"), std::string::npos);
