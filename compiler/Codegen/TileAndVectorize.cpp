@@ -3,10 +3,10 @@
 // of the op's result type:
 //
 // - row-major matmul (C[m,n] += A[m,k] * B[k,n]): n and k are tiled by 2W
-//   and 256, or a static k when shorter (the panel of B one register block
-//   reads); each 256x2W panel of
-//   B is packed into a contiguous stack buffer (rows of B lie a row of the
-//   matrix apart, which L1 maps onto a few sets); the tile is then cut into
+//   and 256, or a static n or k when shorter (the panel of B one register
+//   block reads); each 256x2W panel of B is packed into a contiguous stack
+//   buffer (rows of B lie a row of the matrix apart, which L1 maps onto a
+//   few sets); the tile is then cut into
 //   8x2Wx1 register blocks, vectorized to vector.contract and lowered to
 //   outer products (broadcast A, FMA with a vector of B). The 8x2W block of
 //   C is hoisted out of the k loop, so it stays in 16 registers while k
