@@ -176,6 +176,25 @@ void buildAbiWrapper(ModuleOp module, func::FuncOp original,
   LLVM::CallOp::create(
       builder, loc, TypeRange{},
       SymbolRefAttr::get(context, layout.name + kBodySuffix.str()), args);
+  // Non-temporal stores (TileAndVectorize.cpp streams large outputs) are
+  // weakly ordered on x86: a later plain store may become visible before
+  // them, and not every vendor documents a locked instruction as ordering
+  // them. An SFENCE at the end of the workgroup makes them visible before
+  // whatever the runtime does next to signal completion (local-task's
+  // atomic countdown, a fence's release store), as plain stores are;
+  // glibc's non-temporal memcpy ends the same way. One per workgroup.
+  auto body =
+      module.lookupSymbol<LLVM::LLVMFuncOp>(layout.name + kBodySuffix.str());
+  bool streams = body && body.walk([](LLVM::StoreOp store) {
+                               return store.getNontemporal()
+                                          ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+                             })
+                             .wasInterrupted();
+  if (streams)
+    LLVM::CallIntrinsicOp::create(builder, loc,
+                                  builder.getStringAttr("llvm.x86.sse.sfence"),
+                                  ValueRange{});
   Value zero =
       LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(0));
   LLVM::ReturnOp::create(builder, loc, zero);

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <dlfcn.h>
 #include <fstream>
@@ -202,6 +203,118 @@ func.func @add_relu(%a: tensor<?x?xf32>, %bias: tensor<?xf32>,
   runAll(entry, count, {a.data(), bias.data(), out.data()},
          {(uint64_t)M, (uint64_t)N, (uint64_t)N, (uint64_t)M, (uint64_t)N});
   EXPECT_EQ(out, expected);
+}
+
+// A layer as dispatch formation fuses it: fill, matmul, then bias and ReLU
+// on the matmul's result, the elementwise op the root. Its workgroups take
+// the rows a matmul root would (64 under 512 rows), so the fused matmul's
+// tiles hold whole 8-row register blocks (3-row workgroups, what the
+// elementwise root's work alone gives, left it all to scalar loops).
+TEST(ExecutableCompilerTest, FusedLayerWorkgroupsAreMatmulSizedAndMatchLoop) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @layer(%x: tensor<256x64xf32>, %w: tensor<64x64xf32>,
+                 %b: tensor<64xf32>, %out: tensor<256x64xf32>)
+    -> tensor<256x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%zero : f32) outs(%out : tensor<256x64xf32>)
+      -> tensor<256x64xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<256x64xf32>, tensor<64x64xf32>)
+                     outs(%z : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %r = linalg.generic {indexing_maps = [#row, #map],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<64xf32>) outs(%m : tensor<256x64xf32>) {
+  ^bb0(%bias: f32, %acc: f32):
+    %s = arith.addf %acc, %bias : f32
+    %c0 = arith.constant 0.0 : f32
+    %relu = arith.maximumf %s, %c0 : f32
+    linalg.yield %relu : f32
+  } -> tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+  const EntryLayout &layout = compiled.image.entries[0];
+  EXPECT_EQ(layout.workgroups.tileSize, 64);
+  LoadedImage loaded(compiled.image.image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("layer"));
+  ASSERT_NE(entry, nullptr);
+  const int M = 256, N = 64, K = 64;
+  std::vector<float> x(M * K), w(K * N), b(N), out(M * N, 7.0f),
+      expected(M * N);
+  for (int i = 0; i < M * K; ++i)
+    x[i] = (i % 13) * 0.25f - 1.5f;
+  for (int i = 0; i < K * N; ++i)
+    w[i] = (i % 7) * 0.5f - 1.5f;
+  for (int j = 0; j < N; ++j)
+    b[j] = (j % 5) - 2.0f;
+  // Small integers and quarters: every sum is exact in any order.
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < K; ++k)
+        acc += x[i * K + k] * w[k * N + j];
+      expected[i * N + j] = std::max(acc + b[j], 0.0f);
+    }
+  runAll(entry,
+         workgroupCount(layout.workgroups, {{M, K}, {K, N}, {N}, {M, N}}),
+         {x.data(), w.data(), b.data(), out.data()}, {});
+  EXPECT_EQ(out, expected);
+}
+
+// A large output (over the 8 MiB threshold at run time) is written with
+// non-temporal stores on x86 where aligned (TileAndVectorize.cpp): the same
+// results with the output 64-byte aligned (streamed) and 4 bytes off
+// (plain stores), and a size no tile divides (peeled remainder).
+TEST(ExecutableCompilerTest, LargeStreamedOutputMatchesLoopAlignedOrNot) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+#map = affine_map<(d0) -> (d0)>
+func.func @scale(%x: tensor<?xf32>, %out: tensor<?xf32>) -> tensor<?xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #map],
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<?xf32>) outs(%out : tensor<?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %two = arith.constant 2.0 : f32
+    %half = arith.constant 0.5 : f32
+    %m = arith.mulf %v, %two : f32
+    %a = arith.addf %m, %half : f32
+    linalg.yield %a : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+#if defined(__x86_64__)
+  // The streaming path is in the image: its SFENCE (0f ae f8).
+  const std::vector<uint8_t> &bytes = compiled.image.image;
+  const uint8_t sfence[] = {0x0f, 0xae, 0xf8};
+  EXPECT_NE(std::search(bytes.begin(), bytes.end(), sfence, sfence + 3),
+            bytes.end());
+#endif
+  const EntryLayout &layout = compiled.image.entries[0];
+  LoadedImage loaded(compiled.image.image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("scale"));
+  ASSERT_NE(entry, nullptr);
+  const int64_t n = (3 << 20) + 37;
+  std::vector<float> x(n), expected(n);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = (float)(i % 1001) - 500.0f;
+    expected[i] = x[i] * 2.0f + 0.5f;
+  }
+  uint32_t count = workgroupCount(layout.workgroups, {{n}, {n}});
+  // 64-byte aligned storage with room for a 4-byte offset.
+  std::vector<float> storage(n + 32, -1.0f);
+  auto *aligned = reinterpret_cast<float *>(
+      (reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t{63});
+  for (float *out : {aligned, aligned + 1}) {
+    std::fill(storage.begin(), storage.end(), -1.0f);
+    runAll(entry, count, {x.data(), out}, {(uint64_t)n, (uint64_t)n});
+    EXPECT_TRUE(std::equal(expected.begin(), expected.end(), out))
+        << "output offset " << (out - aligned) * sizeof(float) << " bytes";
+  }
 }
 
 // Dynamic sizes none of the tiles divide: partial panels of B (n 45 = 32 +
