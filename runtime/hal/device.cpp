@@ -561,17 +561,19 @@ Status Device::queueDispatchEntry(
   for (size_t i = 0; i < bindings.size(); ++i) {
     const DispatchBinding &binding = bindings[i];
     copiedBytes = std::min(copiedBytes, binding.length);
-    std::string operation = strCat(context, " (binding ", i, ")");
+    // Made only for an error: a dispatch runs in microseconds.
+    auto operation = [&] { return strCat(context, " (binding ", i, ")"); };
     if (!binding.buffer)
-      return reject(signal, invalidArgument(operation, ": the buffer is null"));
+      return reject(signal,
+                    invalidArgument(operation(), ": the buffer is null"));
     if (binding.buffer->isReleased())
       return reject(signal,
                     failedPrecondition(binding.buffer->describe(), ": ",
-                                       operation, ": already deallocated"));
+                                       operation(), ": already deallocated"));
     uint64_t size = binding.buffer->byteLength();
     if (binding.offset > size || binding.length > size - binding.offset)
       return reject(signal,
-                    outOfRange(binding.buffer->describe(), ": ", operation,
+                    outOfRange(binding.buffer->describe(), ": ", operation(),
                                ": offset ", binding.offset, " + length ",
                                binding.length, " is outside the buffer's ",
                                size, " bytes"));
@@ -581,11 +583,12 @@ Status Device::queueDispatchEntry(
       usage |= kDispatchStorageRead;
     if (access & FERRY_BINDING_ACCESS_WRITE)
       usage |= kDispatchStorageWrite;
-    Status status = binding.buffer->requireUsage(usage, operation);
-    if (status.ok())
-      status = checkAccess(*binding.buffer, operation);
-    if (!status.ok())
-      return reject(signal, status);
+    auto check = [&](std::string_view what) {
+      Status status = binding.buffer->requireUsage(usage, what);
+      return status.ok() ? checkAccess(*binding.buffer, what) : status;
+    };
+    if (!check(context).ok())
+      return reject(signal, check(operation()));
     if (access & FERRY_BINDING_ACCESS_WRITE)
       writtenBytes += binding.length;
   }
