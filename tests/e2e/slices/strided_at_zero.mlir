@@ -21,3 +21,18 @@ func.func @main(%a: tensor<2x5xf32>, %d: tensor<4x2x3xi32> {iree.abi.consume}, %
   %r = tensor.insert_slice %t into %d[0, 1, 0] [3, 1, 3] [1, 1, 1] : tensor<3x3xi32> into tensor<4x2x3xi32>
   return %s, %r : tensor<2x2xf32>, tensor<4x2x3xi32>
 }
+
+// With a dynamic tile dim the program checks that the full tensor holds
+// the window the kernel writes: `loop mod 3` reaches 2 at most (the check
+// took the mod for a product, 3 * 2, and failed: "operand 1 of
+// 'linalg.generic' ... is too small in dimension 0 for the window the
+// loops read").
+// RUN: ferry-run %t.fvm --function=dynamic --input=4x4xi32=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 --input=3x2xi32=1,2,3,4,5,6 --stats=%t.dyn.json | FileCheck %s --check-prefix=DYN
+// RUN: %python %S/../check_stats.py %t.dyn.json live_bytes_at_exit=0 copies=0 dispatches=1
+// DYN: 4x4xi32=[1 0 2 0][3 0 4 0][5 0 6 0][0 0 0 0]
+func.func @dynamic(%d: tensor<4x4xi32> {iree.abi.consume}, %t: tensor<3x?xi32>) -> tensor<4x4xi32> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %t, %c1 : tensor<3x?xi32>
+  %r = tensor.insert_slice %t into %d[0, 0] [3, %n] [1, 2] : tensor<3x?xi32> into tensor<4x4xi32>
+  return %r : tensor<4x4xi32>
+}
