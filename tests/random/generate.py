@@ -22,7 +22,10 @@ stderr. A program is a module of upstream MLIR that Ferry accepts today
 - one public `@main` taking tensors and returning tensors, on one device or
   two (`hal.device.global @a`, `@b`) with ops, functions and arguments
   placed by `stream.affinity`, and links the compiler decides or leaves to
-  run time (`#hal.runtime`).
+  run time (`#hal.runtime`);
+- i1 / f16 / bf16 tensors, tensor.pad / concat / from_elements / splat /
+  bitcast / cast / extract, extract_slice / insert_slice (in loops too),
+  and now and then a whole @main of tiles (tensor_gen.py).
 
 Every choice comes from `random.Random(seed)`, so a seed and a feature set
 name one program. FEATURES lists what can be switched; README.md says which

@@ -17,7 +17,12 @@ and remainder, bit ops, shifts, min/max, extensions, truncation,
 `index_cast`, `cmpi`, `select`), on tensors `arith.{add,sub,mul}{i,f}`,
 the bit ops, integer and float min/max, `arith.negf`, `math.absf` /
 `absi`, `tensor.empty`, `tensor.dim`, `tensor.extract`, `linalg.fill`,
-`linalg.matmul` and `linalg.transpose`; `scf.for` (with `iter_args`),
+`linalg.matmul` and `linalg.transpose`; `tensor.pad` (its region on one
+line), `concat`, `from_elements`, `splat`, `bitcast`, `cast`,
+`extract_slice` and `insert_slice`, and `cmpi` / `cmpf` / `select` /
+`extf` / `truncf` / `extui` / `extsi` / `trunci` on tensors; element types
+i1 (bool), f16 (float16) and bf16 (float32 rounded to bf16 after every op
+of a bf16 result; `<u2` bits in and out); `scf.for` (with `iter_args`),
 `scf.if` (with or without `else`) and `scf.yield`, their regions spanning
 lines and nesting, each region a scope of its own; scalar arguments and results of the
 function called (0-d arrays in and out). Device placement
