@@ -22,7 +22,10 @@ stderr. A program is a module of upstream MLIR that Ferry accepts today
 - one public `@main` taking tensors and returning tensors, on one device or
   two (`hal.device.global @a`, `@b`) with ops, functions and arguments
   placed by `stream.affinity`, and links the compiler decides or leaves to
-  run time (`#hal.runtime`).
+  run time (`#hal.runtime`);
+- i1 / f16 / bf16 tensors, tensor.pad / concat / from_elements / splat /
+  bitcast / cast / extract, extract_slice / insert_slice (in loops too),
+  and now and then a whole @main of tiles (tensor_gen.py).
 
 Every choice comes from `random.Random(seed)`, so a seed and a feature set
 name one program. FEATURES lists what can be switched; README.md says which
@@ -35,6 +38,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from linalg_gen import LinalgSteps  # noqa: E402
+from tensor_gen import TensorSteps, tile_program  # noqa: E402
 
 # name -> (on by default, what it adds). Keep README.md's table in step.
 FEATURES = {
@@ -101,6 +105,34 @@ FEATURES = {
     "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "
                                      "or results may be arguments, constants, captured values "
                                      "or values used again (the walk gives no peak)"),
+    # Issues 14 and 15: tensor ops, element types, slices (tensor_gen.py).
+    "types_half": (True, "f16 and bf16 tensors: truncf from f32, elementwise ops, extf back, "
+                         "arguments and results (bf16 as <u2 bits)"),
+    "types_i1": (True, "i1 masks: cmpi / cmpf on tensors, andi / ori / xori, select, extui; "
+                       "arguments and results (|b1)"),
+    "tensor_pad": (True, "tensor.pad of static dims with a constant or scalar value"),
+    "tensor_concat": (True, "tensor.concat along a static dim (dim 0 only with a dynamic operand)"),
+    "tensor_from_elements": (True, "tensor.from_elements of scalars"),
+    "tensor_splat": (True, "tensor.splat of a scalar, static and dynamic shapes"),
+    "tensor_cast": (True, "tensor.bitcast float -> integer of its width, tensor.cast dynamic -> "
+                          "static"),
+    "tensor_extract": (True, "tensor.extract of one element of any value (host read)"),
+    "slices": (True, "tensor.extract_slice (rank-reducing too) and insert_slice of tiles into "
+                     "a fill"),
+    "dynamic_slices": (True, "with slices, offsets computed at run time (clamped) and dynamic "
+                             "sizes (cast to static)"),
+    "scalar_slice_sizes": (False, "with dynamic_slices, sizes computed from a scalar input "
+                                  "(the walk cannot size a copy of the slice: gives no peak)"),
+    "strided_dynamic_tiles": (False, "with slices, strided (copy-kernel) slices with dynamic tile "
+                                     "dims and no static dim cut (known failure, README.md)"),
+    "tile_programs": (True, "now and then a whole @main of tiles: input rows read in place by "
+                            "dispatches, tiles inserted into one buffer, straight and in an "
+                            "scf.for; checks copies == 0"),
+    "two_device_region_tensor_ops": (False, "the tensor_gen.py steps inside regions of two-device "
+                                            "programs (the walk gives no peak: 'an iteration of "
+                                            "scf.for leaves 0 bytes more live')"),
+    "strided_slices": (True, "with slices, stride 2"),
+    "loop_insert_slice": (True, "scf.for inserting tiles into the tensor it carries"),
 }
 
 # Scalar types @main may take (ferry-run reads them as --input=TYPE=V or a
@@ -145,6 +177,7 @@ class Program:
         self.runtime_links = False
         self.compile_with_plugin = False
         self.dynamic = False
+        self.expected_copies = None  # every device's `copies`, where predictable
 
 
 # --- Scalar functions ------------------------------------------------------
@@ -483,7 +516,7 @@ class TensorFunction:
         self.lines = []
 
 
-class TensorFunctionBuilder(LinalgSteps, Body):
+class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
     def __init__(self, gen, function, callees, scalar_callees, is_main):
         super().__init__(gen)
         self.function = function
@@ -662,6 +695,8 @@ class TensorFunctionBuilder(LinalgSteps, Body):
                 kinds += ["matmul", "transpose"]
         if self.linalg_kinds():
             kinds += ["linalg"] * 4
+        if self.tensor_kinds():
+            kinds += ["tensor"] * 3
         if self.depth:
             # Inside a region: no module calls, no host reads.
             kinds = [k for k in kinds if k not in ("call", "extract")]
@@ -825,7 +860,7 @@ class TensorFunctionBuilder(LinalgSteps, Body):
     def scalar_of(self, dtype):
         """A scalar of the element type `dtype` for a fill: computed by the
         scalar functions where it is an integer."""
-        if dtype.startswith("f"):
+        if dtype.startswith("f") or dtype == "bf16":
             same = [n for n, t in self.float_scalars if t == dtype]
             if same and self.rng.random() < 0.7:
                 return self.rng.choice(same)
@@ -1221,13 +1256,15 @@ class Generator:
         return self.rng.randint(low, high)
 
     def random_element(self, dtype):
-        if dtype.startswith("f"):
+        if dtype.startswith("f") or dtype == "bf16":
             return self.rng.randint(-12, 12) / 4
         return self.random_int(dtype)
 
     def generate(self):
         rng, features = self.rng, self.features
         program = Program()
+        if "tile_programs" in features and "one_device" in features and rng.random() < 0.06:
+            return tile_program(self, program)
         # Shapes: one per program (elementwise ops need equal shapes).
         rank = rng.choice([1, 1, 2, 2, 3])
         self.shape = [rng.randint(1, 5) for _ in range(rank)]

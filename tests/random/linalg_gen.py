@@ -21,6 +21,9 @@ inexact value never flips a comparison.
 import itertools
 
 FLOATS = ("f32", "f64")
+# Element types only tensor_gen.py's steps use (i1, f16, bf16): their values
+# stay Sides whatever their shape.
+NEW_DTYPES = ("i1", "f16", "bf16")
 
 
 class Side:
@@ -279,7 +282,8 @@ class LinalgSteps:
             if shape is None or shape == prog:
                 side = Side(v.name, v.dtype, prog, getattr(v, "exact", False), origin=v)
                 out.append(side)
-        out += [s for s in self.side if (dtype is None or s.dtype == dtype)
+        # (Values of the new element types only where asked for.)
+        out += [s for s in self.side if (s.dtype == dtype if dtype else s.dtype not in NEW_DTYPES)
                 and (shape is None or s.shape == shape)]
         return out
 
@@ -305,7 +309,7 @@ class LinalgSteps:
             name = self.gen.fresh("arg")
             self.extra_args.append((name, dtype, shape))
             side = Side(name, dtype, shape, exact=True)
-            if shape == self.program_shape():
+            if shape == self.program_shape() and dtype not in NEW_DTYPES:
                 value = self.add(name, dtype)
                 value.exact = True
                 value.is_arg = True
@@ -334,7 +338,7 @@ class LinalgSteps:
     def result(self, name, dtype, shape, exact, origin=None):
         """Registers an op's result: a TensorValue where it has the
         program's shape."""
-        if shape == self.program_shape():
+        if shape == self.program_shape() and dtype not in NEW_DTYPES:
             value = self.add(name, dtype)
             value.exact = exact
             if origin is not None:

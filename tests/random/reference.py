@@ -17,7 +17,12 @@ and remainder, bit ops, shifts, min/max, extensions, truncation,
 `index_cast`, `cmpi`, `select`), on tensors `arith.{add,sub,mul}{i,f}`,
 the bit ops, integer and float min/max, `arith.negf`, `math.absf` /
 `absi`, `tensor.empty`, `tensor.dim`, `tensor.extract`, `linalg.fill`,
-`linalg.matmul` and `linalg.transpose`; `scf.for` (with `iter_args`),
+`linalg.matmul` and `linalg.transpose`; `tensor.pad` (its region on one
+line), `concat`, `from_elements`, `splat`, `bitcast`, `cast`,
+`extract_slice` and `insert_slice`, and `cmpi` / `cmpf` / `select` /
+`extf` / `truncf` / `extui` / `extsi` / `trunci` on tensors; element types
+i1 (bool), f16 (float16) and bf16 (float32 rounded to bf16 after every op
+of a bf16 result; `<u2` bits in and out); `scf.for` (with `iter_args`),
 `scf.if` (with or without `else`) and `scf.yield`, their regions spanning
 lines and nesting, each region a scope of its own; scalar arguments and results of the
 function called (0-d arrays in and out). Device placement
@@ -35,7 +40,41 @@ import numpy as np
 
 INT_WIDTHS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
 NUMPY_DTYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32,
-                "i64": np.int64, "f32": np.float32, "f64": np.float64}
+                "i64": np.int64, "f32": np.float32, "f64": np.float64,
+                "i1": np.bool_, "f16": np.float16,
+                # bf16 is computed on float32 arrays rounded to bf16 after
+                # every op whose result is bf16 (round_bf16); in and out as
+                # ferry-run's .npy: uint16 bits.
+                "bf16": np.float32}
+FLOAT_ELEMENTS = ("f16", "bf16", "f32", "f64")
+# The element type of a NumPy dtype (bf16 is never told apart from f32 here).
+ELEMENT_OF = {np.int8: "i8", np.int16: "i16", np.int32: "i32", np.int64: "i64",
+              np.float32: "f32", np.float64: "f64", np.bool_: "i1", np.float16: "f16",
+              np.uint16: "bf16"}
+
+
+def round_bf16(array):
+    """float32 values rounded to the nearest bf16 (ties to even), as
+    float32: what an op computed in f32 and rounded once gives."""
+    a = np.atleast_1d(np.asarray(array, dtype=np.float32))
+    bits = a.view(np.uint32).astype(np.uint64)
+    k16, k1 = np.uint64(16), np.uint64(1)
+    rounded = ((bits + np.uint64(0x7FFF) + ((bits >> k16) & k1)) >> k16) << k16
+    out = (rounded & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.float32)
+    out = np.where(np.isnan(a), a, out).astype(np.float32)
+    return out.reshape(np.shape(array))
+
+
+def bf16_bits(array):
+    """bf16 values (float32 arrays holding them) as ferry-run's uint16 bits."""
+    return (np.atleast_1d(round_bf16(array)).view(np.uint32) >> np.uint32(16)).astype(
+        np.uint16).reshape(np.shape(array))
+
+
+def from_bf16_bits(bits):
+    bits = np.asarray(bits)
+    return (np.atleast_1d(bits).astype(np.uint32) << np.uint32(16)).view(np.float32).reshape(
+        bits.shape)
 MAX_STEPS = 2_000_000
 
 
@@ -719,6 +758,187 @@ def parse_ins_outs(rest):
     return split_top(m.group(1)), m.group(2)
 
 
+# --- tensor ops (tensor_gen.py) --------------------------------------------
+
+def _index(ev, env, text):
+    text = text.strip()
+    return ev.lookup(env, text) if text.startswith("%") else int(text)
+
+
+def _tensor(ev, env, name, what):
+    t = ev.lookup(env, name)
+    defined_operands(what, t)
+    return t
+
+
+def _result_type(text):
+    return parse_type(re.split(r"\s+(?:to|into)\s+|->", text)[-1])
+
+
+def _shape_of(type_, sizes):
+    """The static shape of `type_` with `sizes` (ints) for its `?` dims."""
+    sizes = list(sizes)
+    return [sizes.pop(0) if d is None else d for d in type_.shape]
+
+
+def _check_static(type_, shape, what):
+    if len(type_.shape) != len(shape) or any(
+            d is not None and d != s for d, s in zip(type_.shape, shape)):
+        raise EvaluationError(f"{what}: shape {list(shape)} is not {type_.shape}")
+
+
+def _slice_spec(ev, env, text):
+    m = re.match(r"\[(.*?)\]\s*\[(.*?)\]\s*\[(.*?)\]", text.strip())
+    if not m:
+        raise EvaluationError(f"cannot parse slice {text}")
+    return [[_index(ev, env, x) for x in split_top(g)] for g in m.groups()] + [text[m.end():]]
+
+
+def _slicer(shape, offsets, sizes, strides, what):
+    index = []
+    for d, (o, n, st) in enumerate(zip(offsets, sizes, strides)):
+        if st <= 0 or o < 0 or n < 0 or (n > 0 and o + (n - 1) * st >= shape[d]):
+            raise EvaluationError(f"{what}: dimension {d} out of bounds")
+        index.append(slice(o, o + (n - 1) * st + 1 if n else o, st))
+    return tuple(index)
+
+
+def tensor_extract_slice(ev, env, rest):
+    m = re.match(r"(%[\w#]+)", rest)
+    source = _tensor(ev, env, m.group(1), "tensor.extract_slice")
+    offsets, sizes, strides, tail = _slice_spec(ev, env, rest[m.end():])
+    array = source.array[_slicer(source.array.shape, offsets, sizes, strides,
+                                 "tensor.extract_slice")]
+    type_ = _result_type(tail)
+    # A rank-reducing slice drops unit dims.
+    if len(type_.shape) < array.ndim:
+        # A rank-reducing slice drops unit dims (the data is the same
+        # whichever ones).
+        def match(dims, want):
+            # The dims kept: `want` (None matching any size) in order, every
+            # dim skipped a unit one.
+            if not want:
+                return [] if all(n == 1 for n in dims) else None
+            for k, n in enumerate(dims):
+                if want[0] is None or want[0] == n:
+                    tail = match(dims[k + 1:], want[1:])
+                    if tail is not None:
+                        return [n] + tail
+                if n != 1:
+                    return None
+            return None
+        shape = match(list(array.shape), list(type_.shape)) or []
+        if int(np.prod(shape)) != array.size:
+            raise EvaluationError(f"tensor.extract_slice: cannot reduce {array.shape} "
+                                  f"to {type_.shape}")
+        array = array.reshape(shape)
+    _check_static(type_, array.shape, "tensor.extract_slice")
+    out = Tensor(array.copy())
+    out.inexact = source.inexact
+    return out
+
+
+def tensor_insert_slice(ev, env, rest):
+    m = re.match(r"(%[\w#]+)\s+into\s+(%[\w#]+)", rest)
+    source = _tensor(ev, env, m.group(1), "tensor.insert_slice")
+    dest = ev.lookup(env, m.group(2))
+    offsets, sizes, strides, tail = _slice_spec(ev, env, rest[m.end():])
+    array = dest.array.copy()
+    index = _slicer(array.shape, offsets, sizes, strides, "tensor.insert_slice")
+    target = array[index]
+    if source.array.size != target.size:
+        raise EvaluationError(f"tensor.insert_slice: {source.array.shape} into {target.shape}")
+    array[index] = source.array.reshape(target.shape)
+    if not dest.defined and target.size != array.size:
+        raise EvaluationError("tensor.insert_slice into part of a tensor.empty")
+    out = Tensor(array)
+    out.inexact = source.inexact or dest.inexact
+    return out
+
+
+def tensor_pad(ev, env, rest):
+    m = re.match(r"(%[\w#]+)\s+low\[(.*?)\]\s+high\[(.*?)\]\s*\{.*tensor\.yield\s+(%[\w#]+)"
+                 r"\s*:\s*\w+\s*\}", rest)
+    if not m:
+        raise EvaluationError(f"cannot parse tensor.pad {rest}")
+    source = _tensor(ev, env, m.group(1), "tensor.pad")
+    low = [_index(ev, env, x) for x in split_top(m.group(2))]
+    high = [_index(ev, env, x) for x in split_top(m.group(3))]
+    value = ev.lookup(env, m.group(4))
+    if source.array.dtype != np.bool_ and source.array.dtype.kind == "i":
+        value = to_signed(value, source.array.dtype.itemsize * 8)
+    array = np.pad(source.array, list(zip(low, high)), constant_values=value)
+    _check_static(_result_type(rest[m.end():]), array.shape, "tensor.pad")
+    return Tensor(array.astype(source.array.dtype))
+
+
+def tensor_concat(ev, env, rest):
+    m = re.match(r"dim\((\d+)\)\s+(.*?)\s*:", rest)
+    tensors = [_tensor(ev, env, n, "tensor.concat") for n in split_top(m.group(2))]
+    array = np.concatenate([t.array for t in tensors], axis=int(m.group(1)))
+    _check_static(_result_type(rest), array.shape, "tensor.concat")
+    out = Tensor(array)
+    out.inexact = any(t.inexact for t in tensors)
+    return out
+
+
+def _element_value(value, element):
+    if element in FLOAT_ELEMENTS:
+        return float(value)
+    if element == "i1":
+        return bool(value & 1)
+    return to_signed(value, INT_WIDTHS[element])
+
+
+def tensor_from_elements(ev, env, rest):
+    names, type_text = rest.rsplit(":", 1)
+    type_ = parse_type(type_text)
+    values = [_element_value(ev.lookup(env, n), type_.element) for n in split_top(names)]
+    return Tensor(np.array(values, dtype=NUMPY_DTYPES[type_.element]).reshape(type_.shape))
+
+
+def tensor_splat(ev, env, rest):
+    m = re.match(r"(%[\w#]+)(?:\[(.*?)\])?\s*:\s*(.*)", rest)
+    type_ = parse_type(m.group(3))
+    sizes = [ev.lookup(env, n) for n in split_top(m.group(2) or "")]
+    value = _element_value(ev.lookup(env, m.group(1)), type_.element)
+    return Tensor(np.full(_shape_of(type_, sizes), value, dtype=NUMPY_DTYPES[type_.element]))
+
+
+def tensor_bitcast(ev, env, rest):
+    m = re.match(r"(%[\w#]+)\s*:\s*(.*?)\s+to\s+(.*)", rest)
+    source = _tensor(ev, env, m.group(1), "tensor.bitcast")
+    src, dst = parse_type(m.group(2)), parse_type(m.group(3))
+    array = source.array
+    if src.element == "bf16":
+        array = bf16_bits(array)
+    if dst.element == "bf16":
+        return Tensor(from_bf16_bits(array.view(np.uint16)))
+    return Tensor(array.view(NUMPY_DTYPES[dst.element]).copy())
+
+
+def tensor_cast(ev, env, rest):
+    m = re.match(r"(%[\w#]+)\s*:\s*(.*?)\s+to\s+(.*)", rest)
+    source = ev.lookup(env, m.group(1))
+    _check_static(parse_type(m.group(3)), source.array.shape, "tensor.cast")
+    return source
+
+
+TENSOR_OPS = {
+    "tensor.extract_slice": tensor_extract_slice,
+    "tensor.insert_slice": tensor_insert_slice,
+    "tensor.pad": tensor_pad,
+    "tensor.concat": tensor_concat,
+    "tensor.from_elements": tensor_from_elements,
+    "tensor.splat": tensor_splat,
+    "tensor.bitcast": tensor_bitcast,
+    "tensor.cast": tensor_cast,
+}
+
+TENSOR_CMPI = {"eq": np.equal, "ne": np.not_equal, "slt": np.less, "sle": np.less_equal,
+               "sgt": np.greater, "sge": np.greater_equal}
+
+
 class Evaluator:
     def __init__(self, functions):
         self.functions = functions
@@ -898,6 +1118,11 @@ class Evaluator:
             self.define(env, results, values)
             return None
         dialect, _, op = opname.partition(".")
+        if opname.startswith("tensor.") and opname in TENSOR_OPS:
+            self.define(env, results, [TENSOR_OPS[opname](self, env, rest)])
+            return None
+        if self.tensor_elementwise(env, results, opname, rest):
+            return None
         if opname == "arith.constant":
             self.define(env, results, [self.constant(rest)])
             self.constants.update(results)
@@ -973,8 +1198,8 @@ class Evaluator:
                 raise EvaluationError(f"index {index} out of bounds of {tensor.array.shape}")
             element = parse_type(m.group(3)).element
             value = tensor.array[index].item()
-            self.define(env, results, [value if element.startswith("f")
-                                       else scalar_value(value, element)])
+            self.define(env, results, [float(value) if element in FLOAT_ELEMENTS
+                                       else scalar_value(int(value), element)])
         elif opname in ("linalg.matmul", "linalg.transpose"):
             m = re.fullmatch(r"ins\((.*?)\s*:.*?\)\s*outs\((%[\w#]+)\s*:.*?\)(.*)", rest)
             ins = [self.lookup(env, n) for n in split_top(m.group(1))]
@@ -1062,9 +1287,63 @@ class Evaluator:
             raise EvaluationError(f"unsupported op {opname}")
         return None
 
+    def tensor_elementwise(self, env, results, opname, rest):
+        """cmpi / cmpf / select / casts on tensors (scalars elsewhere):
+        whether `opname` was one."""
+        if opname in ("arith.cmpi", "arith.cmpf"):
+            predicate, a, b_type = rest.split(",", 2)
+            b, type_text = b_type.rsplit(":", 1)
+            type_ = parse_type(type_text)
+            if not isinstance(type_, TensorType):
+                return False
+            x = _tensor(self, env, a, opname).array
+            y = _tensor(self, env, b, opname).array
+            p = predicate.strip()
+            if opname == "arith.cmpf":
+                out = CMPF[p](x, y)
+            elif p[0] == "u":
+                out = TENSOR_CMPI["s" + p[1:]](_unsigned(x), _unsigned(y))
+            else:
+                out = TENSOR_CMPI[p](x, y)
+            self.define(env, results, [Tensor(np.asarray(out, dtype=np.bool_))])
+            return True
+        if opname == "arith.select":
+            operands, type_text = rest.split(":", 1)
+            if "tensor<" not in type_text:
+                return False
+            c, a, b = (_tensor(self, env, n, opname) for n in split_top(operands))
+            out = Tensor(np.where(c.array, a.array, b.array).astype(a.array.dtype))
+            self.define(env, results, [out])
+            return True
+        if opname in ("arith.extf", "arith.truncf", "arith.extui", "arith.extsi",
+                      "arith.trunci"):
+            m = re.fullmatch(r"(%[\w#]+)\s*:\s*(tensor<.*?>)\s+to\s+(tensor<.*>)", rest.strip())
+            if not m:
+                return False
+            x = _tensor(self, env, m.group(1), opname).array
+            dst = parse_type(m.group(3))
+            if opname == "arith.extui":
+                x = x.astype(np.uint64) if x.dtype == np.bool_ else _unsigned(x)
+            elif opname == "arith.extsi" and x.dtype == np.bool_:
+                x = -x.astype(np.int64)
+            with np.errstate(over="ignore"):
+                out = x.astype(NUMPY_DTYPES[dst.element])
+            self.define(env, results, [Tensor(out)])
+            return True
+        return False
+
     def track(self, env, results, opname, rest):
         """Marks the results of an op inexact where the op is (INEXACT_OPS,
-        or a linalg body with one) or reads an inexact value."""
+        or a linalg body with one) or reads an inexact value; rounds a bf16
+        result (computed in float32) to bf16."""
+        if re.search(r"(xbf16>|tensor<bf16>|:\s*bf16)\s*$", str(rest)) and opname != "scf.for":
+            for r in results:
+                base = r.split(":")[0]
+                value = env.get(base)
+                if isinstance(value, Tensor) and value.array.dtype == np.float32:
+                    value.array = round_bf16(value.array)
+                elif isinstance(value, float):
+                    env[base] = float(round_bf16(np.float32(value)))
         inexact = opname in INEXACT_OPS or (
             opname.startswith("linalg.") and has_inexact_op(rest))
         if not inexact:
@@ -1100,7 +1379,11 @@ class Evaluator:
             if not m or None in type_.shape:
                 raise EvaluationError(f"only static splat tensor constants: {rest}")
             dtype = NUMPY_DTYPES[type_.element]
-            scalar = float(m.group(1)) if type_.element.startswith("f") else int(m.group(1))
+            text_ = m.group(1).strip()
+            if text_ in ("true", "false"):
+                scalar = text_ == "true"
+            else:
+                scalar = float(text_) if type_.element in FLOAT_ELEMENTS else int(text_)
             return Tensor(np.full(type_.shape, scalar, dtype=dtype))
         if value_text in ("true", "false"):
             return int(value_text == "true")
@@ -1126,7 +1409,9 @@ def evaluate(text, function, inputs, notes=None):
     for (_, type_), x in zip(functions[function].args, inputs):
         x = np.asarray(x)
         if isinstance(type_, TensorType):
-            args.append(Tensor(x))
+            args.append(Tensor(from_bf16_bits(x) if type_.element == "bf16" else x))
+        elif type_ == "bf16":
+            args.append(float(from_bf16_bits(x)))
         elif type_.startswith("f"):
             args.append(float(x))
         else:
@@ -1137,28 +1422,33 @@ def evaluate(text, function, inputs, notes=None):
         notes["ran_if"] = evaluator.ran_if
         notes["inexact"] = [r.inexact if isinstance(r, Tensor) else bool(evaluator.inexact_scalars)
                             for r in results]
+        notes["result_elements"] = [t.element if isinstance(t, TensorType) else t
+                                    for t in functions[function].results]
     arrays = []
     for i, (result, type_) in enumerate(zip(results, functions[function].results)):
         if not isinstance(result, Tensor):
+            if type_ == "bf16":
+                arrays.append(bf16_bits(np.array(result, dtype=np.float32)))
+                continue
             dtype = {"i1": np.bool_, "index": np.int64}.get(type_) or NUMPY_DTYPES[type_]
             arrays.append(np.array(result, dtype=dtype))
             continue
         if not result.defined:
             raise EvaluationError(f"result {i} is a tensor.empty's undefined contents")
-        arrays.append(result.array)
+        arrays.append(bf16_bits(result.array) if type_.element == "bf16" else result.array)
     return arrays
 
 
 def format_tensor(array):
     """ferry-run's text format, e.g. `2x3xi32=[1 2 3][4 5 6]`."""
-    element = {v: k for k, v in NUMPY_DTYPES.items()}[array.dtype.type]
+    element = ELEMENT_OF[array.dtype.type]
     shape = "x".join(str(d) for d in array.shape)
 
     def rows(a):
         if a.ndim == 0:
             return str(a.item())
         if a.ndim == 1:
-            return "[" + " ".join(f"{x:g}" if element.startswith("f") else str(x)
+            return "[" + " ".join(f"{x:g}" if element in FLOAT_ELEMENTS else str(int(x))
                                   for x in a.tolist()) + "]"
         if a.ndim == 2:
             return "".join(rows(x) for x in a)

@@ -73,7 +73,12 @@ def make_inputs(program, seed):
     inputs = []
     for shape, dtype in program.inputs:
         np_dtype = reference.NUMPY_DTYPES[dtype]
-        if dtype.startswith("f"):
+        if dtype == "i1":
+            array = rng.random(size=shape) < 0.5
+        elif dtype == "bf16":
+            # ferry-run's bf16 .npy: the uint16 bits (exact: multiples of 1/4).
+            array = reference.bf16_bits((rng.integers(-12, 13, size=shape) / 4).astype(np.float32))
+        elif dtype.startswith("f"):
             array = (rng.integers(-12, 13, size=shape) / 4).astype(np_dtype)
         else:
             info = np.iinfo(np_dtype)
@@ -152,6 +157,7 @@ class Checker:
             program.zero_trip_dynamic = notes["zero_trip_dynamic"]
             program.ran_if = notes["ran_if"]
             program.inexact = notes["inexact"]
+            program.result_elements = notes["result_elements"]
         except (reference.EvaluationError, TypeError, KeyError, AttributeError, ValueError) as e:
             # (Not only EvaluationError: reduce.py's edits can leave a
             # program the reference cannot read.)
@@ -208,10 +214,17 @@ class Checker:
                  f"--stats=stats.{tag}.json"] + devices + input_args + outputs, where)
         for i, want in enumerate(expected):
             got = np.load(os.path.join(self.dir, f"out.{tag}.{i}.npy"))
-            compare(f"{where}: result {i}", got, want, program.inexact[i])
+            compare(f"{where}: result {i}", got, want, program.inexact[i],
+                    program.result_elements[i])
         with open(os.path.join(self.dir, f"stats.{tag}.json")) as f:
             stats = json.load(f)
         for name, counts in stats["devices"].items():
+            # (A device the host cannot map stages what crosses: copies.)
+            host_visible = binding.get(name, "local-sync") not in NOT_HOST_VISIBLE
+            if (program.expected_copies is not None and host_visible
+                    and counts["copies"] != program.expected_copies):
+                raise Failure(f"{where}: device '{name}' made copies={counts['copies']}, "
+                              f"expected {program.expected_copies}")
             if counts["live_bytes_at_exit"] != 0:
                 raise Failure(f"{where}: device '{name}' has live_bytes_at_exit="
                               f"{counts['live_bytes_at_exit']}")
@@ -347,10 +360,23 @@ def passes_argument_to_external(text):
 INEXACT_RTOL = 1e-4
 
 
-def compare(what, got, want, inexact=False):
+# f16 and bf16 results: each op computed in f32 and rounded once, like the
+# reference, so they agree to the bit but for a different rounding of an
+# inexact value; within an ulp or two of the type (10 and 7 bits).
+HALF_RTOL = {"f16": 2.0 ** -9, "bf16": 2.0 ** -6}
+
+
+def compare(what, got, want, inexact=False, element=None):
     if got.dtype != want.dtype or got.shape != want.shape:
         raise Failure(f"{what}: got {got.dtype} {got.shape}, expected {want.dtype} {want.shape}")
-    if want.dtype.kind == "f" and inexact:
+    if element in HALF_RTOL:
+        g = reference.from_bf16_bits(got) if element == "bf16" else got.astype(np.float32)
+        w = reference.from_bf16_bits(want) if element == "bf16" else want.astype(np.float32)
+        rtol = max(HALF_RTOL[element], INEXACT_RTOL if inexact else 0)
+        scale = max(1.0, float(np.max(np.abs(w[np.isfinite(w)]), initial=0.0))) if inexact else 1.0
+        ok = np.allclose(g, w, rtol=rtol, atol=rtol * scale * (1 if inexact else 1e-3),
+                         equal_nan=True)
+    elif want.dtype.kind == "f" and inexact:
         scale = max(1.0, float(np.max(np.abs(want), initial=0.0)))
         ok = np.allclose(got, want, rtol=INEXACT_RTOL, atol=INEXACT_RTOL * scale, equal_nan=True)
     elif want.dtype.kind == "f":

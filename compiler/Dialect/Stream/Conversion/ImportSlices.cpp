@@ -259,17 +259,29 @@ linalg::GenericOp buildStridedCopy(OpBuilder &builder,
   RankedTensorType tile = tileType(op);
   llvm::SmallDenseSet<unsigned> dropped = droppedDims(op);
   // Loops over the tile's dims; the full tensor is indexed with
-  // offset + loop * stride (a dropped dim: its offset).
+  // offset + loop * stride (a dropped dim: its offset). With offset 0 and
+  // stride 1 that is the loop itself, and linalg takes the loop's extent
+  // from the first operand indexed by it alone: the full tensor's (an
+  // extract's input) where it is larger than the tile, so the generic
+  // does not verify ("inferred ... dimension #1 to be 5, but found 2").
+  // On a static tile dim smaller than the full one, `loop mod size` (the
+  // same index) leaves the extent to the tile.
+  RankedTensorType full = fullType(op);
   SmallVector<AffineExpr> fullIndex;
   unsigned loop = 0;
-  for (int64_t d = 0; d < fullType(op).getRank(); ++d) {
+  for (int64_t d = 0; d < full.getRank(); ++d) {
     int64_t offset = *getConstantIntValue(op.getMixedOffsets()[d]);
     int64_t stride = *getConstantIntValue(op.getMixedStrides()[d]);
     if (dropped.contains(d)) {
       fullIndex.push_back(getAffineConstantExpr(offset, context));
       continue;
     }
-    fullIndex.push_back(getAffineDimExpr(loop++, context) * stride + offset);
+    int64_t size = tile.getDimSize(loop);
+    AffineExpr index = getAffineDimExpr(loop++, context);
+    if (offset == 0 && stride == 1 && !ShapedType::isDynamic(size) &&
+        (full.isDynamicDim(d) || full.getDimSize(d) != size))
+      index = index % size;
+    fullIndex.push_back(index * stride + offset);
   }
   AffineMap identity = builder.getMultiDimIdentityMap(tile.getRank());
   AffineMap strided = AffineMap::get(tile.getRank(), 0, fullIndex, context);

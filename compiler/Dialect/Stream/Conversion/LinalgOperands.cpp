@@ -63,6 +63,13 @@ Value buildLargestIndex(OpBuilder &builder, Location loc, AffineExpr expr,
   Value rhs = buildLargestIndex(builder, loc, binary.getRHS(), loopExtents);
   if (binary.getKind() == AffineExprKind::Add)
     return arith::AddIOp::create(builder, loc, lhs, rhs);
+  if (binary.getKind() == AffineExprKind::Mod) {
+    // `e mod c` (a slice's copy kernel, c its static size) is at most
+    // c - 1 and at most e's largest value.
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    return arith::MinUIOp::create(
+        builder, loc, lhs, arith::SubIOp::create(builder, loc, rhs, one));
+  }
   return arith::MulIOp::create(builder, loc, lhs, rhs);
 }
 

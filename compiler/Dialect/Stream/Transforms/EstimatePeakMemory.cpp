@@ -428,6 +428,11 @@ private:
     return moved;
   }
 
+  void forgetCarried(ValueRange args) {
+    for (Value arg : args)
+      bytes.deviceOf.erase(arg);
+  }
+
   // Whether `forOp` provably runs no iteration (constant bounds).
   static bool runsNever(scf::ForOp forOp) {
     std::optional<APInt> count = forOp.getStaticTripCount();
@@ -438,6 +443,11 @@ private:
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
       if (runsNever(forOp))
         return success();
+      // Each walk of the loop (a loop nested in another is walked again
+      // for each walk of the outer body) starts from its initial values:
+      // a device carryToOtherDevices set for an iteration argument in an
+      // earlier walk is not where this walk's initial value is.
+      forgetCarried(forOp.getRegionIterArgs());
       Snapshot start = snapshot();
       Snapshot before = start;
       if (failed(walkBlock(*forOp.getBody())))
@@ -469,6 +479,7 @@ private:
       return success();
     }
     if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+      forgetCarried(whileOp.getBeforeArguments());
       Snapshot before = snapshot();
       if (failed(walkBlock(whileOp.getBefore().front())))
         return failure();

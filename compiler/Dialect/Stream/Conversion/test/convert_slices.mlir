@@ -42,6 +42,32 @@ func.func @extract_strided(%a: tensor<8x4xf32>) -> tensor<3x2xf32> {
   return %s : tensor<3x2xf32>
 }
 
+// -----
+
+// A copy kernel cutting a dim at offset 0 with stride 1 indexes it with
+// `loop mod size`, not the loop alone: the loop's extent is the tile's
+// (2), not the source's (5) that linalg would infer from the input
+// (the generic did not verify: "inferred input/output operand #1 has
+// shape's dimension #1 to be 5, but found 2"). A whole dim stays the loop.
+// CHECK: affine_map<(d0, d1) -> (d0, d1 mod 2)>
+// CHECK-LABEL: func.func @extract_strided_at_zero
+// CHECK: stream.async.dispatch.entry
+func.func @extract_strided_at_zero(%a: tensor<2x5xf32>) -> tensor<2x2xf32> {
+  %s = tensor.extract_slice %a[0, 0] [2, 2] [1, 1] : tensor<2x5xf32> to tensor<2x2xf32>
+  return %s : tensor<2x2xf32>
+}
+
+// -----
+
+// The same for an insert (the full tensor is its output).
+// CHECK: affine_map<(d0, d1) -> (d0 mod 3, 1, d1)>
+// CHECK-LABEL: func.func @insert_strided_at_zero
+// CHECK: stream.async.dispatch.entry
+func.func @insert_strided_at_zero(%d: tensor<4x2x3xi32>, %t: tensor<3x3xi32>) -> tensor<4x2x3xi32> {
+  %r = tensor.insert_slice %t into %d[0, 1, 0] [3, 1, 3] [1, 1, 1] : tensor<3x3xi32> into tensor<4x2x3xi32>
+  return %r : tensor<4x2x3xi32>
+}
+
 
 // -----
 
