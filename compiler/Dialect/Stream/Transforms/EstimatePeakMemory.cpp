@@ -462,14 +462,18 @@ private:
       // After the loop, its results are where the last iteration made
       // them. A loop that may run no iteration leaves them where they came
       // in instead: each device keeps the larger of the two live counts
-      // (an upper bound on both, the run time having one of them).
+      // (an upper bound on both, the run time having one of them) where
+      // the loop is not itself in a loop.
       for (auto [result, value] :
            llvm::zip_equal(forOp.getResults(), yield.getOperands()))
         if (isa<ResourceType>(result.getType()))
           bytes.deviceOf[result] = deviceOf(value, &op);
       if (failed(checkRepeats(&op, before)))
         return failure();
-      if (!forOp.getStaticTripCount()) {
+      // (Not in a loop: the larger counts stay after the loop, and an outer
+      // iteration would then leave more live than it found.)
+      if (!forOp.getStaticTripCount() &&
+          !op.getParentOfType<LoopLikeOpInterface>()) {
         takeLarger(start, snapshot());
         op.emitRemark() << "peak live bytes per device are an upper bound "
                            "after this loop: it may run no iteration, and "
