@@ -2,6 +2,7 @@
 // simultaneously live bytes. See Passes.td for how it is computed.
 
 #include "compiler/Dialect/Stream/Analysis/DeviceUses.h"
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 #include "compiler/Utils/ElementTypes.h"
 
@@ -50,8 +51,9 @@ using CallResultDim =
     std::function<std::optional<int64_t>(func::CallOp, unsigned, int64_t)>;
 
 // The value a structured region op's block argument or result first holds:
-// a loop's init, the value a while's condition passes on, an if's (or
-// execute_region's) first yielded value. Null for anything else.
+// a loop's init, the value a while's condition passes on, the value the
+// first region of a branch region op (scf.if, scf.index_switch,
+// scf.execute_region) yields. Null for anything else.
 Value carriedSource(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *op = arg.getOwner()->getParentOp();
@@ -73,11 +75,14 @@ Value carriedSource(Value value) {
       .Case([&](scf::WhileOp op) {
         return op.getConditionOp().getArgs()[number];
       })
-      .Case([&](scf::IfOp op) { return op.thenYield().getOperand(number); })
-      .Case([&](scf::ExecuteRegionOp op) {
-        return op.getRegion().front().getTerminator()->getOperand(number);
-      })
-      .Default([](Operation *) { return Value(); });
+      .Default([&](Operation *op) {
+        if (!isBranchRegionOp(op))
+          return Value();
+        Region &first = op->getRegion(0);
+        return first.empty()
+                   ? Value()
+                   : first.front().getTerminator()->getOperand(number);
+      });
 }
 
 // Evaluates index values of one function: constants, tensor sizes, index
@@ -153,8 +158,25 @@ private:
 
   // The size `resource` was allocated with, following a value carried
   // through a structured region back to the value passed in (a carried
-  // position keeps its size: its sizes are values in scope of the op).
+  // position keeps its size: its sizes are values in scope of the op). A
+  // branch region op's result is what the branch taken yields: the largest
+  // of them, as the walk keeps the largest branch live after the op.
   std::optional<int64_t> resourceSize(Value resource) {
+    if (auto result = dyn_cast<OpResult>(resource);
+        result && isBranchRegionOp(result.getOwner())) {
+      std::optional<int64_t> largest;
+      for (Region &region : result.getOwner()->getRegions()) {
+        if (region.empty())
+          continue;
+        std::optional<int64_t> size =
+            resourceSize(region.front().getTerminator()->getOperand(
+                result.getResultNumber()));
+        if (!size)
+          return std::nullopt;
+        largest = std::max(largest.value_or(0), *size);
+      }
+      return largest;
+    }
     if (Value source = carriedSource(resource))
       return resourceSize(source);
     Operation *def = resource.getDefiningOp();
@@ -478,27 +500,29 @@ private:
       restoreLive(condition);
       return success();
     }
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      // Each branch from the same start; what stays live after is the
-      // larger of the two (they match when both make the same results).
-      Snapshot before = snapshot();
-      if (failed(walkBlock(ifOp.getThenRegion().front())))
+    // A branch region op (scf.if, scf.index_switch, scf.execute_region):
+    // each region from the same start; what stays live after is the
+    // largest of them (they match when all make the same results). An
+    // empty region (an scf.if without else) does nothing.
+    Snapshot before = snapshot();
+    std::optional<Snapshot> largest;
+    for (Region &region : op.getRegions()) {
+      if (region.empty())
+        continue;
+      if (!region.hasOneBlock())
+        return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
+                               << "' has several blocks";
+      if (largest) {
+        bytes.total = before.total;
+        bytes.devices = before.devices;
+      }
+      if (failed(walkBlock(region.front())))
         return failure();
-      if (ifOp.getElseRegion().empty())
-        return success();
-      Snapshot afterThen = snapshot();
-      bytes.total = before.total;
-      bytes.devices = before.devices;
-      if (failed(walkBlock(ifOp.getElseRegion().front())))
-        return failure();
-      takeLarger(afterThen, snapshot());
-      return success();
+      if (largest)
+        takeLarger(*largest, snapshot());
+      largest = snapshot();
     }
-    auto executeRegion = cast<scf::ExecuteRegionOp>(op);
-    if (!executeRegion.getRegion().hasOneBlock())
-      return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
-                             << "' has several blocks";
-    return walkBlock(executeRegion.getRegion().front());
+    return success();
   }
 
   // The device a resource is on: where it was made, following values
@@ -521,7 +545,7 @@ private:
   }
 
   LogicalResult walkOp(Operation &op) {
-    if (isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::ExecuteRegionOp>(op))
+    if (isStructuredRegionOp(&op))
       return walkRegionOp(op);
     ownership.visit(op);
     if (auto importOp = dyn_cast<TensorImportOp>(op)) {
