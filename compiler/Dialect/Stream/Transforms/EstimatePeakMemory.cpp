@@ -99,19 +99,98 @@ public:
     auto it = known.find(value);
     if (it != known.end())
       return it->second;
+    // A value met again while it is computed (carried around a loop) is
+    // not known from itself.
+    if (!computing.insert(value).second)
+      return std::nullopt;
     std::optional<int64_t> result = compute(value);
+    computing.erase(value);
     known[value] = result;
     return result;
   }
 
+  // The region of branch region op `op` that runs, where its condition
+  // (scf.if) or selector (scf.index_switch) is known; none otherwise.
+  std::optional<unsigned> takenRegion(Operation *op) {
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      std::optional<int64_t> condition = evaluate(ifOp.getCondition());
+      if (condition)
+        return *condition != 0 ? 0 : 1;
+    } else if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op)) {
+      std::optional<int64_t> selector = evaluate(switchOp.getArg());
+      if (selector) {
+        for (auto [i, value] : llvm::enumerate(switchOp.getCases()))
+          if (value == *selector)
+            return i + 1; // region 0 is the default
+        return 0;
+      }
+    } else if (op->getNumRegions() == 1) {
+      return 0;
+    }
+    return std::nullopt;
+  }
+
+  // Result `number` of branch region op `op`, by `evaluateYielded` of what
+  // its regions yield there: the taken region's where it is known, else
+  // the largest (an upper bound, as the walk keeps the largest branch).
+  template <typename Fn>
+  std::optional<int64_t> branchResult(Operation *op, unsigned number,
+                                      Fn evaluateYielded) {
+    auto yielded = [&](Region &region) -> std::optional<int64_t> {
+      if (region.empty())
+        return std::nullopt;
+      return evaluateYielded(
+          region.front().getTerminator()->getOperand(number));
+    };
+    if (std::optional<unsigned> taken = takenRegion(op))
+      return yielded(op->getRegion(*taken));
+    std::optional<int64_t> largest;
+    for (Region &region : op->getRegions()) {
+      if (region.empty())
+        continue;
+      std::optional<int64_t> value = yielded(region);
+      if (!value)
+        return std::nullopt;
+      largest = std::max(largest.value_or(*value), *value);
+    }
+    return largest;
+  }
+
 private:
+  // A loop's iter_arg or result (an index carried with a tensor's dims):
+  // known when every value passed into the position is the same.
+  std::optional<int64_t> carried(Value value) {
+    std::optional<CarriedPosition> position = getCarriedPosition(value);
+    if (!position)
+      return std::nullopt;
+    std::optional<int64_t> common;
+    for (OpOperand *in : position->incoming) {
+      if (llvm::is_contained(position->values, in->get()))
+        continue; // passed on unchanged
+      std::optional<int64_t> incoming = evaluate(in->get());
+      if (!incoming || (common && *common != *incoming))
+        return std::nullopt;
+      common = incoming;
+    }
+    return common;
+  }
+
   std::optional<int64_t> compute(Value value) {
     APInt constant;
     if (matchPattern(value, m_ConstantInt(&constant)))
       return constant.getSExtValue();
     Operation *def = value.getDefiningOp();
-    if (!def)
+    if (!def) {
+      Operation *parent = value.getParentBlock()->getParentOp();
+      if (isa<scf::ForOp, scf::WhileOp>(parent))
+        return carried(value);
       return std::nullopt;
+    }
+    if (isBranchRegionOp(def))
+      return branchResult(def, cast<OpResult>(value).getResultNumber(),
+                          [&](Value yielded) { return evaluate(yielded); });
+    if (isa<scf::ForOp, scf::WhileOp>(def))
+      return carried(value);
     return TypeSwitch<Operation *, std::optional<int64_t>>(def)
         .Case([&](TensorSizeOfOp op) -> std::optional<int64_t> {
           auto type = cast<RankedTensorType>(op.getEncoding());
@@ -132,6 +211,32 @@ private:
         .Case([&](arith::MulIOp op) { return binary(op, std::multiplies{}); })
         .Case([&](arith::AddIOp op) { return binary(op, std::plus{}); })
         .Case([&](arith::SubIOp op) { return binary(op, std::minus{}); })
+        // A dim of a value an scf.if chose, once folded to a select: the
+        // chosen one where the condition is known, else the larger.
+        .Case([&](arith::SelectOp op) -> std::optional<int64_t> {
+          std::optional<int64_t> condition = evaluate(op.getCondition());
+          if (condition)
+            return evaluate(*condition != 0 ? op.getTrueValue()
+                                            : op.getFalseValue());
+          std::optional<int64_t> a = evaluate(op.getTrueValue());
+          std::optional<int64_t> b = evaluate(op.getFalseValue());
+          if (!a || !b)
+            return std::nullopt;
+          return std::max(*a, *b);
+        })
+        .Case([&](arith::CmpIOp op) -> std::optional<int64_t> {
+          std::optional<int64_t> lhs = evaluate(op.getLhs());
+          std::optional<int64_t> rhs = evaluate(op.getRhs());
+          if (!lhs || !rhs)
+            return std::nullopt;
+          Type type = op.getLhs().getType();
+          unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+          return arith::applyCmpPredicate(op.getPredicate(),
+                                          APInt(width, *lhs, /*isSigned=*/true),
+                                          APInt(width, *rhs, /*isSigned=*/true))
+                     ? 1
+                     : 0;
+        })
         // Output sizes of strided windows: (size - window) / stride + 1.
         .Case([&](arith::DivUIOp op) -> std::optional<int64_t> {
           std::optional<int64_t> lhs = evaluate(op.getLhs());
@@ -160,23 +265,13 @@ private:
   // through a structured region back to the value passed in (a carried
   // position keeps its size: its sizes are values in scope of the op). A
   // branch region op's result is what the branch taken yields: the largest
-  // of them, as the walk keeps the largest branch live after the op.
+  // of them (as the walk keeps the largest branch live after the op), or
+  // the one taken where the walk knows it.
   std::optional<int64_t> resourceSize(Value resource) {
     if (auto result = dyn_cast<OpResult>(resource);
-        result && isBranchRegionOp(result.getOwner())) {
-      std::optional<int64_t> largest;
-      for (Region &region : result.getOwner()->getRegions()) {
-        if (region.empty())
-          continue;
-        std::optional<int64_t> size =
-            resourceSize(region.front().getTerminator()->getOperand(
-                result.getResultNumber()));
-        if (!size)
-          return std::nullopt;
-        largest = std::max(largest.value_or(0), *size);
-      }
-      return largest;
-    }
+        result && isBranchRegionOp(result.getOwner()))
+      return branchResult(result.getOwner(), result.getResultNumber(),
+                          [&](Value yielded) { return resourceSize(yielded); });
     if (Value source = carriedSource(resource))
       return resourceSize(source);
     Operation *def = resource.getDefiningOp();
@@ -212,6 +307,7 @@ private:
   ArrayRef<SmallVector<int64_t>> inputShapes;
   CallResultDim callResultDim;
   llvm::DenseMap<Value, std::optional<int64_t>> known;
+  llvm::DenseSet<Value> computing;
 };
 
 // The bytes `size` stands for, or a remark naming the op it belongs to.
@@ -501,9 +597,20 @@ private:
       return success();
     }
     // A branch region op (scf.if, scf.index_switch, scf.execute_region):
-    // each region from the same start; what stays live after is the
+    // the region that runs where its condition or selector is known (the
+    // sizes of what it yields are that region's then too); otherwise each
+    // region from the same start, and what stays live after is the
     // largest of them (they match when all make the same results). An
     // empty region (an scf.if without else) does nothing.
+    if (std::optional<unsigned> taken = evaluator.takenRegion(&op)) {
+      Region &region = op.getRegion(*taken);
+      if (region.empty())
+        return success();
+      if (!region.hasOneBlock())
+        return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
+                               << "' has several blocks";
+      return walkBlock(region.front());
+    }
     Snapshot before = snapshot();
     std::optional<Snapshot> largest;
     for (Region &region : op.getRegions()) {

@@ -327,11 +327,18 @@ def EstimatePeakMemoryPass
     carry on, so iterations repeat each other and the peak is the same for
     any trip count of at least one; a body that leaves more live than it
     found makes the peak unknown, with a remark; a loop with constant
-    bounds and no iteration adds nothing); an `scf.if` or `scf.index_switch`
-    counts its largest branch, and sizes its results by the largest value
-    the branches yield there; an `scf.while` counts its before region and then its after
-    region once each. A carried value's size is the size of the value
-    passed in (`stream.resource.size` of it evaluates to that).
+    bounds and no iteration adds nothing); an `scf.if` or
+    `scf.index_switch` counts the branch its condition or selector picks
+    where the walk can evaluate it, else its largest branch, and sizes its
+    results by what that branch yields (the largest value the branches
+    yield there); an `scf.while` counts its before region and then its
+    after region once each. A carried value's size is the size of the
+    value passed in (`stream.resource.size` of it evaluates to that).
+    Sizes are evaluated through the index values regions carry: a dim an
+    `scf.if` chose (or the `arith.select` it folds to) is the chosen one
+    where the condition is known (`arith.cmpi` of known values), else the
+    larger; a dim a loop carries is known when every value passed into
+    its position is the same.
 
     When the module declares several devices, one more remark per device
     (in declaration order) gives that device's own walk, as each device's
