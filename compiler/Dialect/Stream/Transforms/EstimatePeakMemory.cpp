@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -109,25 +110,27 @@ public:
     return result;
   }
 
-  // The region of branch region op `op` that runs, where its condition
-  // (scf.if) or selector (scf.index_switch) is known; none otherwise.
-  std::optional<unsigned> takenRegion(Operation *op) {
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      std::optional<int64_t> condition = evaluate(ifOp.getCondition());
-      if (condition)
-        return *condition != 0 ? 0 : 1;
-    } else if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op)) {
-      std::optional<int64_t> selector = evaluate(switchOp.getArg());
-      if (selector) {
-        for (auto [i, value] : llvm::enumerate(switchOp.getCases()))
-          if (value == *selector)
-            return i + 1; // region 0 is the default
-        return 0;
-      }
-    } else if (op->getNumRegions() == 1) {
-      return 0;
+  // The region of branch region op `op` that runs, where the operands
+  // deciding it (an scf.if's condition, an scf.index_switch's selector)
+  // evaluate: the op's own RegionBranchOpInterface answer for them as
+  // constants. Null when no region runs (an scf.if without else whose
+  // condition is false); none when it is not known.
+  std::optional<Region *> takenRegion(Operation *op) {
+    SmallVector<Attribute> operands;
+    for (Value operand : op->getOperands()) {
+      Type type = operand.getType();
+      std::optional<int64_t> value =
+          type.isIntOrIndex() ? evaluate(operand) : std::nullopt;
+      if (value && type.isInteger(1))
+        value = *value != 0 ? 1 : 0;
+      operands.push_back(value ? IntegerAttr::get(type, *value) : Attribute());
     }
-    return std::nullopt;
+    SmallVector<RegionSuccessor> successors;
+    cast<RegionBranchOpInterface>(op).getEntrySuccessorRegions(operands,
+                                                               successors);
+    if (successors.size() != 1)
+      return std::nullopt;
+    return successors.front().getSuccessor();
   }
 
   // Result `number` of branch region op `op`, by `evaluateYielded` of what
@@ -142,8 +145,8 @@ public:
       return evaluateYielded(
           region.front().getTerminator()->getOperand(number));
     };
-    if (std::optional<unsigned> taken = takenRegion(op))
-      return yielded(op->getRegion(*taken));
+    if (std::optional<Region *> taken = takenRegion(op))
+      return *taken ? yielded(**taken) : std::nullopt;
     std::optional<int64_t> largest;
     for (Region &region : op->getRegions()) {
       if (region.empty())
@@ -602,10 +605,10 @@ private:
     // region from the same start, and what stays live after is the
     // largest of them (they match when all make the same results). An
     // empty region (an scf.if without else) does nothing.
-    if (std::optional<unsigned> taken = evaluator.takenRegion(&op)) {
-      Region &region = op.getRegion(*taken);
-      if (region.empty())
+    if (std::optional<Region *> taken = evaluator.takenRegion(&op)) {
+      if (!*taken)
         return success();
+      Region &region = **taken;
       if (!region.hasOneBlock())
         return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
                                << "' has several blocks";

@@ -149,3 +149,46 @@ func.func @caller(%u: !hal.buffer_view, %v: !hal.buffer_view, %c: i1) {
   stream.timepoint.await %f
   return
 }
+
+// -----
+
+// A branch whose condition or selector the walk evaluates counts the region
+// that runs, not the largest: the scf.if's compare of known dims (4 < 8)
+// picks its then-branch (16 bytes, not the else-branch's 64), and the
+// scf.index_switch on a dim (4) its case 4 (16 bytes, not the default's 64).
+// CHECK: remark: peak live bytes: 64 (inputs 48, allocated 32)
+func.func @known_branches(%u: !hal.buffer_view, %v: !hal.buffer_view) {
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %d0 = hal.buffer_view.dim<%u : !hal.buffer_view>[0] : index
+  %d1 = hal.buffer_view.dim<%v : !hal.buffer_view>[0] : index
+  %su = stream.tensor.sizeof tensor<?xf32>{%d0} : index
+  %sv = stream.tensor.sizeof tensor<?xf32>{%d1} : index
+  %x = stream.tensor.import %u message("input 0") : !hal.buffer_view -> tensor<?xf32>{%d0} in !stream.resource<external>{%su}
+  %y = stream.tensor.import %v message("input 1") : !hal.buffer_view -> tensor<?xf32>{%d1} in !stream.resource<external>{%sv}
+  %c = arith.cmpi ult, %d0, %d1 : index
+  %done = scf.if %c -> (!stream.timepoint) {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%c16} => !stream.timepoint
+    %f = stream.resource.dealloca origin await(%tt) %t : !stream.resource<transient>{%c16} => !stream.timepoint
+    scf.yield %f : !stream.timepoint
+  } else {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%c64} => !stream.timepoint
+    %f = stream.resource.dealloca origin await(%tt) %t : !stream.resource<transient>{%c64} => !stream.timepoint
+    scf.yield %f : !stream.timepoint
+  }
+  %done2 = scf.index_switch %d0 -> !stream.timepoint
+  case 4 {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%c16} => !stream.timepoint
+    %f = stream.resource.dealloca origin await(%tt) %t : !stream.resource<transient>{%c16} => !stream.timepoint
+    scf.yield %f : !stream.timepoint
+  }
+  default {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%c64} => !stream.timepoint
+    %f = stream.resource.dealloca origin await(%tt) %t : !stream.resource<transient>{%c64} => !stream.timepoint
+    scf.yield %f : !stream.timepoint
+  }
+  %all = stream.timepoint.join max(%done, %done2) => !stream.timepoint
+  stream.timepoint.await %all
+  return
+}
