@@ -8,9 +8,13 @@
 //   elementwise chain  8 f32 ops over 16M elements  vs  memcpy of the same
 //                      64 MiB (bytes counted read + written once, both)
 //   row sum            4096x4096 f32  vs  the same memcpy bandwidth
+//   MLP, batch 256     samples/mlp.mlir at batch 256, one call of @main;
+//                      NumPy's time is measured beside it by
+//                      bench/kernels/mlp_vs_numpy.sh
 // Results are spot-checked against a scalar reference; a wrong result skips
 // the benchmark with an error. Modules are found through FERRY_BENCH_KERNELS
-// (a directory holding sgemm.fvm, elementwise_chain.fvm, row_sum.fvm),
+// (a directory holding sgemm.fvm, elementwise_chain.fvm, row_sum.fvm,
+// mlp_batch256.fvm),
 // defaulting to the build's.
 #include <benchmark/benchmark.h>
 
@@ -266,6 +270,34 @@ void BM_Baseline_Memcpy64M(benchmark::State &state) {
   setBandwidth(state, 2 * kElements * sizeof(float));
 }
 BENCHMARK(BM_Baseline_Memcpy64M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// --- The MLP sample at batch 256 ---------------------------------------------
+// One call of @main: 3 layers (matmul + bias + ReLU) on a 256x64 input,
+// the result allocated by the module as in any run. Its NumPy baseline is
+// timed by bench/kernels/mlp_vs_numpy.sh, which also checks the result.
+
+constexpr int64_t kMlpBatch = 256;
+
+void BM_MLPBatch256_Ferry(benchmark::State &state) {
+  Runner runner("mlp_batch256", DeviceChoice(state.range(0)));
+  if (!runner.error.empty())
+    return state.SkipWithError(runner.error.c_str());
+  runner.addArgument(randomValues(kMlpBatch * 64, 5), {kMlpBatch, 64});
+  for (auto _ : state) {
+    Result<std::vector<Value>> results =
+        runner.context->invoke("main", runner.arguments);
+    if (!results.ok() || results->size() != 1)
+      return state.SkipWithError(results.ok()
+                                     ? "expected one result"
+                                     : results.status().toString().c_str());
+  }
+}
+BENCHMARK(BM_MLPBatch256_Ferry)
+    ->ArgName("local_task2")
+    ->Arg(kSync)
+    ->Arg(kTask2)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 } // namespace
 } // namespace ferry

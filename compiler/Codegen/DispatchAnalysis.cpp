@@ -82,6 +82,16 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
   int64_t otherWork = std::max<int64_t>(work / extent(ranges[*split]), 1);
   int64_t tile =
       std::clamp<int64_t>(kWorkPerWorkgroup / otherWork, 1, kMaxTile);
+  // The ops fused into the tiles are tiled with the same rows: a matmul
+  // producer (a layer's matmul under its bias and activation) wants its
+  // workgroups as tall as when it is the root.
+  func.walk([&](linalg::LinalgOp member) {
+    if (member == op || *split != 0)
+      return;
+    SmallVector<int64_t> memberRanges = member.getStaticLoopRanges();
+    if (!memberRanges.empty() && memberRanges[0] == ranges[0])
+      tile = adjustWorkgroupTile(member, tile);
+  });
   tile = adjustWorkgroupTile(op, tile);
 
   if (!ShapedType::isDynamic(ranges[*split])) {
@@ -131,6 +141,7 @@ WorkgroupCount chooseWorkgroups(func::FuncOp func) {
 FailureOr<EntryLayout> analyzeDispatchFunction(func::FuncOp func) {
   EntryLayout layout;
   layout.name = func.getSymName().str();
+  layout.copyKernel = func->hasAttr(kCopyKernelAttr);
   if (func.isExternal())
     return func.emitOpError("dispatch function has no body");
   if (!func.getBody().hasOneBlock())

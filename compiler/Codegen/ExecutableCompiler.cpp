@@ -48,9 +48,10 @@ FailureOr<TargetChoice> chooseTarget(Location loc,
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   TargetChoice choice;
-  if (triple.getArch() == llvm::Triple::x86_64)
+  if (triple.getArch() == llvm::Triple::x86_64) {
     choice.format = "elf-x86_64";
-  else if (triple.getArch() == llvm::Triple::aarch64)
+    choice.vector.nontemporalStores = true;
+  } else if (triple.getArch() == llvm::Triple::aarch64)
     choice.format = "elf-aarch64";
   else
     return emitError(loc) << "cannot generate code for host triple "

@@ -60,9 +60,15 @@ struct WorkgroupCount {
 /// identity copy); without it the destination operands are traced.
 inline constexpr llvm::StringLiteral kDestinationAttr = "ferry.destination";
 
+/// On a dispatch function, or the one linalg op outlined into it: the entry
+/// only moves elements (a strided slice's gather or scatter). The module
+/// records it, and the runtime counts its dispatches as copies.
+inline constexpr llvm::StringLiteral kCopyKernelAttr = "ferry.copy_kernel";
+
 /// What the host needs to know about an entry to call it.
 struct EntryLayout {
   std::string name;
+  bool copyKernel = false;
   std::vector<uint8_t> bindingAccess;
   /// For each result, the argument it is written into.
   std::vector<unsigned> resultBindings;

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -35,6 +37,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
@@ -173,13 +176,37 @@ void buildAbiWrapper(ModuleOp module, func::FuncOp original,
   LLVM::CallOp::create(
       builder, loc, TypeRange{},
       SymbolRefAttr::get(context, layout.name + kBodySuffix.str()), args);
+  // Non-temporal stores (TileAndVectorize.cpp streams large outputs) are
+  // weakly ordered on x86: a later plain store may become visible before
+  // them, and not every vendor documents a locked instruction as ordering
+  // them. An SFENCE at the end of the workgroup makes them visible before
+  // whatever the runtime does next to signal completion (local-task's
+  // atomic countdown, a fence's release store), as plain stores are;
+  // glibc's non-temporal memcpy ends the same way. One per workgroup.
+  auto body =
+      module.lookupSymbol<LLVM::LLVMFuncOp>(layout.name + kBodySuffix.str());
+  bool streams = body && body.walk([](LLVM::StoreOp store) {
+                               return store.getNontemporal()
+                                          ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+                             })
+                             .wasInterrupted();
+  if (streams)
+    LLVM::CallIntrinsicOp::create(builder, loc,
+                                  builder.getStringAttr("llvm.x86.sse.sfence"),
+                                  ValueRange{});
   Value zero =
       LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(0));
   LLVM::ReturnOp::create(builder, loc, zero);
 }
 
 /// Expands math functions LLVM would turn into libm calls into polynomial
-/// approximations, so images need no library.
+/// approximations (the f32 ones MLIR has). What is left calls libm, which
+/// the loading process resolves: LLVM's intrinsics do that for f64 `exp`,
+/// `log`, `sin`, ...; `math.erf` on f64, which has no intrinsic, and
+/// `math.log1p` on f64, which MathToLLVM computes as log(1 + x) (0 for
+/// x = 1e-30), become calls of libm's `erf` / `log1p` here (per lane for a
+/// vector).
 struct ApproximateMathPass
     : PassWrapper<ApproximateMathPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
@@ -187,7 +214,54 @@ struct ApproximateMathPass
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    SmallVector<Operation *> libmCalls;
+    getOperation().walk([&](Operation *op) {
+      if (isa<math::ErfOp, math::Log1pOp>(op))
+        libmCalls.push_back(op);
+    });
+    if (libmCalls.empty())
+      return;
+    RewritePatternSet libm(&getContext());
+    populateMathToLibmConversionPatterns(libm);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(libmCalls, std::move(libm), config)))
       signalPassFailure();
+  }
+};
+
+/// The largest buffer a kernel keeps on its stack: workgroups run on the
+/// runtime's worker threads, whose stacks are the platform's default
+/// (8 MiB on Linux).
+constexpr int64_t kMaxStackTileBytes = 64 * 1024;
+
+/// Puts each allocation a kernel makes on its stack where it is of a static
+/// size up to kMaxStackTileBytes and outside every loop (an alloca in a
+/// loop would grow the stack every iteration). Runs before the
+/// deallocation pipeline, so an alloc has no dealloc yet.
+struct StackTilesPass : PassWrapper<StackTilesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StackTilesPass)
+  void runOnOperation() override {
+    SmallVector<memref::AllocOp> tiles;
+    getOperation().walk([&](memref::AllocOp alloc) {
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+          alloc->getParentOfType<LoopLikeOpInterface>())
+        return;
+      int64_t bits = type.getNumElements() *
+                     int64_t(type.getElementType().getIntOrFloatBitWidth());
+      if (bits <= kMaxStackTileBytes * 8)
+        tiles.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : tiles) {
+      OpBuilder builder(alloc);
+      auto alloca = memref::AllocaOp::create(
+          builder, alloc.getLoc(), alloc.getType(), alloc.getDynamicSizes(),
+          alloc.getSymbolOperands(), alloc.getAlignmentAttr());
+      alloc.replaceAllUsesWith(alloca.getResult());
+      alloc.erase();
+    }
   }
 };
 
@@ -293,6 +367,13 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries,
 
   PassManager pm(context);
   pm.addPass(createCanonicalizerPass());
+  // Buffers a kernel makes itself (tiles of fused producers, shape-only
+  // window operands) come out of loops where their size allows, and those
+  // of a static size up to kMaxStackTileBytes go on the workgroup's stack:
+  // no malloc, so no allocation that can fail inside a kernel. Larger or
+  // dynamic ones stay heap buffers (ARCHITECTURE.md, "Code generation").
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  pm.addPass(std::make_unique<StackTilesPass>());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(std::make_unique<ApproximateMathPass>());

@@ -3,9 +3,10 @@
 // of the op's result type:
 //
 // - row-major matmul (C[m,n] += A[m,k] * B[k,n]): n and k are tiled by 2W
-//   and 256 (the panel of B one register block reads); each 256x2W panel of
-//   B is packed into a contiguous stack buffer (rows of B lie a row of the
-//   matrix apart, which L1 maps onto a few sets); the tile is then cut into
+//   and 256, or a static n or k when shorter (the panel of B one register
+//   block reads); each 256x2W panel of B is packed into a contiguous stack
+//   buffer (rows of B lie a row of the matrix apart, which L1 maps onto a
+//   few sets); the tile is then cut into
 //   8x2Wx1 register blocks, vectorized to vector.contract and lowered to
 //   outer products (broadcast A, FMA with a vector of B). The 8x2W block of
 //   C is hoisted out of the k loop, so it stays in 16 registers while k
@@ -21,6 +22,10 @@
 // Each tiling loop's last partial tile is peeled off, so the main loops'
 // tiles have static shapes and are vectorized without masks; partial tiles,
 // like any other op, are left for linalg-to-loops.
+//
+// On targets that ask for it (x86), the vector stores of a large binding
+// the workgroup only writes become non-temporal where aligned
+// (streamLargeOutputs).
 #include "compiler/Codegen/TileAndVectorize.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -215,12 +220,21 @@ void packB(RewriterBase &rewriter, func::FuncOp body, linalg::LinalgOp op,
 
 LogicalResult tileMatmul(RewriterBase &rewriter, func::FuncOp body,
                          linalg::LinalgOp op, const VectorTarget &target) {
+  // A static n or k shorter than a tile is one tile: tiled by 2W or 256,
+  // the only tile would be the peeled partial one, left to scalar loops (a
+  // classifier's 10 outputs: vectors of 10 lanes, which LLVM widens).
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t width = 2 * lanes(target, resultElementType(op));
-  FailureOr<linalg::LinalgOp> panel =
-      tile(rewriter, op, {0, width, kMatmulDepth});
+  if (!ShapedType::isDynamic(ranges[1]) && ranges[1] < width)
+    width = std::max<int64_t>(ranges[1], 1);
+  int64_t depth = kMatmulDepth;
+  int64_t k = ranges[2];
+  if (!ShapedType::isDynamic(k) && k < depth)
+    depth = std::max<int64_t>(k, 1);
+  FailureOr<linalg::LinalgOp> panel = tile(rewriter, op, {0, width, depth});
   if (failed(panel))
     return op->emitOpError("could not be tiled into panels of B");
-  packB(rewriter, body, *panel, kMatmulDepth, width);
+  packB(rewriter, body, *panel, depth, width);
   FailureOr<linalg::LinalgOp> block =
       tile(rewriter, *panel, {kMatmulRows, width, 1});
   if (failed(block))
@@ -368,6 +382,157 @@ LogicalResult lowerVectors(func::FuncOp body) {
   return success();
 }
 
+/// Outputs at least this large (bytes of the whole binding) are streamed:
+/// well over the L2 of a core (2 MiB on the machines this is tuned on), so
+/// what a kernel writes would not stay cached for the next dispatch anyway.
+constexpr int64_t kNontemporalMinBytes = 8 << 20;
+/// The widest aligned store the stores are split into (a 512-bit register).
+constexpr int64_t kNontemporalAlignment = 64;
+
+/// The uses of `binding` (through subviews) if every one only writes it:
+/// vector and scalar stores, linalg ops whose payload does not read their
+/// output, metadata; std::nullopt if anything may read it.
+std::optional<SmallVector<Operation *>> writeOnlyUses(Value binding) {
+  SmallVector<Operation *> uses;
+  SmallVector<Value> views{binding};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (OpOperand &use : view.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+        views.push_back(subview.getResult());
+        continue;
+      }
+      if (isa<memref::DimOp, memref::ExtractStridedMetadataOp>(user))
+        continue;
+      if (auto store = dyn_cast<vector::StoreOp>(user);
+          store && store.getBase() == view) {
+        uses.push_back(user);
+        continue;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(user);
+          store && store.getMemRef() == view) {
+        uses.push_back(user);
+        continue;
+      }
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+      if (linalgOp && linalgOp.isDpsInit(&use) &&
+          !linalgOp.payloadUsesValueFromOperand(&use) &&
+          llvm::count(linalgOp->getOperands(), view) == 1) {
+        uses.push_back(user);
+        continue;
+      }
+      return std::nullopt;
+    }
+  }
+  return uses;
+}
+
+/// Streams the vector stores of large outputs a workgroup only writes (an
+/// elementwise result, a fill) with non-temporal stores: a plain store
+/// reads each line of the output before writing it (write-allocate), so a
+/// kernel streaming one input into one output moves 3 bytes for each 2 it
+/// must; memcpy and memset avoid that the same way. The binding's size is
+/// known at compile time or checked at run time; each store is
+/// non-temporal only when its address is aligned (checked at run time:
+/// bindings carry no alignment guarantee), else it stays a plain store.
+///
+/// Non-temporal stores are weakly ordered on x86: the entry point that
+/// calls a body with any of them fences them (LowerDispatchToLLVM.cpp).
+void streamLargeOutputs(RewriterBase &rewriter, func::FuncOp body) {
+  Block &entry = body.front();
+  for (BlockArgument binding : entry.getArguments()) {
+    // Not f16 or bf16: their arithmetic is emulated in f32 later, and with
+    // the store in a branch the bf16 rounding came out as a call of
+    // __truncsfbf2 (which images must not need) instead of integer code.
+    auto type = dyn_cast<MemRefType>(binding.getType());
+    if (!type || !type.getElementType().isIntOrFloat() ||
+        isa<Float16Type, BFloat16Type>(type.getElementType()))
+      continue;
+    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+    if (bits % 8 != 0)
+      continue;
+    int64_t elementBytes = bits / 8;
+    std::optional<SmallVector<Operation *>> uses = writeOnlyUses(binding);
+    if (!uses)
+      continue;
+    SmallVector<vector::StoreOp> stores;
+    for (Operation *use : *uses)
+      if (auto store = dyn_cast<vector::StoreOp>(use)) {
+        int64_t bytes = store.getVectorType().getNumElements() * elementBytes;
+        if (store.getVectorType().getRank() == 1 && bytes >= 16 &&
+            llvm::isPowerOf2_64(bytes))
+          stores.push_back(store);
+      }
+    if (stores.empty())
+      continue;
+    // The binding's size: static, or a condition computed once at entry.
+    Value large;
+    Location loc = body.getLoc();
+    if (type.hasStaticShape()) {
+      if (type.getNumElements() * elementBytes < kNontemporalMinBytes)
+        continue;
+    } else {
+      rewriter.setInsertionPointToStart(&entry);
+      Value elements = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        elements = arith::MulIOp::create(
+            rewriter, loc, elements,
+            memref::DimOp::create(rewriter, loc, binding, d));
+      large = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::uge, elements,
+          arith::ConstantIndexOp::create(
+              rewriter, loc,
+              llvm::divideCeil(kNontemporalMinBytes, elementBytes)));
+    }
+    for (vector::StoreOp store : stores) {
+      auto view = cast<TypedValue<MemRefType>>(store.getBase());
+      int64_t bytes = store.getVectorType().getNumElements() * elementBytes;
+      int64_t alignment = std::min(bytes, kNontemporalAlignment);
+      Location storeLoc = store.getLoc();
+      rewriter.setInsertionPoint(store);
+      // The address of the store's first element: the view's base pointer,
+      // offset and strides applied to its indices.
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(rewriter, storeLoc, view);
+      Value element = metadata.getOffset();
+      for (auto [index, stride] :
+           llvm::zip(store.getIndices(), metadata.getStrides()))
+        element = arith::AddIOp::create(
+            rewriter, storeLoc, element,
+            arith::MulIOp::create(rewriter, storeLoc, index, stride));
+      Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(
+          rewriter, storeLoc, view);
+      Value address = arith::AddIOp::create(
+          rewriter, storeLoc, pointer,
+          arith::MulIOp::create(rewriter, storeLoc, element,
+                                arith::ConstantIndexOp::create(
+                                    rewriter, storeLoc, elementBytes)));
+      Value misalignment = arith::AndIOp::create(
+          rewriter, storeLoc, address,
+          arith::ConstantIndexOp::create(rewriter, storeLoc, alignment - 1));
+      Value stream = arith::CmpIOp::create(
+          rewriter, storeLoc, arith::CmpIPredicate::eq, misalignment,
+          arith::ConstantIndexOp::create(rewriter, storeLoc, 0));
+      if (large)
+        stream = arith::AndIOp::create(rewriter, storeLoc, stream, large);
+      scf::IfOp::create(
+          rewriter, storeLoc, stream,
+          [&](OpBuilder &builder, Location l) {
+            vector::StoreOp::create(builder, l, store.getValueToStore(), view,
+                                    store.getIndices(), /*nontemporal=*/true,
+                                    llvm::MaybeAlign(alignment));
+            scf::YieldOp::create(builder, l);
+          },
+          [&](OpBuilder &builder, Location l) {
+            builder.clone(*store);
+            scf::YieldOp::create(builder, l);
+          });
+      rewriter.eraseOp(store);
+    }
+  }
+}
+
 } // namespace
 
 int64_t adjustWorkgroupTile(linalg::LinalgOp op, int64_t tile) {
@@ -427,6 +592,8 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
     hoistAccumulators(rewriter, body);
     if (failed(lowerVectors(body)))
       return failure();
+    if (target.nontemporalStores)
+      streamLargeOutputs(rewriter, body);
   }
   return success();
 }

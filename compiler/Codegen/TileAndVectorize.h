@@ -18,6 +18,9 @@ struct VectorTarget {
   /// Width of the target's SIMD registers (128 SSE/NEON, 256 AVX2, 512
   /// AVX-512); 0 leaves every op to linalg-to-loops.
   unsigned vectorBits = 128;
+  /// Whether large outputs that are only written may be stored with
+  /// non-temporal stores followed by an SFENCE (x86 only).
+  bool nontemporalStores = false;
 };
 
 /// The tile of the workgroup loop to give one workgroup of `op`, given the

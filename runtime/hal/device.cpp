@@ -556,19 +556,24 @@ Status Device::queueDispatchEntry(
     workgroups *= workgroupCount[d];
   }
   uint64_t writtenBytes = 0;
+  // A copy kernel moves the elements of its smallest binding (the slice).
+  uint64_t copiedBytes = bindings.empty() ? 0 : UINT64_MAX;
   for (size_t i = 0; i < bindings.size(); ++i) {
     const DispatchBinding &binding = bindings[i];
-    std::string operation = strCat(context, " (binding ", i, ")");
+    copiedBytes = std::min(copiedBytes, binding.length);
+    // Made only for an error: a dispatch runs in microseconds.
+    auto operation = [&] { return strCat(context, " (binding ", i, ")"); };
     if (!binding.buffer)
-      return reject(signal, invalidArgument(operation, ": the buffer is null"));
+      return reject(signal,
+                    invalidArgument(operation(), ": the buffer is null"));
     if (binding.buffer->isReleased())
       return reject(signal,
                     failedPrecondition(binding.buffer->describe(), ": ",
-                                       operation, ": already deallocated"));
+                                       operation(), ": already deallocated"));
     uint64_t size = binding.buffer->byteLength();
     if (binding.offset > size || binding.length > size - binding.offset)
       return reject(signal,
-                    outOfRange(binding.buffer->describe(), ": ", operation,
+                    outOfRange(binding.buffer->describe(), ": ", operation(),
                                ": offset ", binding.offset, " + length ",
                                binding.length, " is outside the buffer's ",
                                size, " bytes"));
@@ -578,11 +583,12 @@ Status Device::queueDispatchEntry(
       usage |= kDispatchStorageRead;
     if (access & FERRY_BINDING_ACCESS_WRITE)
       usage |= kDispatchStorageWrite;
-    Status status = binding.buffer->requireUsage(usage, operation);
-    if (status.ok())
-      status = checkAccess(*binding.buffer, operation);
-    if (!status.ok())
-      return reject(signal, status);
+    auto check = [&](std::string_view what) {
+      Status status = binding.buffer->requireUsage(usage, what);
+      return status.ok() ? checkAccess(*binding.buffer, what) : status;
+    };
+    if (!check(context).ok())
+      return reject(signal, check(operation()));
     if (access & FERRY_BINDING_ACCESS_WRITE)
       writtenBytes += binding.length;
   }
@@ -610,7 +616,12 @@ Status Device::queueDispatchEntry(
           buffers.push_back(binding.buffer);
         }
         FERRY_RETURN_IF_ERROR(transferMirrorsIn(buffers));
-        dispatches_.fetch_add(1, std::memory_order_relaxed);
+        if (entry.kind == FERRY_ENTRY_KIND_COPY) {
+          copies_.fetch_add(1, std::memory_order_relaxed);
+          bytesCopied_.fetch_add(copiedBytes, std::memory_order_relaxed);
+        } else {
+          dispatches_.fetch_add(1, std::memory_order_relaxed);
+        }
         FERRY_RETURN_IF_ERROR(runWorkgroups(*executable, entry, workgroupCount,
                                             workgroups, constants, pointers,
                                             lengths, context));

@@ -104,10 +104,10 @@ struct DispatchBinding {
 };
 
 struct DeviceStatistics {
-  uint64_t copies = 0;
+  uint64_t copies = 0; // queue copies and dispatches of copy kernels
   uint64_t bytesCopied = 0;
   uint64_t fills = 0;
-  uint64_t dispatches = 0;
+  uint64_t dispatches = 0; // built-in kernels and compute entries
   uint64_t allocas = 0;   // queue allocas executed
   uint64_t deallocas = 0; // queue deallocas that freed memory here
   uint64_t barriers = 0;  // barriers, including deallocas that freed nothing

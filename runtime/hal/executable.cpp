@@ -165,6 +165,7 @@ Result<std::shared_ptr<Executable>> Executable::load(const ExecutableSpec &spec,
     entry.pushConstantCount = spec.pushConstantCount;
     entry.bindingAccess.assign(spec.bindingAccess.begin(),
                                spec.bindingAccess.end());
+    entry.kind = spec.kind;
     void *symbol = dlsym(library, entry.name.c_str());
     if (!symbol || !definedIn(library, symbol))
       return notFound(owner, " does not export entry '", entry.name, "'");

@@ -39,6 +39,7 @@ struct ExecutableEntrySpec {
   std::string_view name;
   uint16_t pushConstantCount = 0;
   std::span<const uint8_t> bindingAccess; // FERRY_BINDING_ACCESS_* bits
+  uint8_t kind = FERRY_ENTRY_KIND_COMPUTE;
 };
 
 // What load() needs to know about an image.
@@ -56,6 +57,7 @@ public:
     std::string name;
     uint16_t pushConstantCount = 0;
     std::vector<uint8_t> bindingAccess;
+    uint8_t kind = FERRY_ENTRY_KIND_COMPUTE;
     ferry_executable_entry_fn_t function = nullptr;
   };
 

@@ -54,6 +54,12 @@ typedef struct ferry_dispatch_state_t {
 #define FERRY_BINDING_ACCESS_READ 1u
 #define FERRY_BINDING_ACCESS_WRITE 2u
 
+/* What an entry does (the module records it): a copy kernel only moves
+ * elements (a strided slice gathered or scattered), and the runtime counts
+ * each dispatch of it as one copy of its smallest binding's bytes. */
+#define FERRY_ENTRY_KIND_COMPUTE 0u
+#define FERRY_ENTRY_KIND_COPY 1u
+
 /* An entry point: 0 on success, else a failure code the runtime reports. */
 typedef int32_t (*ferry_executable_entry_fn_t)(
     const ferry_dispatch_state_t *state);

@@ -93,6 +93,7 @@ struct EntryRecord {
   std::string name; // the exported symbol
   uint16_t pushConstantCount = 0;
   std::vector<uint8_t> bindingAccess; // BindingAccess per binding
+  EntryKind kind = kEntryCompute;
 };
 
 // One executable of the executable table (bytecode_format.h "Executable").
@@ -109,11 +110,13 @@ struct ExecutableRecord {
 // turning names into string indices with `intern` (the writer's string
 // table; call this before the string table is written). Fails, leaving
 // `out` as it was, when a count does not fit its field. It does not check
-// names, formats or access bytes: the loader does.
+// names, formats or access bytes: the loader does. `version` below
+// kFirstEntryKindVersion leaves out the entry kinds (tests of older files).
 inline Status
 appendExecutableTable(ByteWriter &out,
                       std::span<const ExecutableRecord> executables,
-                      const std::function<uint32_t(std::string_view)> &intern) {
+                      const std::function<uint32_t(std::string_view)> &intern,
+                      uint32_t version = kFormatVersion) {
   size_t start = out.size();
   auto fail = [&](auto &&...why) {
     out.truncate(start);
@@ -133,6 +136,8 @@ appendExecutableTable(ByteWriter &out,
     out.appendU16(uint16_t(executable.entries.size()));
     for (const EntryRecord &entry : executable.entries) {
       out.appendU32(intern(entry.name));
+      if (version >= kFirstEntryKindVersion)
+        out.appendU8(entry.kind);
       out.appendU16(entry.pushConstantCount);
       if (entry.bindingAccess.size() > UINT16_MAX)
         return fail("executable '", executable.name, "' entry '", entry.name,

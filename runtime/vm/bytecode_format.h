@@ -51,6 +51,7 @@
 //                              weights the program reads but never writes)
 //   Entry      := uint32 name (string index; the exported symbol: a C
 //                              identifier, unique in its executable)
+//               uint8 kind    (EntryKind; version 7, older files: compute)
 //               uint16 push_constant_count
 //               uint16 binding_count; binding_count x uint8 access
 //                              (BindingAccess: 1 read, 2 write, 3 both)
@@ -98,10 +99,13 @@ inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
 // added hal.buffer.allocation.claim (version 4 files still load). Version 6
 // added the executable table, hal.device.queue.dispatch.entry, the
 // constant table and hal.device.constant (versions 4 and 5 still load, with
-// no executables and no constants).
-inline constexpr uint32_t kFormatVersion = 6;
+// no executables and no constants). Version 7 added an entry's kind
+// (version 6 entries are all compute kernels).
+inline constexpr uint32_t kFormatVersion = 7;
 // The first version with an executable table after the function table.
 inline constexpr uint32_t kFirstExecutableTableVersion = 6;
+// The first version whose entries record their kind.
+inline constexpr uint32_t kFirstEntryKindVersion = 7;
 inline constexpr size_t kHeaderBytes = 32;
 inline constexpr uint16_t kNoRegister = 0xFFFF;
 // The module initializer: when a module defines a function of this name (no
@@ -661,6 +665,14 @@ enum BindingAccess : uint8_t {
 inline constexpr bool isBindingAccess(uint8_t access) {
   return access >= 1 && access <= (kBindingRead | kBindingWrite);
 }
+
+// What an entry does (Entry's kind byte); the values are the ABI's
+// (runtime/hal/executable_abi.h).
+enum EntryKind : uint8_t {
+  kEntryCompute = FERRY_ENTRY_KIND_COMPUTE,
+  kEntryCopy = FERRY_ENTRY_KIND_COPY,
+};
+inline constexpr bool isEntryKind(uint8_t kind) { return kind <= kEntryCopy; }
 
 // Executable image formats (Executable::format).
 inline constexpr std::string_view kExecutableFormats[] = {"elf-x86_64",

@@ -76,8 +76,8 @@ Status Context::loadExecutables() {
   for (const bytecode::ExecutableRecord &record : module_->executables()) {
     std::vector<hal::ExecutableEntrySpec> entries;
     for (const bytecode::EntryRecord &entry : record.entries)
-      entries.push_back(
-          {entry.name, entry.pushConstantCount, entry.bindingAccess});
+      entries.push_back({entry.name, entry.pushConstantCount,
+                         entry.bindingAccess, entry.kind});
     Result<std::shared_ptr<hal::Executable>> executable =
         hal::Executable::load({record.name, record.format, record.cpuFeatures,
                                entries, record.image});

@@ -252,6 +252,7 @@ std::string disassemble(const Module &module) {
     for (size_t e = 0; e < executable.entries.size(); ++e) {
       const EntryRecord &entry = executable.entries[e];
       out += strCat("    entry [", e, "] @", entry.name,
+                    entry.kind == kEntryCopy ? " kind=copy" : "",
                     " push_constants=", entry.pushConstantCount, " bindings=(");
       for (size_t b = 0; b < entry.bindingAccess.size(); ++b)
         out += strCat(b ? ", " : "", bindingAccessName(entry.bindingAccess[b]));

@@ -204,6 +204,26 @@ TEST_P(DispatchEntryTest, BindingOffsetsMoveTheBase) {
   EXPECT_EQ(read<float>(out), (std::vector<float>{12, 23, 34}));
 }
 
+// An entry the module calls a copy kernel runs like any other, but counts
+// as one copy of its smallest binding's bytes, not as a dispatch.
+TEST_P(DispatchEntryTest, CopyKernelsCountAsCopies) {
+  bytecode::ExecutableRecord record = testExecutableRecord();
+  record.entries[kAddF32].kind = bytecode::kEntryCopy;
+  Result<Context> context = makeContext(
+      dispatchModule(std::move(record), kAddF32, {2, 1, 1}, {2}, {16, 8, 8}));
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  auto out = view(std::vector<float>{0, 0});
+  ASSERT_OK(context
+                ->invoke("main", {view(std::vector<float>{1, 2, 3, 4}),
+                                  view(std::vector<float>{10, 20}), out})
+                .status());
+  EXPECT_EQ(read<float>(out), (std::vector<float>{11, 22}));
+  hal::DeviceStatistics stats = device->statistics();
+  EXPECT_EQ(stats.copies, 1u);
+  EXPECT_EQ(stats.bytesCopied, 8u);
+  EXPECT_EQ(stats.dispatches, 0u);
+}
+
 TEST_P(DispatchEntryTest, NoWorkgroupsRunsNothing) {
   Result<Context> context = makeContext(dispatchModule(
       testExecutableRecord(), kAddF32, {4, 0, 1}, {2}, {8, 8, 8}));

@@ -518,11 +518,13 @@ Status readKinds(Reader &reader, std::vector<RegisterKind> &kinds,
   return okStatus();
 }
 
-// The executable table (format version 6): every name a valid string,
-// unique where it must be, a known format, access bytes 1 to 3, and the image
+// The executable table (format version 6; entry kinds from version 7): every
+// name a valid string, unique where it must be, a known format and entry
+// kind, access bytes 1 to 3, and the image
 // inside the payload. The images themselves are checked when a Context loads
 // them (runtime/hal/executable.h).
-Status readExecutables(Reader &reader, const std::vector<std::string> &strings,
+Status readExecutables(Reader &reader, uint32_t version,
+                       const std::vector<std::string> &strings,
                        std::vector<ExecutableRecord> &executables) {
   auto truncated = [] {
     return invalidModule("the executable table runs past the payload end");
@@ -567,6 +569,8 @@ Status readExecutables(Reader &reader, const std::vector<std::string> &strings,
     for (uint16_t e = 0; e < entryCount; ++e) {
       EntryRecord entry;
       uint32_t entryName = reader.u32();
+      uint8_t kind =
+          version >= kFirstEntryKindVersion ? reader.u8() : kEntryCompute;
       entry.pushConstantCount = reader.u16();
       uint16_t bindingCount = reader.u16();
       std::string_view access = reader.bytes(bindingCount);
@@ -581,6 +585,11 @@ Status readExecutables(Reader &reader, const std::vector<std::string> &strings,
       if (!entryNames.insert(entry.name).second)
         return invalidModule(
             strCat(owner, " declares entry '", entry.name, "' twice"));
+      if (!isEntryKind(kind))
+        return invalidModule(strCat(owner, " entry '", entry.name,
+                                    "' has kind ", int(kind),
+                                    " (0 compute, 1 copy)"));
+      entry.kind = EntryKind(kind);
       for (size_t b = 0; b < access.size(); ++b) {
         uint8_t bits = uint8_t(access[b]);
         if (!isBindingAccess(bits))
@@ -975,8 +984,8 @@ Result<Module> Module::load(std::span<const uint8_t> file) {
   // Executables come before the code is verified: dispatches name them.
   bool hasExecutables = header.version >= kFirstExecutableTableVersion;
   if (hasExecutables) {
-    FERRY_RETURN_IF_ERROR(
-        readExecutables(reader, module.strings_, module.executables_));
+    FERRY_RETURN_IF_ERROR(readExecutables(
+        reader, header.version, module.strings_, module.executables_));
     FERRY_RETURN_IF_ERROR(readConstants(reader, module.constants_));
   }
   FERRY_RETURN_IF_ERROR(

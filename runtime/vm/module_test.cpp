@@ -79,9 +79,11 @@ TEST(ModuleTest, CorruptChecksum) {
 TEST(ModuleTest, NewerVersion) {
   BytecodeWriter w;
   w.device("d");
-  EXPECT_EQ(loadError(w.finish(7)),
-            "module format version 7 is newer than this runtime supports "
-            "(versions 4 to 6); recompile it with a matching ferry-compile");
+  EXPECT_EQ(loadError(w.finish(bytecode::kFormatVersion + 1)),
+            strCat("module format version ", bytecode::kFormatVersion + 1,
+                   " is newer than this runtime supports (versions 4 to ",
+                   bytecode::kFormatVersion,
+                   "); recompile it with a matching ferry-compile"));
 }
 
 TEST(ModuleTest, BadRegisterIndex) {
@@ -239,11 +241,11 @@ TEST(ModuleTest, OlderVersionRejected) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(1)),
             "module format version 1 is older than this runtime supports "
-            "(versions 4 to 6); recompile it with a matching ferry-compile");
+            "(versions 4 to 7); recompile it with a matching ferry-compile");
   // Version 3's integer ops had no width: its code would decode wrongly.
   EXPECT_EQ(loadError(w.finish(3)),
             "module format version 3 is older than this runtime supports "
-            "(versions 4 to 6); recompile it with a matching ferry-compile");
+            "(versions 4 to 7); recompile it with a matching ferry-compile");
   // Version 5 only added an opcode: version 4 files still load; so do
   // version 5 files, which have no executable table.
   EXPECT_EQ(loadError(w.finish(4)), "<loaded>");
@@ -536,6 +538,33 @@ TEST(ModuleExecutableTest, LoadsTheExecutableTable) {
   EXPECT_EQ(exe.entries[0].name, "run");
   EXPECT_EQ(exe.entries[0].pushConstantCount, 1);
   EXPECT_EQ(exe.entries[0].bindingAccess, (std::vector<uint8_t>{1, 2}));
+  EXPECT_EQ(exe.entries[0].kind, bytecode::kEntryCompute);
+}
+
+// Version 7 added an entry's kind byte: it is read back, and version 6
+// files, without it, load with compute entries.
+TEST(ModuleExecutableTest, EntryKinds) {
+  Result<Module> copy =
+      Module::load(dispatchModule([](bytecode::ExecutableRecord &e) {
+        e.entries[0].kind = bytecode::kEntryCopy;
+      }));
+  ASSERT_TRUE(copy.ok()) << copy.status().toString();
+  EXPECT_EQ(copy->executables()[0].entries[0].kind, bytecode::kEntryCopy);
+
+  BytecodeWriter w;
+  w.device("d");
+  bytecode::ExecutableRecord record = sampleExecutable();
+  record.entries[0].kind = bytecode::kEntryCopy;
+  w.executable(record);
+  w.function("f", {}, {}, 0, 0).ret({});
+  Result<Module> old = Module::load(w.finish(6));
+  ASSERT_TRUE(old.ok()) << old.status().toString();
+  EXPECT_EQ(old->formatVersion(), 6u);
+  ASSERT_EQ(old->executables().size(), 1u);
+  EXPECT_EQ(old->executables()[0].entries[0].name, "run");
+  EXPECT_EQ(old->executables()[0].entries[0].kind, bytecode::kEntryCompute);
+  EXPECT_EQ(old->executables()[0].entries[0].bindingAccess,
+            record.entries[0].bindingAccess);
 }
 
 TEST(ModuleExecutableTest, DispatchOperandsChecked) {
@@ -581,6 +610,9 @@ TEST(ModuleExecutableTest, TableChecked) {
   EXPECT_EQ(error([](auto &e) { e.entries[0].bindingAccess[0] = 4; }),
             "invalid module: executable 'exe' entry 'run' binding 0 has "
             "access 4 (1 read, 2 write, 3 read and write)");
+  EXPECT_EQ(error([](auto &e) { e.entries[0].kind = bytecode::EntryKind(2); }),
+            "invalid module: executable 'exe' entry 'run' has kind 2 (0 "
+            "compute, 1 copy)");
   EXPECT_EQ(error([](auto &e) { e.format = "elf-sparc"; }),
             "invalid module: executable 'exe' has unknown format 'elf-sparc' "
             "(known: elf-x86_64, elf-aarch64)");

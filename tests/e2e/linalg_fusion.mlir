@@ -7,13 +7,13 @@
 // RUN: %python -c "import numpy as np; r = np.random.default_rng(11); np.save('%t.x.npy', (0.5 * r.standard_normal((1000, 64))).astype(np.float32)); np.save('%t.w.npy', (0.25 * r.standard_normal((64, 48))).astype(np.float32)); np.save('%t.b.npy', r.standard_normal(48).astype(np.float32))"
 // RUN: ferry-compile %s -o %t.fvm
 //
-// matmul + bias + ReLU (fill, matmul, generic): one dispatch of 200
-// workgroups (1000 rows in tiles of 5: about 16384 / (48 * 64 + 2 * 48)
-// iterations of all three ops a workgroup), its only allocation the result
+// matmul + bias + ReLU (fill, matmul, generic): one dispatch of 8
+// workgroups (1000 rows in tiles of 128, what the fused matmul takes as a
+// root: DispatchAnalysis.cpp), its only allocation the result
 // (1000 * 48 * 4 = 192000; inputs 256000 + 12288 + 192).
 // RUN: ferry-compile %s --compile-to=stream-async | FileCheck %s --check-prefix=ASYNC
 // ASYNC-LABEL: func.func @mlp(
-// ASYNC:         stream.async.dispatch.entry @mlp_dispatch_0::@mlp_dispatch_0 workgroups(%c200, %c1, %c1)
+// ASYNC:         stream.async.dispatch.entry @mlp_dispatch_0::@mlp_dispatch_0 workgroups(%c8, %c1, %c1)
 // ASYNC-NOT:     stream.async.dispatch
 // ASYNC-LABEL: func.func @exp_matmul(
 // ASYNC:         stream.async.dispatch.entry @exp_matmul_dispatch_0::@exp_matmul_dispatch_0

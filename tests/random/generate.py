@@ -91,8 +91,6 @@ FEATURES = {
                           "pooling_nhwc_max/sum with strides and dilations"),
     "reshapes": (True, "tensor.collapse_shape / expand_shape of any value"),
     "fusion_chains": (True, "elementwise ops feeding a contraction or reduction and consuming it"),
-    "erf_f64": (False, "with math_ops, math.erf on f64 (no f64 approximation: ferry-compile "
-                       "fails to translate it to LLVM IR)"),
     "identity_generic": (True, "with linalg_generic, elementwise generics whose maps are all one "
                                 "permutation and whose body may fold to yielding an argument "
                                 "(Ferry's dispatch writes nothing)"),

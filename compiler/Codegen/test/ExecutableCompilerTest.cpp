@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <dlfcn.h>
 #include <fstream>
@@ -203,6 +205,118 @@ func.func @add_relu(%a: tensor<?x?xf32>, %bias: tensor<?xf32>,
   EXPECT_EQ(out, expected);
 }
 
+// A layer as dispatch formation fuses it: fill, matmul, then bias and ReLU
+// on the matmul's result, the elementwise op the root. Its workgroups take
+// the rows a matmul root would (64 under 512 rows), so the fused matmul's
+// tiles hold whole 8-row register blocks (3-row workgroups, what the
+// elementwise root's work alone gives, left it all to scalar loops).
+TEST(ExecutableCompilerTest, FusedLayerWorkgroupsAreMatmulSizedAndMatchLoop) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @layer(%x: tensor<256x64xf32>, %w: tensor<64x64xf32>,
+                 %b: tensor<64xf32>, %out: tensor<256x64xf32>)
+    -> tensor<256x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%zero : f32) outs(%out : tensor<256x64xf32>)
+      -> tensor<256x64xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<256x64xf32>, tensor<64x64xf32>)
+                     outs(%z : tensor<256x64xf32>) -> tensor<256x64xf32>
+  %r = linalg.generic {indexing_maps = [#row, #map],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<64xf32>) outs(%m : tensor<256x64xf32>) {
+  ^bb0(%bias: f32, %acc: f32):
+    %s = arith.addf %acc, %bias : f32
+    %c0 = arith.constant 0.0 : f32
+    %relu = arith.maximumf %s, %c0 : f32
+    linalg.yield %relu : f32
+  } -> tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+  const EntryLayout &layout = compiled.image.entries[0];
+  EXPECT_EQ(layout.workgroups.tileSize, 64);
+  LoadedImage loaded(compiled.image.image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("layer"));
+  ASSERT_NE(entry, nullptr);
+  const int M = 256, N = 64, K = 64;
+  std::vector<float> x(M * K), w(K * N), b(N), out(M * N, 7.0f),
+      expected(M * N);
+  for (int i = 0; i < M * K; ++i)
+    x[i] = (i % 13) * 0.25f - 1.5f;
+  for (int i = 0; i < K * N; ++i)
+    w[i] = (i % 7) * 0.5f - 1.5f;
+  for (int j = 0; j < N; ++j)
+    b[j] = (j % 5) - 2.0f;
+  // Small integers and quarters: every sum is exact in any order.
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < K; ++k)
+        acc += x[i * K + k] * w[k * N + j];
+      expected[i * N + j] = std::max(acc + b[j], 0.0f);
+    }
+  runAll(entry,
+         workgroupCount(layout.workgroups, {{M, K}, {K, N}, {N}, {M, N}}),
+         {x.data(), w.data(), b.data(), out.data()}, {});
+  EXPECT_EQ(out, expected);
+}
+
+// A large output (over the 8 MiB threshold at run time) is written with
+// non-temporal stores on x86 where aligned (TileAndVectorize.cpp): the same
+// results with the output 64-byte aligned (streamed) and 4 bytes off
+// (plain stores), and a size no tile divides (peeled remainder).
+TEST(ExecutableCompilerTest, LargeStreamedOutputMatchesLoopAlignedOrNot) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+#map = affine_map<(d0) -> (d0)>
+func.func @scale(%x: tensor<?xf32>, %out: tensor<?xf32>) -> tensor<?xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #map],
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<?xf32>) outs(%out : tensor<?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %two = arith.constant 2.0 : f32
+    %half = arith.constant 0.5 : f32
+    %m = arith.mulf %v, %two : f32
+    %a = arith.addf %m, %half : f32
+    linalg.yield %a : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+#if defined(__x86_64__)
+  // The streaming path is in the image: its SFENCE (0f ae f8).
+  const std::vector<uint8_t> &bytes = compiled.image.image;
+  const uint8_t sfence[] = {0x0f, 0xae, 0xf8};
+  EXPECT_NE(std::search(bytes.begin(), bytes.end(), sfence, sfence + 3),
+            bytes.end());
+#endif
+  const EntryLayout &layout = compiled.image.entries[0];
+  LoadedImage loaded(compiled.image.image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("scale"));
+  ASSERT_NE(entry, nullptr);
+  const int64_t n = (3 << 20) + 37;
+  std::vector<float> x(n), expected(n);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = (float)(i % 1001) - 500.0f;
+    expected[i] = x[i] * 2.0f + 0.5f;
+  }
+  uint32_t count = workgroupCount(layout.workgroups, {{n}, {n}});
+  // 64-byte aligned storage with room for a 4-byte offset.
+  std::vector<float> storage(n + 32, -1.0f);
+  auto *aligned = reinterpret_cast<float *>(
+      (reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t{63});
+  for (float *out : {aligned, aligned + 1}) {
+    std::fill(storage.begin(), storage.end(), -1.0f);
+    runAll(entry, count, {x.data(), out}, {(uint64_t)n, (uint64_t)n});
+    EXPECT_TRUE(std::equal(expected.begin(), expected.end(), out))
+        << "output offset " << (out - aligned) * sizeof(float) << " bytes";
+  }
+}
+
 // Dynamic sizes none of the tiles divide: partial panels of B (n 45 = 32 +
 // 13, k 300 = 256 + 44) and a partial register block of rows, the peeled
 // tiles (TileAndVectorize.cpp) around the vectorized ones.
@@ -272,6 +386,67 @@ func.func @row_sum(%x: tensor<?x?xf32>, %out: tensor<?xf32>) -> tensor<?xf32> {
   runAll(entry, count, {x.data(), out.data()},
          {(uint64_t)M, (uint64_t)N, (uint64_t)M});
   EXPECT_EQ(out, expected); // small integers: exact in any order
+}
+
+// A fused elementwise producer of a pooling (bias + ReLU, as in the CNN
+// sample) gets its tile buffer on the kernel's stack: the image calls no
+// malloc (an allocation that could fail inside a kernel), and the result
+// matches a loop.
+TEST(ExecutableCompilerTest, FusedProducerTileOnTheStack) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+#id = affine_map<(n, h, w, c) -> (n, h, w, c)>
+#bias = affine_map<(n, h, w, c) -> (c)>
+func.func @pool(%x: tensor<1x8x8x4xf32>, %b: tensor<4xf32>,
+                %out: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %low = arith.constant -3.40282347E+38 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x4xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #bias, #id],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %b : tensor<1x8x8x4xf32>, tensor<4xf32>)
+      outs(%e : tensor<1x8x8x4xf32>) {
+  ^bb0(%in: f32, %bi: f32, %o: f32):
+    %s = arith.addf %in, %bi : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x8x4xf32>
+  %init = linalg.fill ins(%low : f32) outs(%out : tensor<1x4x4x4xf32>)
+      -> tensor<1x4x4x4xf32>
+  %window = tensor.empty() : tensor<2x2xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>,
+                                strides = dense<2> : tensor<2xi64>}
+      ins(%relu, %window : tensor<1x8x8x4xf32>, tensor<2x2xf32>)
+      outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %p : tensor<1x4x4x4xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+  const std::vector<uint8_t> &image = compiled.image.image;
+  EXPECT_EQ(std::string(image.begin(), image.end()).find("malloc"),
+            std::string::npos);
+  LoadedImage loaded(image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("pool"));
+  ASSERT_NE(entry, nullptr);
+  std::vector<float> x(8 * 8 * 4), b = {0.5f, -1.0f, 0.0f, 2.0f};
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(int(i * 7 % 23) - 11);
+  std::vector<float> out(4 * 4 * 4, 0.0f), expected(4 * 4 * 4);
+  for (int h = 0; h < 4; ++h)
+    for (int w = 0; w < 4; ++w)
+      for (int c = 0; c < 4; ++c) {
+        float best = -3.40282347e+38f;
+        for (int i = 0; i < 2; ++i)
+          for (int j = 0; j < 2; ++j)
+            best = std::max(
+                best, std::max(x[((2 * h + i) * 8 + 2 * w + j) * 4 + c] + b[c],
+                               0.0f));
+        expected[(h * 4 + w) * 4 + c] = best;
+      }
+  uint32_t count = workgroupCount(compiled.image.entries[0].workgroups,
+                                  {{1, 8, 8, 4}, {4}, {1, 4, 4, 4}});
+  runAll(entry, count, {x.data(), b.data(), out.data()}, {});
+  EXPECT_EQ(out, expected);
 }
 
 TEST(ExecutableCompilerTest, ResultNotWrittenIntoAnArgumentIsAnError) {

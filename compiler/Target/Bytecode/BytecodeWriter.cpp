@@ -441,6 +441,8 @@ compileExecutables(ModuleOp module, const BytecodeWriterOptions &options,
   for (auto [index, entry] : llvm::enumerate(image->entries)) {
     vm::bytecode::EntryRecord entryRecord;
     entryRecord.name = entry.name;
+    entryRecord.kind = entry.copyKernel ? vm::bytecode::kEntryCopy
+                                        : vm::bytecode::kEntryCompute;
     entryRecord.pushConstantCount = entry.pushConstantCount;
     entryRecord.bindingAccess = entry.bindingAccess;
     record.entries.push_back(std::move(entryRecord));

@@ -431,8 +431,8 @@ public:
     if (rawExecutableTable_) {
       executables.append(*rawExecutableTable_);
     } else {
-      Status status =
-          bytecode::appendExecutableTable(executables, executables_, intern);
+      Status status = bytecode::appendExecutableTable(executables, executables_,
+                                                      intern, version);
       if (!status.ok()) {
         std::fprintf(stderr, "BytecodeWriter: %s\n", status.toString().c_str());
         std::abort();

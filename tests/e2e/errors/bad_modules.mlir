@@ -6,9 +6,9 @@
 // RUN: %python %S/../patch_bytes.py %t.fvm %t.corrupt.fvm 48=0x5a
 // RUN: not ferry-run %t.corrupt.fvm 2>&1 | FileCheck %s --check-prefix=CORRUPT
 // CORRUPT: ferry-run: error: {{.*}}corrupt
-// RUN: %python %S/../patch_bytes.py %t.fvm %t.newer.fvm 8=0x07
+// RUN: %python %S/../patch_bytes.py %t.fvm %t.newer.fvm 8=0x63
 // RUN: not ferry-run %t.newer.fvm 2>&1 | FileCheck %s --check-prefix=NEWER
-// NEWER: ferry-run: error: {{.*}}version 7 is newer
+// NEWER: ferry-run: error: {{.*}}version 99 is newer
 // RUN: not ferry-run %s 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // FOREIGN: ferry-run: error: {{.*}}not a Ferry module
 func.func @main(%lhs: tensor<4xi32>, %rhs: tensor<4xi32>) -> tensor<4xi32> {

@@ -43,6 +43,24 @@
 // RUN: ferry-run %t.fvm --function=calls_moving --input=4xf32=1,2,3,4 --input=index=3 --device=a=local-sync --device=b=local-sync --stats=%t.cm.json | FileCheck %s --check-prefix=CALLS-MOVING
 // CALLS-MOVING: 4xf32=[6 16 32 54]
 // RUN: %python %S/../check_stats.py %t.cm.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=16 live_bytes_at_exit=0
+//
+// @moving_then_more: the loop of @moving, then a product on @b while its
+// result is live. A loop of dynamic trip count may run no iteration and
+// leave its result on @b, where its initial value is: the walk keeps, on
+// each device, the larger of the live bytes with and without iterations
+// (before, it counted the result on @a only and said 16 bytes on @b, while
+// a run with n = 0 peaks at 32 there).
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | grep -E "remark|^func.func @" | grep -A2 "func.func @moving_then_more" | FileCheck %s --check-prefix=MORE-WALK
+// MORE-WALK: remark: peak live bytes on @a: 48 (inputs 16, allocated 32)
+// MORE-WALK: remark: peak live bytes on @b: 32 (inputs 0, allocated 32)
+// RUN: ferry-run %t.fvm --function=moving_then_more --input=4xf32=1,2,3,4 --input=index=0 --device=a=local-sync --device=b=local-sync --stats=%t.m0.json | FileCheck %s --check-prefix=MORE0
+// MORE0: 4xf32=[2 2 2 2]
+// MORE0-NEXT: 4xf32=[1 4 9 16]
+// RUN: %python %S/../check_stats.py %t.m0.json --device=b peak_bytes=32 live_bytes_at_exit=0 --device=a live_bytes_at_exit=0
+// RUN: ferry-run %t.fvm --function=moving_then_more --input=4xf32=1,2,3,4 --input=index=2 --device=a=local-sync --device=b=local-sync --stats=%t.m2.json | FileCheck %s --check-prefix=MORE2
+// MORE2: 4xf32=[4 10 20 34]
+// MORE2-NEXT: 4xf32=[1 4 9 16]
+// RUN: %python %S/../check_stats.py %t.m2.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=16 live_bytes_at_exit=0
 module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}), (@b -> @a = {transparent_access = #hal.runtime, unified_memory = #hal.runtime})]>} {
   hal.device.global @a = #hal.device.target<"local", {}>
   hal.device.global @b = #hal.device.target<"local", {}>
@@ -70,6 +88,20 @@ module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {
       scf.yield %s : tensor<4xf32>
     }
     return %r : tensor<4xf32>
+  }
+  func.func @moving_then_more(%x: tensor<4xf32>, %n: index) -> (tensor<4xf32>, tensor<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %k = arith.constant 2.0 : f32
+    %e = tensor.empty() : tensor<4xf32>
+    %f = linalg.fill {stream.affinity = #hal.device.affinity<@b>} ins(%k : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %f) -> tensor<4xf32> {
+      %t = arith.mulf %x, %x {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
+      %s = arith.addf %t, %acc {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
+      scf.yield %s : tensor<4xf32>
+    }
+    %u = arith.mulf %x, %x {stream.affinity = #hal.device.affinity<@b>} : tensor<4xf32>
+    return %r, %u : tensor<4xf32>, tensor<4xf32>
   }
   func.func private @moving_callee(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
     %r = call @moving(%x, %n) : (tensor<4xf32>, index) -> tensor<4xf32>

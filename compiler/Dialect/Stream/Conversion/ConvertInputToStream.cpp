@@ -866,6 +866,8 @@ private:
     auto entry = func::FuncOp::create(
         bodyBuilder, loc, name,
         bodyBuilder.getFunctionType(operandTypes, {resultType}));
+    if (ops.size() == 1 && ops.front()->hasAttr(codegen::kCopyKernelAttr))
+      entry->setAttr(codegen::kCopyKernelAttr, bodyBuilder.getUnitAttr());
     Block *block = entry.addEntryBlock();
     bodyBuilder.setInsertionPointToStart(block);
     IRMapping mapping;

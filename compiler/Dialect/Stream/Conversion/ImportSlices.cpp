@@ -3,6 +3,7 @@
 
 #include "compiler/Dialect/Stream/Conversion/ImportSlices.h"
 
+#include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
 #include "compiler/Utils/ElementTypes.h"
 
@@ -280,12 +281,14 @@ linalg::GenericOp buildStridedCopy(OpBuilder &builder,
   SmallVector<AffineMap> maps = extract
                                     ? SmallVector<AffineMap>{strided, identity}
                                     : SmallVector<AffineMap>{identity, strided};
-  return linalg::GenericOp::create(
+  auto copy = linalg::GenericOp::create(
       builder, loc, TypeRange{output.getType()}, ValueRange{input},
       ValueRange{output}, maps, iterators,
       [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         linalg::YieldOp::create(nested, nestedLoc, args.front());
       });
+  copy->setAttr(codegen::kCopyKernelAttr, builder.getUnitAttr());
+  return copy;
 }
 
 } // namespace ferry::stream::input

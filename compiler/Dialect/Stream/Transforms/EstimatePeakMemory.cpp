@@ -559,23 +559,35 @@ private:
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
       if (runsNever(forOp))
         return success();
-      Snapshot before = snapshot();
+      Snapshot start = snapshot();
+      Snapshot before = start;
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-      if (carryToOtherDevices(forOp.getRegionIterArgs(), yield.getOperands(),
-                              &op)) {
-        before = snapshot();
-        if (failed(walkBlock(*forOp.getBody())))
-          return failure();
-        // After the loop, its results are where the last iteration made
-        // them (a loop that may run no iteration is an upper bound anyway).
-        for (auto [result, value] :
-             llvm::zip_equal(forOp.getResults(), yield.getOperands()))
-          if (isa<ResourceType>(result.getType()))
-            bytes.deviceOf[result] = deviceOf(value, &op);
+      if (!carryToOtherDevices(forOp.getRegionIterArgs(), yield.getOperands(),
+                               &op))
+        return checkRepeats(&op, before);
+      before = snapshot();
+      if (failed(walkBlock(*forOp.getBody())))
+        return failure();
+      // After the loop, its results are where the last iteration made
+      // them. A loop that may run no iteration leaves them where they came
+      // in instead: each device keeps the larger of the two live counts
+      // (an upper bound on both, the run time having one of them).
+      for (auto [result, value] :
+           llvm::zip_equal(forOp.getResults(), yield.getOperands()))
+        if (isa<ResourceType>(result.getType()))
+          bytes.deviceOf[result] = deviceOf(value, &op);
+      if (failed(checkRepeats(&op, before)))
+        return failure();
+      if (!forOp.getStaticTripCount()) {
+        takeLarger(start, snapshot());
+        op.emitRemark() << "peak live bytes per device are an upper bound "
+                           "after this loop: it may run no iteration, and "
+                           "then leaves a carried buffer on another device "
+                           "than its iterations do";
       }
-      return checkRepeats(&op, before);
+      return success();
     }
     if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
       Snapshot before = snapshot();

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The MLP sample at batch 256 end to end in process, Ferry against
+# NumPy + OpenBLAS with the same thread count, in the same run (issue 14:
+# Ferry at most 1.25x NumPy's time).
+#
+# What is timed, per forward pass of one 256x64 batch:
+# - Ferry: ferry-kernel-bench's BM_MLPBatch256_Ferry, one VM call of @main
+#   of bench/kernels/mlp_batch256.fvm (what the build compiles from
+#   samples/mlp.mlir at batch 256: 3 dispatches, the result allocated by the
+#   module as in any run); the input is uploaded once, module load and
+#   compile are not timed. One thread: local-sync; two: local-task with 2
+#   workers. Google Benchmark's real time, median of 5 repetitions.
+# - NumPy: bench/kernels/mlp.py numpy, the same weights (parsed from the
+#   sample) as h @ w + b and np.maximum per layer, OPENBLAS_NUM_THREADS=1
+#   or 2; median over 5 repeats of 2000 calls, wall time.
+# Under load wall times swing; the one-thread rows also give CPU time
+# (Ferry: the calling thread, which does all the work on local-sync;
+# NumPy: the process, all threads). For 2 threads only wall time means
+# anything (Ferry's CPU time is the calling thread's alone).
+# Both exclude process start. The script first checks Ferry's result
+# against NumPy (ferry-run on a random batch), then runs ROUNDS rounds of
+# the four measurements, alternating, and prints every round.
+#
+# usage: bench/kernels/mlp_vs_numpy.sh [BUILD_DIR] [ROUNDS]
+set -euo pipefail
+build=${1:-build}
+rounds=${2:-2}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+python=/usr/bin/python3
+module=$build/bench/kernels/mlp_batch256.fvm
+
+"$python" "$root/bench/kernels/mlp.py" check 256 "$build/bin/ferry-run" "$module"
+echo "cpu: $(lscpu | sed -n 's/^Model name: *//p'); $(uptime)"
+for round in $(seq "$rounds"); do
+  # CSV rows: name,iterations,real_time,cpu_time,... (microseconds).
+  ferry=$("$build/bin/ferry-kernel-bench" --benchmark_filter=MLPBatch256 \
+    --benchmark_min_time=0.5 --benchmark_repetitions=5 \
+    --benchmark_report_aggregates_only=true --benchmark_format=csv 2>/dev/null |
+    grep '_median"' | cut -d, -f3,4 | tr ',' ' ')
+  numpy1=$(OPENBLAS_NUM_THREADS=1 "$python" "$root/bench/kernels/mlp.py" numpy 256)
+  numpy2=$(OPENBLAS_NUM_THREADS=2 "$python" "$root/bench/kernels/mlp.py" numpy 256)
+  # shellcheck disable=SC2086 # each holds two numbers
+  "$python" - "$round" $ferry $numpy1 $numpy2 <<'EOF'
+import sys
+r = sys.argv[1]
+f1, f1cpu, f2, _, n1, n1cpu, n2, n2cpu = map(float, sys.argv[2:])
+# Ferry's figures are microseconds (the benchmark's unit), NumPy's seconds.
+n1, n1cpu, n2 = n1 * 1e6, n1cpu * 1e6, n2 * 1e6
+print("round %s: 1 thread: Ferry %.1f us (CPU %.1f), NumPy %.1f us (CPU %.1f), "
+      "ratio %.2fx (CPU %.2fx); 2 threads: Ferry %.1f us, NumPy %.1f us, "
+      "ratio %.2fx" % (r, f1, f1cpu, n1, n1cpu, f1 / n1, f1cpu / n1cpu, f2, n2,
+                       f2 / n2))
+EOF
+done
+echo "after: $(uptime)"
