@@ -74,8 +74,10 @@ void buildCompilePipeline(mlir::OpPassManager &pm,
   // The bytecode holds control flow as branches between blocks (br /
   // br.cond with block-argument moves): structured control flow that
   // carried buffers and fences through the stream passes and the HAL
-  // lowering becomes those here, right before the writer.
+  // lowering becomes those here, right before the writer; a multi-way
+  // branch (scf.index_switch, so cf.switch) becomes a chain of br.cond.
   pm.addPass(mlir::createSCFToControlFlowPass());
+  pm.addPass(createLowerSwitchToBranchesPass());
 }
 
 void registerPipelines() {

@@ -31,4 +31,31 @@ def CanonicalizePass : Pass<"ferry-canonicalize"> {
   ];
 }
 
+def LowerSwitchToBranchesPass : Pass<"ferry-lower-switch-to-branches"> {
+  let summary = "Turns each cf.switch into a chain of compares and cf.cond_br";
+  let description = [{
+    Ferry's bytecode holds control flow as `br` / `br.cond` between blocks.
+    `scf.index_switch` (a multi-way branch that lowerings and the lifting of
+    branches to scf produce) becomes `cf.switch` under `convert-scf-to-cf`;
+    this pass rewrites that into one `arith.cmpi eq` and `cf.cond_br` per
+    case, in case order, the last falling through to the default
+    destination, each passing its destination's operands. A switch of no
+    case becomes a `cf.br` to the default.
+
+    ```mlir
+    cf.switch %flag : i32, [default: ^d, 0: ^a, 5: ^b(%x : i32)]
+    // becomes
+    %c0 = arith.constant 0 : i32
+    %is0 = arith.cmpi eq, %flag, %c0 : i32
+    cf.cond_br %is0, ^a, ^next
+    ^next:
+    %c5 = arith.constant 5 : i32
+    %is5 = arith.cmpi eq, %flag, %c5 : i32
+    cf.cond_br %is5, ^b(%x : i32), ^d
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect"];
+}
+
 #endif // FERRY_TRANSFORMS_PASSES

@@ -6,7 +6,8 @@
 //
 // Assumes the cmd phase produced by stream-schedule-allocation: single-block
 // functions whose resources are all defined before use. Structured control
-// flow (scf.for, scf.if, scf.while, scf.execute_region) stays: it is lowered
+// flow (scf.for, scf.while, and the branch region ops scf.if,
+// scf.index_switch, scf.execute_region) stays: it is lowered
 // through, its resources becoming !hal.buffer and its timepoints !hal.fence
 // in its operands, block arguments, yields and results. An already reached
 // timepoint (stream.timepoint.immediate) is a join of no fences: a fence
@@ -73,9 +74,7 @@ bool isStreamValue(Value value) {
 
 // Structured control flow the lowering goes through: resources and
 // timepoints may be carried by these and their terminators.
-bool isRegionOp(Operation *op) {
-  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp>(op);
-}
+bool isRegionOp(Operation *op) { return stream::isStructuredRegionOp(op); }
 
 // The lowering walks the function's block in order, and the bodies of the
 // region ops above, and maps each resource and timepoint to the buffer or
@@ -106,8 +105,8 @@ LogicalResult checkFlatStreamCode(func::FuncOp func) {
                       << parent->getName()
                       << "' cannot be lowered to hal: only stream code of "
                          "the function's block, and of the bodies of "
-                         "scf.for, scf.if, scf.while and scf.execute_region "
-                         "ops lowered with it, can";
+                         "scf.for, scf.while, scf.if, scf.index_switch and "
+                         "scf.execute_region ops lowered with it, can";
       return WalkResult::interrupt();
     }
     // The function's return is judged with its signature.
@@ -123,8 +122,8 @@ LogicalResult checkFlatStreamCode(func::FuncOp func) {
       op->emitError() << "a stream resource or timepoint flows through '"
                       << op->getName()
                       << "', which cannot be lowered to hal: they may only "
-                         "flow between stream ops and scf.for, scf.if, "
-                         "scf.while and scf.execute_region";
+                         "flow between stream ops and scf.for, scf.while, "
+                         "scf.if, scf.index_switch and scf.execute_region";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

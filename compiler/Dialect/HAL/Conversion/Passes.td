@@ -59,8 +59,9 @@ def ConvertStreamToHALPass : Pass<"convert-stream-to-hal", "mlir::ModuleOp"> {
     empty wait fence and a signal fence it waits for after the call.
 
     Lowers the stream ops of a function's block (and of its execution
-    regions), and through `scf.for`, `scf.if`, `scf.while` and
-    `scf.execute_region` the stream ops of their bodies: those region ops
+    regions), and through `scf.for`, `scf.while`, `scf.if`,
+    `scf.index_switch` and `scf.execute_region` the stream ops of their
+    bodies: those region ops
     stay, with `!hal.buffer` for each resource and `!hal.fence` for each
     timepoint in their operands, block arguments, yields and results.
     `stream.timepoint.immediate` becomes `hal.fence.join` of no fences (a

@@ -41,6 +41,28 @@ static bool isInCycleAvoiding(Block *block, Block *avoid) {
   return false;
 }
 
+bool isBranchRegionOp(Operation *op) {
+  auto branch = dyn_cast<RegionBranchOpInterface>(op);
+  if (!branch || branch.hasLoop())
+    return false;
+  // No region takes arguments, and each hands its values back with
+  // scf.yield (what the passes rebuild and append timepoints to).
+  for (Region &region : op->getRegions()) {
+    if (!region.empty() && region.front().getNumArguments() != 0)
+      return false;
+    for (Block &block : region)
+      if (block.mightHaveTerminator() &&
+          isa<RegionBranchTerminatorOpInterface>(block.back()) &&
+          !isa<scf::YieldOp>(block.back()))
+        return false;
+  }
+  return true;
+}
+
+bool isStructuredRegionOp(Operation *op) {
+  return isa<scf::ForOp, scf::WhileOp>(op) || isBranchRegionOp(op);
+}
+
 std::optional<CarriedPosition> getCarriedPosition(Value value) {
   Operation *op;
   unsigned index;
@@ -78,7 +100,7 @@ std::optional<CarriedPosition> getCarriedPosition(Value value) {
     position.incoming = {&whileOp.getConditionOp().getArgsMutable()[index]};
     return position;
   }
-  if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op)) {
+  if (isBranchRegionOp(op)) {
     if (!isResult)
       return std::nullopt; // a block of a region with several (branches)
     position.values = {value};
@@ -107,8 +129,7 @@ Value getPassedInto(OpOperand &use) {
     Operation *parent = owner->getParentOp();
     if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
       return whileOp.getBeforeArguments()[n];
-    if (isa<scf::ForOp, scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(
-            parent))
+    if (isa<scf::ForOp>(parent) || isBranchRegionOp(parent))
       return parent->getResult(n);
   }
   return {};
@@ -192,7 +213,7 @@ bool areExclusive(Operation *a, Operation *b) {
        child = op, op = op->getParentOp()) {
     if (!op->isAncestor(b))
       continue;
-    return isa<scf::IfOp, scf::IndexSwitchOp>(op) && op != b &&
+    return isBranchRegionOp(op) && op != b &&
            !child->getParentRegion()->isAncestor(b->getParentRegion());
   }
   return false;

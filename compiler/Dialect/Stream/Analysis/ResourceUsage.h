@@ -14,6 +14,17 @@
 
 namespace ferry::stream {
 
+// True for a region op whose regions each run at most once, take no block
+// arguments and yield the op's results: a `RegionBranchOpInterface` op
+// without a loop (`scf.if`, `scf.index_switch`, `scf.execute_region`). The
+// memory passes treat all of them alike: at most one region runs (or the
+// only one), and what it yields becomes the op's results.
+bool isBranchRegionOp(mlir::Operation *op);
+
+// True for the structured region ops the memory passes handle: `scf.for`,
+// `scf.while` and every branch region op (`isBranchRegionOp`).
+bool isStructuredRegionOp(mlir::Operation *op);
+
 // One position a structured region op (`scf.for`, `scf.while`, `scf.if`,
 // `scf.index_switch`, `scf.execute_region`) carries a value in: the block
 // argument and/or result that hold it (`values`) and every operand that

@@ -2,16 +2,17 @@
 // deallocation right after its last use. See Passes.td for the rules.
 //
 // Assumes stream-schedule-allocation's output: one block per function, with
-// structured regions (scf.for / scf.if / scf.while / scf.execute_region,
-// each region one block) that carry every resource together with its ready
-// timepoint and end with an "everything done" timepoint. Each resource is
-// freed in the block that defines it (its home block): an op there whose
-// region uses the resource (an execution region's captures, a structured
-// region's body) is one use of it, done at that op's last timepoint. A
-// value passed on into a carried position (a loop's init, a yield, a while
-// condition) hands its ownership on: the position's block arguments and
-// results own it from then on.
+// structured regions (scf.for / scf.while and the branch region ops
+// scf.if / scf.index_switch / scf.execute_region, each region one block) that
+// carry every resource together with its ready timepoint and end with an
+// "everything done" timepoint. Each resource is freed in the block that defines
+// it (its home block): an op there whose region uses the resource (an execution
+// region's captures, a structured region's body) is one use of it, done at that
+// op's last timepoint. A value passed on into a carried position (a loop's
+// init, a yield, a while condition) hands its ownership on: the position's
+// block arguments and results own it from then on.
 
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,11 +37,6 @@ namespace ferry::stream {
 namespace {
 
 constexpr StringLiteral kNoSideEffectsAttr = "nosideeffects";
-
-// The structured regions whose bodies this pass follows.
-bool isStructuredRegionOp(Operation *op) {
-  return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp>(op);
-}
 
 // The "everything issued inside is done" timepoint of a structured region
 // op: its last result. Null if it has none.
@@ -105,11 +101,11 @@ SmallVector<OpOperand *> incomingOf(Position position) {
           addYields(op.getAfter());
         }
       })
-      .Case([&](scf::IfOp op) {
-        addYields(op.getThenRegion());
-        addYields(op.getElseRegion());
-      })
-      .Case([&](scf::ExecuteRegionOp op) { addYields(op.getRegion()); });
+      .Default([&](Operation *op) {
+        // A branch region op: what each region yields.
+        for (Region &region : op->getRegions())
+          addYields(region);
+      });
   return incoming;
 }
 
@@ -346,16 +342,16 @@ private:
     return isOwnedOrigin(value) ? Carried::Owned : Carried::NotOwned;
   }
 
-  // The `scf.if` / `scf.index_switch` one of whose branches `use` (its
-  // yield) hands out a value made before the op, as its last use: nothing
-  // after the op uses the value, and no branch hands it out at another
+  // The branch region op (`scf.if`, `scf.index_switch`) one of whose branches
+  // `use` (its yield) hands out a value made before the op, as its last use:
+  // nothing after the op uses the value, and no branch hands it out at another
   // position. The position then owns it, and the branches that do not hand
   // it out free it. Null for any other use.
   Operation *handingOutOp(OpOperand &use) {
     auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
     Operation *op = yield ? yield->getParentOp() : nullptr;
     Value value = use.get();
-    if (!isa_and_nonnull<scf::IfOp, scf::IndexSwitchOp>(op) ||
+    if (!op || !isBranchRegionOp(op) || op->getNumRegions() < 2 ||
         value.getParentBlock() != op->getBlock() || usedAfter(value, op))
       return nullptr;
     for (Region &region : op->getRegions())

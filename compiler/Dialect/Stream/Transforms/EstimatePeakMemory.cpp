@@ -2,6 +2,7 @@
 // simultaneously live bytes. See Passes.td for how it is computed.
 
 #include "compiler/Dialect/Stream/Analysis/DeviceUses.h"
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 #include "compiler/Utils/ElementTypes.h"
 
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -50,8 +52,9 @@ using CallResultDim =
     std::function<std::optional<int64_t>(func::CallOp, unsigned, int64_t)>;
 
 // The value a structured region op's block argument or result first holds:
-// a loop's init, the value a while's condition passes on, an if's (or
-// execute_region's) first yielded value. Null for anything else.
+// a loop's init, the value a while's condition passes on, the value the
+// first region of a branch region op (scf.if, scf.index_switch,
+// scf.execute_region) yields. Null for anything else.
 Value carriedSource(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *op = arg.getOwner()->getParentOp();
@@ -73,11 +76,14 @@ Value carriedSource(Value value) {
       .Case([&](scf::WhileOp op) {
         return op.getConditionOp().getArgs()[number];
       })
-      .Case([&](scf::IfOp op) { return op.thenYield().getOperand(number); })
-      .Case([&](scf::ExecuteRegionOp op) {
-        return op.getRegion().front().getTerminator()->getOperand(number);
-      })
-      .Default([](Operation *) { return Value(); });
+      .Default([&](Operation *op) {
+        if (!isBranchRegionOp(op))
+          return Value();
+        Region &first = op->getRegion(0);
+        return first.empty()
+                   ? Value()
+                   : first.front().getTerminator()->getOperand(number);
+      });
 }
 
 // Evaluates index values of one function: constants, tensor sizes, index
@@ -94,19 +100,100 @@ public:
     auto it = known.find(value);
     if (it != known.end())
       return it->second;
+    // A value met again while it is computed (carried around a loop) is
+    // not known from itself.
+    if (!computing.insert(value).second)
+      return std::nullopt;
     std::optional<int64_t> result = compute(value);
+    computing.erase(value);
     known[value] = result;
     return result;
   }
 
+  // The region of branch region op `op` that runs, where the operands
+  // deciding it (an scf.if's condition, an scf.index_switch's selector)
+  // evaluate: the op's own RegionBranchOpInterface answer for them as
+  // constants. Null when no region runs (an scf.if without else whose
+  // condition is false); none when it is not known.
+  std::optional<Region *> takenRegion(Operation *op) {
+    SmallVector<Attribute> operands;
+    for (Value operand : op->getOperands()) {
+      Type type = operand.getType();
+      std::optional<int64_t> value =
+          type.isIntOrIndex() ? evaluate(operand) : std::nullopt;
+      if (value && type.isInteger(1))
+        value = *value != 0 ? 1 : 0;
+      operands.push_back(value ? IntegerAttr::get(type, *value) : Attribute());
+    }
+    SmallVector<RegionSuccessor> successors;
+    cast<RegionBranchOpInterface>(op).getEntrySuccessorRegions(operands,
+                                                               successors);
+    if (successors.size() != 1)
+      return std::nullopt;
+    return successors.front().getSuccessor();
+  }
+
+  // Result `number` of branch region op `op`, by `evaluateYielded` of what
+  // its regions yield there: the taken region's where it is known, else
+  // the largest (an upper bound, as the walk keeps the largest branch).
+  template <typename Fn>
+  std::optional<int64_t> branchResult(Operation *op, unsigned number,
+                                      Fn evaluateYielded) {
+    auto yielded = [&](Region &region) -> std::optional<int64_t> {
+      if (region.empty())
+        return std::nullopt;
+      return evaluateYielded(
+          region.front().getTerminator()->getOperand(number));
+    };
+    if (std::optional<Region *> taken = takenRegion(op))
+      return *taken ? yielded(**taken) : std::nullopt;
+    std::optional<int64_t> largest;
+    for (Region &region : op->getRegions()) {
+      if (region.empty())
+        continue;
+      std::optional<int64_t> value = yielded(region);
+      if (!value)
+        return std::nullopt;
+      largest = std::max(largest.value_or(*value), *value);
+    }
+    return largest;
+  }
+
 private:
+  // A loop's iter_arg or result (an index carried with a tensor's dims):
+  // known when every value passed into the position is the same.
+  std::optional<int64_t> carried(Value value) {
+    std::optional<CarriedPosition> position = getCarriedPosition(value);
+    if (!position)
+      return std::nullopt;
+    std::optional<int64_t> common;
+    for (OpOperand *in : position->incoming) {
+      if (llvm::is_contained(position->values, in->get()))
+        continue; // passed on unchanged
+      std::optional<int64_t> incoming = evaluate(in->get());
+      if (!incoming || (common && *common != *incoming))
+        return std::nullopt;
+      common = incoming;
+    }
+    return common;
+  }
+
   std::optional<int64_t> compute(Value value) {
     APInt constant;
     if (matchPattern(value, m_ConstantInt(&constant)))
       return constant.getSExtValue();
     Operation *def = value.getDefiningOp();
-    if (!def)
+    if (!def) {
+      Operation *parent = value.getParentBlock()->getParentOp();
+      if (isa<scf::ForOp, scf::WhileOp>(parent))
+        return carried(value);
       return std::nullopt;
+    }
+    if (isBranchRegionOp(def))
+      return branchResult(def, cast<OpResult>(value).getResultNumber(),
+                          [&](Value yielded) { return evaluate(yielded); });
+    if (isa<scf::ForOp, scf::WhileOp>(def))
+      return carried(value);
     return TypeSwitch<Operation *, std::optional<int64_t>>(def)
         .Case([&](TensorSizeOfOp op) -> std::optional<int64_t> {
           auto type = cast<RankedTensorType>(op.getEncoding());
@@ -127,6 +214,32 @@ private:
         .Case([&](arith::MulIOp op) { return binary(op, std::multiplies{}); })
         .Case([&](arith::AddIOp op) { return binary(op, std::plus{}); })
         .Case([&](arith::SubIOp op) { return binary(op, std::minus{}); })
+        // A dim of a value an scf.if chose, once folded to a select: the
+        // chosen one where the condition is known, else the larger.
+        .Case([&](arith::SelectOp op) -> std::optional<int64_t> {
+          std::optional<int64_t> condition = evaluate(op.getCondition());
+          if (condition)
+            return evaluate(*condition != 0 ? op.getTrueValue()
+                                            : op.getFalseValue());
+          std::optional<int64_t> a = evaluate(op.getTrueValue());
+          std::optional<int64_t> b = evaluate(op.getFalseValue());
+          if (!a || !b)
+            return std::nullopt;
+          return std::max(*a, *b);
+        })
+        .Case([&](arith::CmpIOp op) -> std::optional<int64_t> {
+          std::optional<int64_t> lhs = evaluate(op.getLhs());
+          std::optional<int64_t> rhs = evaluate(op.getRhs());
+          if (!lhs || !rhs)
+            return std::nullopt;
+          Type type = op.getLhs().getType();
+          unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+          return arith::applyCmpPredicate(op.getPredicate(),
+                                          APInt(width, *lhs, /*isSigned=*/true),
+                                          APInt(width, *rhs, /*isSigned=*/true))
+                     ? 1
+                     : 0;
+        })
         // Output sizes of strided windows: (size - window) / stride + 1.
         .Case([&](arith::DivUIOp op) -> std::optional<int64_t> {
           std::optional<int64_t> lhs = evaluate(op.getLhs());
@@ -153,8 +266,15 @@ private:
 
   // The size `resource` was allocated with, following a value carried
   // through a structured region back to the value passed in (a carried
-  // position keeps its size: its sizes are values in scope of the op).
+  // position keeps its size: its sizes are values in scope of the op). A
+  // branch region op's result is what the branch taken yields: the largest
+  // of them (as the walk keeps the largest branch live after the op), or
+  // the one taken where the walk knows it.
   std::optional<int64_t> resourceSize(Value resource) {
+    if (auto result = dyn_cast<OpResult>(resource);
+        result && isBranchRegionOp(result.getOwner()))
+      return branchResult(result.getOwner(), result.getResultNumber(),
+                          [&](Value yielded) { return resourceSize(yielded); });
     if (Value source = carriedSource(resource))
       return resourceSize(source);
     Operation *def = resource.getDefiningOp();
@@ -190,6 +310,7 @@ private:
   ArrayRef<SmallVector<int64_t>> inputShapes;
   CallResultDim callResultDim;
   llvm::DenseMap<Value, std::optional<int64_t>> known;
+  llvm::DenseSet<Value> computing;
 };
 
 // The bytes `size` stands for, or a remark naming the op it belongs to.
@@ -505,27 +626,40 @@ private:
       restoreLive(condition);
       return success();
     }
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      // Each branch from the same start; what stays live after is the
-      // larger of the two (they match when both make the same results).
-      Snapshot before = snapshot();
-      if (failed(walkBlock(ifOp.getThenRegion().front())))
-        return failure();
-      if (ifOp.getElseRegion().empty())
+    // A branch region op (scf.if, scf.index_switch, scf.execute_region):
+    // the region that runs where its condition or selector is known (the
+    // sizes of what it yields are that region's then too); otherwise each
+    // region from the same start, and what stays live after is the
+    // largest of them (they match when all make the same results). An
+    // empty region (an scf.if without else) does nothing.
+    if (std::optional<Region *> taken = evaluator.takenRegion(&op)) {
+      if (!*taken)
         return success();
-      Snapshot afterThen = snapshot();
-      bytes.total = before.total;
-      bytes.devices = before.devices;
-      if (failed(walkBlock(ifOp.getElseRegion().front())))
-        return failure();
-      takeLarger(afterThen, snapshot());
-      return success();
+      Region &region = **taken;
+      if (!region.hasOneBlock())
+        return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
+                               << "' has several blocks";
+      return walkBlock(region.front());
     }
-    auto executeRegion = cast<scf::ExecuteRegionOp>(op);
-    if (!executeRegion.getRegion().hasOneBlock())
-      return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
-                             << "' has several blocks";
-    return walkBlock(executeRegion.getRegion().front());
+    Snapshot before = snapshot();
+    std::optional<Snapshot> largest;
+    for (Region &region : op.getRegions()) {
+      if (region.empty())
+        continue;
+      if (!region.hasOneBlock())
+        return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
+                               << "' has several blocks";
+      if (largest) {
+        bytes.total = before.total;
+        bytes.devices = before.devices;
+      }
+      if (failed(walkBlock(region.front())))
+        return failure();
+      if (largest)
+        takeLarger(*largest, snapshot());
+      largest = snapshot();
+    }
+    return success();
   }
 
   // The device a resource is on: where it was made, following values
@@ -548,7 +682,7 @@ private:
   }
 
   LogicalResult walkOp(Operation &op) {
-    if (isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::ExecuteRegionOp>(op))
+    if (isStructuredRegionOp(&op))
       return walkRegionOp(op);
     ownership.visit(op);
     if (auto importOp = dyn_cast<TensorImportOp>(op)) {

@@ -135,8 +135,9 @@ def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"
     device the program placed them on.
 
     Assumes single-block functions in the async phase; `scf.for`,
-    `scf.if`, `scf.while` and `scf.execute_region` (single-block bodies) are
-    scheduled body by body. Each resource such an op carries (iter_arg,
+    `scf.while` and the branch region ops (regions run at most once, take
+    no arguments and yield the op's results: `scf.if`, `scf.index_switch`,
+    `scf.execute_region`; single-block bodies) are scheduled body by body. Each resource such an op carries (iter_arg,
     while argument, yield or condition operand, result) gets one
     `!stream.timepoint` in the same op, appended after all other values in
     the order of the resources: when it is ready for any access (its last
@@ -216,8 +217,8 @@ def AutomaticReferenceCountingPass
       an allocation is marked `indeterminate`: its memory
       goes with its last reference.
 
-    Structured regions (`scf.for`, `scf.if`, `scf.while`,
-    `scf.execute_region`, nested arbitrarily, in the form
+    Structured regions (`scf.for`, `scf.while`, `scf.if`,
+    `scf.index_switch`, `scf.execute_region`, nested arbitrarily, in the form
     stream-schedule-allocation leaves them: each carried resource followed by
     its ready timepoint, and a last "everything done" timepoint). Each
     resource is freed in the block that defines it:
@@ -326,10 +327,18 @@ def EstimatePeakMemoryPass
     carry on, so iterations repeat each other and the peak is the same for
     any trip count of at least one; a body that leaves more live than it
     found makes the peak unknown, with a remark; a loop with constant
-    bounds and no iteration adds nothing); an `scf.if` counts its larger
-    branch; an `scf.while` counts its before region and then its after
-    region once each. A carried value's size is the size of the value
-    passed in (`stream.resource.size` of it evaluates to that).
+    bounds and no iteration adds nothing); an `scf.if` or
+    `scf.index_switch` counts the branch its condition or selector picks
+    where the walk can evaluate it, else its largest branch, and sizes its
+    results by what that branch yields (the largest value the branches
+    yield there); an `scf.while` counts its before region and then its
+    after region once each. A carried value's size is the size of the
+    value passed in (`stream.resource.size` of it evaluates to that).
+    Sizes are evaluated through the index values regions carry: a dim an
+    `scf.if` chose (or the `arith.select` it folds to) is the chosen one
+    where the condition is known (`arith.cmpi` of known values), else the
+    larger; a dim a loop carries is known when every value passed into
+    its position is the same.
 
     When the module declares several devices, one more remark per device
     (in declaration order) gives that device's own walk, as each device's

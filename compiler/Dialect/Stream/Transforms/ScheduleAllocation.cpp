@@ -3,7 +3,8 @@
 // Deallocation is decided afterwards by stream-automatic-reference-counting.
 //
 // Assumes single-block functions, whose structured control flow (scf.for,
-// scf.if, scf.while, scf.execute_region) is scheduled body by body. Ops that
+// scf.while, and the branch region ops: scf.if, scf.index_switch,
+// scf.execute_region) is scheduled body by body. Ops that
 // write into an operand in place (tied results) continue that operand's
 // storage: they wait for every earlier reader of it, and later uses of the
 // result use the storage itself.
@@ -25,6 +26,7 @@
 // outer timepoints; after the op its last timepoint counts as a reader of
 // each (and, where the region wrote one in place, as its producer too).
 
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -82,9 +84,7 @@ public:
 
 private:
   // The structured control flow the pass schedules through.
-  static bool isRegionOp(Operation *op) {
-    return isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp>(op);
-  }
+  static bool isRegionOp(Operation *op) { return isStructuredRegionOp(op); }
 
   static bool isResource(Value value) {
     return isa<ResourceType>(value.getType());
@@ -113,8 +113,10 @@ private:
         if (!isRegionOp(op)) {
           op->emitError() << "'" << op->getName()
                           << "' holds stream code: allocation scheduling "
-                             "handles scf.for, scf.if, scf.while and "
-                             "scf.execute_region only";
+                             "handles scf.for, scf.while and ops whose "
+                             "regions run at most once without arguments "
+                             "(scf.if, scf.index_switch, scf.execute_region) "
+                             "only";
           return WalkResult::interrupt();
         }
         for (Region &region : op->getRegions())
@@ -901,19 +903,20 @@ private:
                         afterAll, 0);
   }
 
-  LogicalResult scheduleBodies(scf::IfOp op) {
-    // A branch that does no work yields timepoints too: give it a block.
-    if (op.getElseRegion().empty()) {
-      builder.createBlock(&op.getElseRegion());
-      scf::YieldOp::create(builder, op.getLoc());
+  // A branch region op (scf.if, scf.index_switch, scf.execute_region):
+  // each region, taking nothing, yields its timepoints.
+  LogicalResult scheduleBranches(Operation *op) {
+    for (Region &region : op->getRegions()) {
+      // An scf.if without else does no work there, yet yields timepoints
+      // too: give it a block.
+      if (region.empty()) {
+        builder.createBlock(&region);
+        scf::YieldOp::create(builder, op->getLoc());
+      }
+      if (failed(scheduleBody(region.front(), {}, {}, {}, 0)))
+        return failure();
     }
-    if (failed(scheduleBody(op.getThenRegion().front(), {}, {}, {}, 0)))
-      return failure();
-    return scheduleBody(op.getElseRegion().front(), {}, {}, {}, 0);
-  }
-
-  LogicalResult scheduleBodies(scf::ExecuteRegionOp op) {
-    return scheduleBody(op.getRegion().front(), {}, {}, {}, 0);
+    return success();
   }
 
   // A region op carrying resources or holding stream code: see the file
@@ -935,8 +938,9 @@ private:
     writtenInRegions.emplace_back();
     LogicalResult scheduled =
         TypeSwitch<Operation *, LogicalResult>(op)
-            .Case<scf::ForOp, scf::WhileOp, scf::IfOp, scf::ExecuteRegionOp>(
-                [&](auto regionOp) { return scheduleBodies(regionOp); });
+            .Case<scf::ForOp, scf::WhileOp>(
+                [&](auto loopOp) { return scheduleBodies(loopOp); })
+            .Default([&](Operation *) { return scheduleBranches(op); });
     llvm::DenseSet<Value> written = writtenInRegions.pop_back_val();
     if (failed(scheduled))
       return failure();
@@ -1050,7 +1054,7 @@ private:
              llvm::zip(whileOp.getAfterArguments(), whileOp.getResults()))
           unite(arg, result);
         uniteTerminator(whileOp.getBefore().front(), 1, whileOp.getResults());
-      } else if (isa<scf::IfOp, scf::ExecuteRegionOp>(op)) {
+      } else if (isBranchRegionOp(op)) {
         regionOps.insert(op);
         for (Region &region : op->getRegions())
           if (!region.empty())

@@ -43,7 +43,7 @@ func.func @resource_from_select(%view: !hal.buffer_view, %c: i1, %n: index) -> !
   %s = stream.tensor.sizeof tensor<4xi32> : index
   %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
   %t, %ta = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
-  // expected-error @+1 {{a stream resource or timepoint flows through 'arith.select', which cannot be lowered to hal: they may only flow between stream ops and scf.for, scf.if, scf.while and scf.execute_region}}
+  // expected-error @+1 {{a stream resource or timepoint flows through 'arith.select', which cannot be lowered to hal: they may only flow between stream ops and scf.for, scf.while, scf.if, scf.index_switch and scf.execute_region}}
   %r = arith.select %c, %a, %t : !stream.resource<external>
   %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%r, %r, %t) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
   %o = stream.timepoint.await %d => %t : (!stream.resource<external>{%s})
@@ -70,14 +70,13 @@ func.func @timepoint_from_select(%c: i1, %n: index) {
 // not lowered.
 func.func @nested(%c: index, %n: index) {
   %s = stream.tensor.sizeof tensor<4xi32> : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
-  scf.index_switch %c
-  case 0 {
-    // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.index_switch' cannot be lowered to hal: only stream code of the function's block, and of the bodies of scf.for, scf.if, scf.while and scf.execute_region ops lowered with it, can}}
+  scf.parallel (%i) = (%c0) to (%c) step (%c1) {
+    // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.parallel' cannot be lowered to hal: only stream code of the function's block, and of the bodies of scf.for, scf.while, scf.if, scf.index_switch and scf.execute_region ops lowered with it, can}}
     %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
-    scf.yield
-  }
-  default {
+    scf.reduce
   }
   stream.timepoint.await %ta
   return
@@ -87,18 +86,17 @@ func.func @nested(%c: index, %n: index) {
 
 // An scf.if inside an op the lowering does not go through is not lowered
 // through either: the stream op in it is named.
-func.func @if_in_switch(%c: index, %b: i1, %n: index) {
+func.func @if_in_parallel(%c: index, %b: i1, %n: index) {
   %s = stream.tensor.sizeof tensor<4xi32> : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %t, %ta = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
-  scf.index_switch %c
-  case 0 {
+  scf.parallel (%i) = (%c0) to (%c) step (%c1) {
     scf.if %b {
       // expected-error @+1 {{'stream.cmd.dispatch' inside 'scf.if' cannot be lowered to hal}}
       %d = stream.cmd.dispatch kernel("add") type(i32) count(%n) await(%ta) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
     }
-    scf.yield
-  }
-  default {
+    scf.reduce
   }
   stream.timepoint.await %ta
   return

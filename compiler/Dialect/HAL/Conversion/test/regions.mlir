@@ -71,6 +71,49 @@ func.func @if_choose(%view: !hal.buffer_view, %c: i1) -> i32 {
 
 // -----
 
+// An scf.index_switch like the scf.if above: every case's buffer and fences
+// become !hal.buffer and !hal.fence in its results, yields and the host
+// load after it.
+// CHECK-LABEL: func.func @switch_choose
+// CHECK: %[[SW:.+]]:3 = scf.index_switch %{{.+}} -> !hal.buffer, !hal.fence, !hal.fence
+// CHECK: case 0 {
+// CHECK: hal.device.queue.dispatch
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %{{.+}} : !hal.buffer, !hal.fence, !hal.fence
+// CHECK: case 1 {
+// CHECK: hal.device.queue.dispatch
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %{{.+}} : !hal.buffer, !hal.fence, !hal.fence
+// CHECK: default {
+// CHECK-NEXT: %[[NOW:.+]] = hal.fence.join at([]) -> !hal.fence
+// CHECK-NEXT: scf.yield %{{.+}}, %[[NOW]], %[[NOW]] : !hal.buffer, !hal.fence, !hal.fence
+// CHECK: hal.fence.await until([%[[SW]]#1])
+// CHECK-NEXT: hal.buffer.load<%[[SW]]#0 : !hal.buffer>
+func.func @switch_choose(%view: !hal.buffer_view, %sel: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %x = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %r:3 = scf.index_switch %sel -> !stream.resource<external>, !stream.timepoint, !stream.timepoint
+  case 0 {
+    %b, %bt = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%bt) (%x, %x, %b) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+    scf.yield %b, %d, %d : !stream.resource<external>, !stream.timepoint, !stream.timepoint
+  }
+  case 1 {
+    %b, %bt = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%bt) (%x, %x, %b) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+    scf.yield %b, %d, %d : !stream.resource<external>, !stream.timepoint, !stream.timepoint
+  }
+  default {
+    %now = stream.timepoint.immediate => !stream.timepoint
+    scf.yield %x, %now, %now : !stream.resource<external>, !stream.timepoint, !stream.timepoint
+  }
+  %ready = stream.timepoint.await %r#1 => %r#0 : (!stream.resource<external>{%s})
+  %v = stream.resource.load %ready[%c0] : !stream.resource<external>{%s} -> i32
+  return %v : i32
+}
+
+// -----
+
 // A while loop whose condition reads the carried buffer on the host after
 // its fence: the buffer, allocated before the loop, is host-mappable
 // (external) because a value it is carried into is loaded.

@@ -412,3 +412,93 @@ func.func @release_in_body(%n: index, %s: index) {
   }
   return
 }
+
+// -----
+
+// scf.index_switch, like scf.if: a captured resource is freed after the
+// switch, on its done timepoint; an allocation local to a case is freed in
+// that case, folded into the done timepoint it yields.
+// CHECK-LABEL: func.func @switch_captured_and_local
+// CHECK: %[[X:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[DONE:.+]] = scf.index_switch
+// CHECK: case 0 {
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: case 1 {
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[D:.+]] = stream.cmd.dispatch kernel("add") {{.+}} (%[[X]], %[[X]], %[[T]])
+// CHECK-NEXT: %[[FT:.+]] = stream.resource.dealloca origin await(%[[D]]) %[[T]]
+// CHECK-NEXT: %[[J:.+]] = stream.timepoint.join max(%[[D]], %[[FT]])
+// CHECK-NEXT: scf.yield %[[J]]
+// CHECK: default {
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: }
+// CHECK-NEXT: %[[XJ2:.+]] = stream.timepoint.join max(%[[DONE]], %{{.+}})
+// CHECK-NEXT: %[[FX:.+]] = stream.resource.dealloca origin await(%[[XJ2]]) %[[X]]
+// CHECK-NEXT: %[[END:.+]] = stream.timepoint.join max(%[[FX]], %[[DONE]])
+// CHECK-NEXT: stream.timepoint.await %[[END]]
+// CHECK-NOT: indeterminate
+func.func @switch_captured_and_local(%sel: index, %s: index) {
+  %c4 = arith.constant 4 : index
+  %x, %xt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %done = scf.index_switch %sel -> !stream.timepoint
+  case 0 {
+    %d = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%xt) (%x, %x, %x) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    scf.yield %d : !stream.timepoint
+  }
+  case 1 {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %w = stream.timepoint.join max(%xt, %tt) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%x, %x, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    scf.yield %d : !stream.timepoint
+  }
+  default {
+    %i = stream.timepoint.immediate => !stream.timepoint
+    scf.yield %i : !stream.timepoint
+  }
+  return
+}
+
+// -----
+
+// scf.index_switch: a value every case allocates and yields is owned after
+// the switch and freed after its last use outside; a value made before the
+// switch that one case yields as its last use is handed out there and freed
+// at the end of the other cases.
+// CHECK-LABEL: func.func @switch_yielded_and_handed_out
+// CHECK: %[[Y:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[SW:.+]]:3 = scf.index_switch
+// CHECK: case 0 {
+// CHECK: stream.resource.dealloca {{.*}}%[[Y]] :
+// CHECK: scf.yield
+// CHECK: case 1 {
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: scf.yield %[[Y]],
+// CHECK: default {
+// CHECK: stream.resource.dealloca {{.*}}%[[Y]] :
+// CHECK: scf.yield
+// CHECK: %[[U:.+]] = stream.cmd.dispatch kernel("mul") {{.+}} (%[[SW]]#0, %[[SW]]#0, %[[SW]]#0)
+// CHECK-NEXT: %[[SZ:.+]] = stream.resource.size %[[SW]]#0
+// CHECK-NEXT: stream.resource.dealloca origin await(%[[U]]) %[[SW]]#0 : !stream.resource<transient>{%[[SZ]]}
+// CHECK-NOT: indeterminate
+func.func @switch_yielded_and_handed_out(%sel: index, %s: index) {
+  %c4 = arith.constant 4 : index
+  %y, %yt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %r, %rt, %done = scf.index_switch %sel -> !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  case 0 {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %w = stream.timepoint.join max(%yt, %tt) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%y, %y, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    scf.yield %t, %d, %d : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  }
+  case 1 {
+    %i = stream.timepoint.immediate => !stream.timepoint
+    scf.yield %y, %yt, %i : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  }
+  default {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%tt) (%t, %t, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    scf.yield %t, %d, %d : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  }
+  %u = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%rt) (%r, %r, %r) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}

@@ -152,3 +152,54 @@ func.func @for_init_read_after_clone(%n: index, %v: i32, %x: !stream.resource<*>
   %z = stream.async.dispatch kernel("sub") type(i32) count(%c4) (%init, %r) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
   return %z : !stream.resource<*>
 }
+
+// -----
+
+// A clone in one case of an scf.index_switch of a value nothing after the
+// switch reads goes: the other cases, which read it, never run with it.
+// CHECK-LABEL: func.func @switch_one_case_clone
+// CHECK-NOT: stream.async.clone
+// CHECK: return
+func.func @switch_one_case_clone(%sel: index, %v: i32, %x: !stream.resource<*>) -> !stream.resource<*> {
+  %s = arith.constant 16 : index
+  %c4 = arith.constant 4 : index
+  %a = stream.async.splat %v : i32 -> !stream.resource<*>{%s}
+  %r = scf.index_switch %sel -> !stream.resource<*>
+  case 0 {
+    %y = stream.async.dispatch kernel("add") type(i32) count(%c4) (%a, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+    scf.yield %y : !stream.resource<*>
+  }
+  case 1 {
+    %k = stream.async.clone %a : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+    %y = stream.async.dispatch kernel("mul") type(i32) count(%c4) (%k, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %k{%s}
+    scf.yield %y : !stream.resource<*>
+  }
+  default {
+    %y = stream.async.dispatch kernel("sub") type(i32) count(%c4) (%a, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+    scf.yield %y : !stream.resource<*>
+  }
+  return %r : !stream.resource<*>
+}
+
+// -----
+
+// A value read after the switch keeps its copy in the case that writes it.
+// CHECK-LABEL: func.func @switch_clone_read_after
+// CHECK: case 1 {
+// CHECK-NEXT: stream.async.clone
+func.func @switch_clone_read_after(%sel: index, %v: i32, %x: !stream.resource<*>) -> (!stream.resource<*>, !stream.resource<*>) {
+  %s = arith.constant 16 : index
+  %c4 = arith.constant 4 : index
+  %a = stream.async.splat %v : i32 -> !stream.resource<*>{%s}
+  %r = scf.index_switch %sel -> !stream.resource<*>
+  case 1 {
+    %k = stream.async.clone %a : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+    %y = stream.async.dispatch kernel("mul") type(i32) count(%c4) (%k, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %k{%s}
+    scf.yield %y : !stream.resource<*>
+  }
+  default {
+    %y = stream.async.dispatch kernel("sub") type(i32) count(%c4) (%a, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+    scf.yield %y : !stream.resource<*>
+  }
+  return %r, %a : !stream.resource<*>, !stream.resource<*>
+}

@@ -1,21 +1,20 @@
 // RUN: ferry-opt %s --split-input-file --verify-diagnostics --stream-schedule-allocation -o /dev/null
 
 // Stream code is scheduled in the function's block and in the bodies of
-// scf.for, scf.if, scf.while and scf.execute_region: an async op inside
-// another op's region is named in an error rather than left without memory.
-func.func @in_switch(%view: !hal.buffer_view, %n: index) -> !hal.buffer_view {
+// scf.for, scf.while and the ops whose regions run at most once (scf.if,
+// scf.index_switch, scf.execute_region): an async op inside another op's
+// region is named in an error rather than left without memory.
+func.func @in_parallel(%view: !hal.buffer_view, %n: index) -> !hal.buffer_view {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %s = stream.tensor.sizeof tensor<4xf32> : index
   %a = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xf32> in !stream.resource<external>{%s}
-  // expected-error @+1 {{'scf.index_switch' holds stream code: allocation scheduling handles scf.for, scf.if, scf.while and scf.execute_region only}}
-  %r = scf.index_switch %n -> !stream.resource<external>
-  case 0 {
+  // expected-error @+1 {{'scf.parallel' holds stream code: allocation scheduling handles scf.for, scf.while and ops whose regions run at most once without arguments (scf.if, scf.index_switch, scf.execute_region) only}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %0 = stream.async.dispatch kernel("mul") type(f32) count(%n) (%a, %a) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}) -> !stream.resource<external>{%s}
-    scf.yield %0 : !stream.resource<external>
+    scf.reduce
   }
-  default {
-    scf.yield %a : !stream.resource<external>
-  }
-  %out = stream.tensor.export %r : tensor<4xf32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  %out = stream.tensor.export %a : tensor<4xf32> in !stream.resource<external>{%s} -> !hal.buffer_view
   return %out : !hal.buffer_view
 }
 

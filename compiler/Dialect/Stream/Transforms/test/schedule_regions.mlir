@@ -104,6 +104,52 @@ func.func @if_two_dispatches(%view: !hal.buffer_view, %c: i1) -> !hal.buffer_vie
 
 // -----
 
+// An scf.index_switch like the scf.if above: every case yields the
+// resource, its timepoint and its done timepoint (a case doing no work an
+// immediate one, passing on the outer value's timepoint); a write into the
+// captured input waits for the done timepoint.
+// CHECK-LABEL: func.func @switch_three_cases
+// CHECK: %[[SW:.+]]:3 = scf.index_switch %{{.+}} -> !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+// CHECK: case 0 {
+// CHECK: %[[A:.+]] = stream.cmd.dispatch kernel("add")
+// CHECK: %[[AALL:.+]] = stream.timepoint.join max(%{{.+}}, %[[A]])
+// CHECK: scf.yield %{{.+}}, %[[A]], %[[AALL]]
+// CHECK: case 1 {
+// CHECK: %[[M:.+]] = stream.cmd.dispatch kernel("mul")
+// CHECK: %[[MALL:.+]] = stream.timepoint.join max(%{{.+}}, %[[M]])
+// CHECK: scf.yield %{{.+}}, %[[M]], %[[MALL]]
+// CHECK: default {
+// CHECK: %[[NOW:.+]] = stream.timepoint.immediate
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[NOW]]
+// CHECK: }
+// CHECK: stream.cmd.fill %{{.+}}, %{{.+}} await(%[[SW]]#2)
+// CHECK: stream.timepoint.join max(%[[SW]]#1, %{{.+}})
+func.func @switch_three_cases(%view: !hal.buffer_view, %sel: index) -> !hal.buffer_view {
+  %c4 = arith.constant 4 : index
+  %c9 = arith.constant 9 : i32
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %x = stream.tensor.import %view message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %b = stream.async.alloca : !stream.resource<*>{%s}
+  %r = scf.index_switch %sel -> !stream.resource<*>
+  case 0 {
+    %a = stream.async.dispatch kernel("add") type(i32) count(%c4) (%x, %x) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}) -> !stream.resource<*>{%s}
+    scf.yield %a : !stream.resource<*>
+  }
+  case 1 {
+    %m = stream.async.dispatch kernel("mul") type(i32) count(%c4) (%x, %x) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}) -> !stream.resource<*>{%s}
+    scf.yield %m : !stream.resource<*>
+  }
+  default {
+    scf.yield %b : !stream.resource<*>
+  }
+  %w = stream.async.fill %c9, %x : i32 -> !stream.resource<external>{%s}
+  %e = stream.async.clone %r : !stream.resource<*>{%s} -> !stream.resource<external>{%s}
+  %out = stream.tensor.export %e : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %out : !hal.buffer_view
+}
+
+// -----
+
 // An scf.if without an else that writes an outer resource in place: it
 // gets an else yielding stream.timepoint.immediate, and later reads of the
 // resource wait for the write (the if's done timepoint) and for its
