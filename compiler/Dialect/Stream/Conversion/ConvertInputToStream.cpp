@@ -838,6 +838,7 @@ private:
         mapping.map(value,
                     bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
       clone = bodyBuilder.clone(*member, mapping);
+      clone->removeAttr(kElementwiseSourceAttr);
       // Each binding operand its own argument, also where one value is
       // passed twice (`ins(%x, %x) outs(%x)`): copy-on-write gives the
       // written one its own storage, the others may share theirs.
@@ -921,8 +922,14 @@ private:
     SmallVector<Value> allOperands(op->getOperands());
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     SmallVector<Value> loopExtent(op.getNumLoops());
+    // An elementwise op the user wrote is named as such, its dims (the
+    // generic's loops, in order) as dimensions.
+    auto source = op->getAttrOfType<StringAttr>(kElementwiseSourceAttr);
     std::string what =
-        "operands of '" + op->getName().getStringRef().str() + "'";
+        "operands of '" +
+        (source ? source.str() : op->getName().getStringRef().str()) + "'";
+    StringRef extent =
+        source ? " differ in dimension " : " differ in the extent of loop ";
     for (auto [operand, map] : llvm::zip(allOperands, maps)) {
       for (auto [position, expr] : llvm::enumerate(map.getResults())) {
         auto loopExpr = dyn_cast<AffineDimExpr>(expr);
@@ -940,10 +947,9 @@ private:
           continue;
         Value same = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::eq, loopExtent[loop], dim);
-        cf::AssertOp::create(builder, loc, same,
-                             (what + locationSuffix(loc) +
-                              " differ in the extent of loop " + Twine(loop))
-                                 .str());
+        cf::AssertOp::create(
+            builder, loc, same,
+            (what + locationSuffix(loc) + extent + Twine(loop)).str());
       }
     }
     checkWindowExtents(op, allOperands, loopExtent);

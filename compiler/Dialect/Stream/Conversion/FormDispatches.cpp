@@ -110,6 +110,8 @@ void convertToGeneric(IRRewriter &rewriter, Operation *op) {
         linalg::YieldOp::create(nested, nestedLoc, scalar->getResults());
       });
   setAffinity(generic, affinity);
+  generic->setAttr(kElementwiseSourceAttr,
+                   rewriter.getStringAttr(op->getName().getStringRef()));
   rewriter.replaceOp(op, generic->getResults());
 }
 

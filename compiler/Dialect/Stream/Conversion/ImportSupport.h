@@ -69,6 +69,12 @@ mlir::LogicalResult checkDispatchableLinalgOp(mlir::linalg::LinalgOp op);
 // convert-elementwise-to-linalg makes of it) dispatched like any other.
 bool isGenericElementwise(mlir::Operation *op);
 
+// On the linalg.generic an elementwise op on tensors becomes (until it fuses
+// or is outlined): that op's name, which the import's run-time checks of
+// its operands' dims name, as the user wrote it.
+inline constexpr llvm::StringLiteral kElementwiseSourceAttr =
+    "ferry.elementwise_source";
+
 // The structured control flow ops the import rebuilds with resources in
 // place of the tensors they carry.
 bool isImportedRegionOp(mlir::Operation *op);
