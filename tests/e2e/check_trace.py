@@ -97,8 +97,9 @@ def main(argv):
                 fail(f"queue event off the device queue tracks: {e}")
             if not isinstance(e.get("args", {}).get("bytes"), int):
                 fail(f"queue event without integer bytes: {e}")
-            if e["name"] == "dispatch" and "kernel" not in e["args"]:
-                fail(f"dispatch without kernel: {e}")
+            if e["name"] == "dispatch" and "kernel" not in e["args"] and not (
+                    "executable" in e["args"] and "entry" in e["args"]):
+                fail(f"dispatch naming neither a kernel nor an executable's entry: {e}")
             kinds[e["name"]] += 1
         elif e["ph"] == "C":
             if e["name"] != "live_bytes" or e["pid"] not in device_pids.values():

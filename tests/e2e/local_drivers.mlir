@@ -3,7 +3,8 @@
 // not host-visible; results come back through its host-visible heap). Outputs
 // and counted operations must not depend on the driver, and neither must the
 // peak of live bytes: the liveness walk's 72 (two 24-byte inputs and the
-// result; the product is written in place into the sum) on every driver.
+// result; the square is written in place into the sum, which it reads twice
+// so the two do not fuse) on every driver.
 // The discrete device stages each input through a host-visible buffer, but
 // frees it before the next one, so the peak stays 72.
 // RUN: ferry-compile %s -o %t.fvm
@@ -20,9 +21,9 @@
 // allocation), both in order on one queue, one timepoint the host awaits.
 // RUN: ferry-compile %s --compile-to=stream-cmd | FileCheck %s --check-prefix=CMD
 // CMD: %[[R:.+]], %[[RA:.+]] = stream.resource.alloca
-// CMD-NEXT: %[[E:.+]] = stream.cmd.execute await(%[[RA]]) with(
-// CMD-NEXT: stream.cmd.dispatch kernel("add")
-// CMD-NEXT: stream.cmd.dispatch kernel("mul")
+// CMD: %[[E:.+]] = stream.cmd.execute await(%[[RA]]) with(
+// CMD-NEXT: stream.cmd.dispatch.entry @main_dispatch_0::@main_dispatch_0
+// CMD-NEXT: stream.cmd.dispatch.entry @main_dispatch_1::@main_dispatch_1
 // CMD-NEXT: {{^}} } => !stream.timepoint
 // CMD-NEXT: stream.timepoint.await %[[E]] => %[[R]]
 // In hal the first dispatch waits for the allocation and the second for the
@@ -31,12 +32,12 @@
 // RUN: ferry-compile %s --compile-to=hal | FileCheck %s --check-prefix=HAL
 // HAL: hal.device.queue.alloca<%{{.+}}> signal(%[[A:.+]]) type
 // HAL-NOT: hal.fence.join
-// HAL: hal.device.queue.dispatch<%{{.+}}> wait(%[[A]]) signal(%[[D1:.+]]) kernel("add")
-// HAL: hal.device.queue.dispatch<%{{.+}}> wait(%[[D1]]) signal(%[[D2:.+]]) kernel("mul")
+// HAL: hal.device.queue.dispatch.entry<%{{.+}}> wait(%[[A]]) signal(%[[D1:.+]]) entry(@main_dispatch_0::@main_dispatch_0)
+// HAL: hal.device.queue.dispatch.entry<%{{.+}}> wait(%[[D1]]) signal(%[[D2:.+]]) entry(@main_dispatch_1::@main_dispatch_1)
 // HAL-NEXT: hal.fence.await until([%[[D2]]])
-// CHECK: 2x3xf32=[110 440 990][1760 2750 3960]
+// CHECK: 2x3xf32=[121 484 1089][1936 3025 4356]
 func.func @main(%lhs: tensor<2x3xf32>, %rhs: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %sum = arith.addf %lhs, %rhs : tensor<2x3xf32>
-  %product = arith.mulf %sum, %rhs : tensor<2x3xf32>
+  %product = arith.mulf %sum, %sum : tensor<2x3xf32>
   return %product : tensor<2x3xf32>
 }

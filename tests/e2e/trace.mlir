@@ -5,7 +5,8 @@
 // call, and a live_bytes counter per device that returns to 0.
 //
 // Seed example: three queue allocas (x*x and the two empties), two frees
-// (x*x after Double, Double's output after Triple), two mul dispatches, no
+// (x*x after Double, Double's output after Triple), two mul dispatches (native
+// executables; the last writes its dying operand), no
 // copies or fills, each external function called once. Same on local-task.
 // RUN: ferry-compile %S/seed_example.mlir -o %t.fvm
 // RUN: ferry-run %t.fvm --module=%plugins/custom_module.so --input=3x5xi32=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14 --trace=%t.sync.json --stats=%t.sync.stats.json | FileCheck %s

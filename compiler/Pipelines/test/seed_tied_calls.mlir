@@ -7,13 +7,16 @@
 // RUN: ferry-compile %samples/tied_external_calls.mlir --compile-to=stream-cmd | FileCheck %s --check-prefix=CMD --implicit-check-not=stream.cmd.copy
 
 // ASYNC-LABEL: func.func @main
-// ASYNC: %[[X:.+]] = stream.async.dispatch kernel("mul")
+// x*x is a native dispatch into a fresh alloca (the input is the host's).
+// ASYNC: %[[A:.+]] = stream.async.alloca : !stream.resource<*>
+// ASYNC: %[[X:.+]] = stream.async.dispatch.entry @main_dispatch_0::@main_dispatch_0 {{.+}} -> %[[A]]{
 // ASYNC: %[[E1:.+]] = stream.async.alloca : !stream.resource<*>{%[[S:.+]]}
 // ASYNC: %[[P1:.+]] = stream.async.call @Double.function(%[[X]], %[[E1]]) {{.+}} -> (%[[E1]]{%[[S]]})
 // ASYNC: %[[E2:.+]] = stream.async.alloca : !stream.resource<external>{%[[S]]}
 // ASYNC: %[[P2:.+]] = stream.async.call @Triple.function(%[[P1]], %[[E2]]) {{.+}} -> (%[[E2]]{%[[S]]})
-// The final multiply writes into the dead result of Triple.
-// ASYNC: stream.async.dispatch kernel("mul") {{.+}} (%[[P2]], %[[P2]]) : {{.+}} -> %[[P2]][0]{%[[S]]}
+// The final multiply writes into the dead result of Triple: its executable
+// reads its one binding as the destination (outs) and no alloca is made.
+// ASYNC: stream.async.dispatch.entry @main_dispatch_1::@main_dispatch_1 {{.+}} push_constants(%{{[^,]+}}, %{{[^,]+}}) (%[[P2]]) : ({{.+}}) -> %[[P2]]{%[[S]]}
 
 // CMD-LABEL: func.func @main
 // Three separate checks rather than one with a count: implicit not-checks

@@ -30,7 +30,7 @@
 // SEED:      [0] @main(ref) -> (ref) registers={{[0-9]+}} i64, {{[0-9]+}} ref code={{[0-9]+}} bytes
 // SEED:      hal.buffer_view.assert view=r0 element_type=i32 dim=[i{{[0-9]+}}, i{{[0-9]+}}] message="input 0"
 // SEED:      hal.device.queue.alloca dst=r{{[0-9]+}} device=r1 wait=none signal=r{{[0-9]+}} memory_type=i{{[0-9]+}} usage=i{{[0-9]+}} size=i{{[0-9]+}} flags=none
-// SEED:      hal.device.queue.dispatch device=r1 wait=r{{[0-9]+}} signal=r{{[0-9]+}} kernel=mul element_type=i32 count=i{{[0-9]+}} binding=[r2, r2, r{{[0-9]+}}]
+// SEED:      hal.device.queue.dispatch.entry device=r1 wait=r{{[0-9]+}} signal=r{{[0-9]+}} executable=@dispatches entry=0 {{.+}} binding=[r2, r2, r{{[0-9]+}}]
 // SEED:      call.import import=@Double.function
 // SEED:      hal.device.queue.dealloca device=r1 wait=r{{[0-9]+}} signal=r{{[0-9]+}} buffer=r{{[0-9]+}} flags=prefer_origin
 // SEED:      call.import import=@Triple.function

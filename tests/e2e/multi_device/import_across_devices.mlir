@@ -45,9 +45,9 @@
 // the walk.
 // RUN: %python %S/../check_stats.py %t.isolated.json --device=b peak_bytes=32 --device=a peak_bytes=64
 // HAL: %[[B:.+]] = hal.device.get @b
-// HAL: hal.device.queue.dispatch<%{{.+}} : !hal.device> {{.*}} kernel("add")
+// HAL: hal.device.queue.dispatch.entry<%{{.+}} : !hal.device> {{.*}} entry(@main_dispatch_0::@main_dispatch_0)
 // HAL: %[[IMPORTED:.+]] = hal.device.import_buffer<%[[B]] : !hal.device> buffer(%{{.+}} : !hal.buffer) wait(%{{.+}}) : !hal.buffer
-// HAL: hal.device.queue.dispatch<%[[B]] : !hal.device> {{.*}} kernel("mul") type(i32) count(%{{.+}}) bindings(%[[IMPORTED]], %[[IMPORTED]], %[[IMPORTED]])
+// HAL: hal.device.queue.dispatch.entry<%[[B]] : !hal.device> {{.*}} entry(@main_dispatch_1::@main_dispatch_1) {{.*}} bindings(%[[IMPORTED]])
 // CHECK: 4xi32=[121 484 1089 1936]
 module attributes {stream.topology = #hal.device.topology<links = [
     (@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}),

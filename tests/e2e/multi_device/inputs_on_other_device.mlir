@@ -24,7 +24,7 @@
 // HAL: %[[B:.+]] = hal.device.get @b
 // HAL: %[[X:.+]] = hal.device.import_buffer<%[[B]] : !hal.device> buffer(%{{.+}} : !hal.buffer) : !hal.buffer
 // HAL: %[[Y:.+]] = hal.device.import_buffer<%[[B]] : !hal.device> buffer(%{{.+}} : !hal.buffer) : !hal.buffer
-// HAL: hal.device.queue.dispatch<%[[B]] : !hal.device> {{.*}} kernel("add") {{.*}} bindings(%[[X]], %[[Y]], %{{.+}})
+// HAL: hal.device.queue.dispatch.entry<%[[B]] : !hal.device> {{.*}} bindings(%[[X]], %[[Y]], %{{.+}})
 // CHECK: 4xi32=[11 22 33 44]
 module attributes {stream.topology = #hal.device.topology<links = [
     (@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}),

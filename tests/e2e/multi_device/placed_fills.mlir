@@ -1,12 +1,13 @@
 // tensor.empty, linalg.fill and splat constants placed on @b stay there
 // through import and allocation scheduling: @b allocates and fills both
-// buffers, @a (the function's device) runs the two dispatches.
+// buffers, @a (the function's device) runs the add and the mul (one fused
+// dispatch).
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --stats=%t.json | FileCheck %s
 // RUN: %python %S/../check_stats.py %t.json --device=b allocations=2 fills=2 dispatches=0 peak_bytes=32 live_bytes_at_exit=0
-// RUN: %python %S/../check_stats.py %t.json --device=a fills=0 dispatches=2 peak_bytes=16 live_bytes_at_exit=0
-// The walk per device: the input on @a; the filled buffer (which both
-// dispatches then write in place) and the splat on @b.
+// RUN: %python %S/../check_stats.py %t.json --device=a fills=0 dispatches=1 peak_bytes=16 live_bytes_at_exit=0
+// The walk per device: the input on @a; the filled buffer (which the
+// dispatch then writes in place) and the splat on @b.
 // RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
 // WALK: remark: peak live bytes: 48 (inputs 16, allocated 32)
 // WALK: remark: peak live bytes on @a: 16 (inputs 16, allocated 0)

@@ -20,8 +20,9 @@
 // RUN: %python %S/../check_stats.py %t.c.json --device=a live_bytes_at_exit=0 --device=b live_bytes_at_exit=0
 //
 // @moving: the loop's initial value is made on @b, every iteration makes
-// the next on @a (x * x, to which the add adds it in place) and frees the
-// one before. The walk
+// the next on @a (x * x, read twice so it is a dispatch of its own, to
+// which the fused adds add the carried value in place) and frees the one
+// before. The walk
 // counts the first iteration moving 16 bytes from @b to @a and the second
 // leaving what it found (before, it counted the free on @b every time:
 // "an iteration of 'scf.for' leaves 0 bytes more live than it found").
@@ -29,7 +30,7 @@
 // WALK: remark: peak live bytes on @a: 48 (inputs 16, allocated 32)
 // WALK: remark: peak live bytes on @b: 16 (inputs 0, allocated 16)
 // RUN: ferry-run %t.fvm --function=moving --input=4xf32=1,2,3,4 --input=index=3 --device=a=local-sync --device=b=local-sync --stats=%t.m.json | FileCheck %s --check-prefix=MOVING
-// MOVING: 4xf32=[5 14 29 50]
+// MOVING: 4xf32=[8 26 56 98]
 // RUN: %python %S/../check_stats.py %t.m.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=16 live_bytes_at_exit=0
 //
 // @calls_moving: the same loop in a callee; its result, made on @a by the
@@ -41,7 +42,7 @@
 // CALLER-WALK-NEXT: remark: peak live bytes on @b: 16 (inputs 0, allocated 0)
 // CALLER-WALK-NEXT: func.func @calls_moving
 // RUN: ferry-run %t.fvm --function=calls_moving --input=4xf32=1,2,3,4 --input=index=3 --device=a=local-sync --device=b=local-sync --stats=%t.cm.json | FileCheck %s --check-prefix=CALLS-MOVING
-// CALLS-MOVING: 4xf32=[6 16 32 54]
+// CALLS-MOVING: 4xf32=[9 28 59 102]
 // RUN: %python %S/../check_stats.py %t.cm.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=16 live_bytes_at_exit=0
 //
 // @moving_then_more: the loop of @moving, then a product on @b while its
@@ -85,7 +86,8 @@ module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {
     %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %f) -> tensor<4xf32> {
       %t = arith.mulf %x, %x {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
       %s = arith.addf %t, %acc {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
-      scf.yield %s : tensor<4xf32>
+      %s2 = arith.addf %s, %t {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
+      scf.yield %s2 : tensor<4xf32>
     }
     return %r : tensor<4xf32>
   }

@@ -37,7 +37,7 @@
 // HAL-DAG: %[[B:.+]] = hal.device.get @b
 // HAL: hal.device.queue.alloca<%[[A]] : !hal.device>
 // HAL: %[[IMPORTED:.+]] = hal.device.import_buffer<%[[B]] : !hal.device>
-// HAL: hal.device.queue.dispatch<%[[B]] : !hal.device> {{.*}} kernel("mul") {{.*}} bindings(%[[IMPORTED]], %[[IMPORTED]], %[[IMPORTED]])
+// HAL: hal.device.queue.dispatch.entry<%[[B]] : !hal.device> {{.*}} bindings(%[[IMPORTED]])
 // EXPLAIN: memory properties by rule 'transfer'
 // EXPLAIN-SAME: the link @b -> @a has no transparent_access, no unified_memory and no export/import handle type in common
 // CHECK: {{^}}4xi32=[122 486 1092 1940]{{$}}

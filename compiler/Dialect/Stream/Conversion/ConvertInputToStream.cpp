@@ -359,9 +359,6 @@ private:
       importTerminator(op);
     else if (auto poison = dyn_cast<ub::PoisonOp>(op))
       importPoison(poison);
-    else if (auto kernel = getElementwiseKernel(op);
-             kernel && hasTensorTypes(op))
-      importElementwise(op, *kernel);
     else if (auto dimOp = dyn_cast<tensor::DimOp>(op))
       importDim(dimOp);
     else if (auto empty = dyn_cast<tensor::EmptyOp>(op))
@@ -628,55 +625,11 @@ private:
     return getAffinity(func);
   }
 
-  // Number of elements of `type` as an index value.
-  Value elementCount(Location loc, RankedTensorType type,
-                     ValueRange dynamicDims) {
-    int64_t staticCount = 1;
-    Value dynamicCount;
-    unsigned next = 0;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      if (!type.isDynamicDim(d)) {
-        staticCount *= type.getDimSize(d);
-        continue;
-      }
-      Value dim = dynamicDims[next++];
-      dynamicCount =
-          dynamicCount ? arith::MulIOp::create(builder, loc, dynamicCount, dim)
-                       : dim;
-    }
-    Value count = indexConstant(loc, staticCount);
-    return dynamicCount
-               ? arith::MulIOp::create(builder, loc, dynamicCount, count)
-               : count;
-  }
-
-  void importElementwise(Operation *op, StringRef kernel) {
-    Location loc = op->getLoc();
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    const TensorStorage &lhs = storages[op->getOperand(0)];
-    const TensorStorage &rhs = storages[op->getOperand(1)];
-    checkSameDims(op->getLoc(), type, lhs.dynamicDims, rhs.dynamicDims,
-                  "operands of '" + op->getName().getStringRef().str() + "'");
-    TensorStorage result;
-    result.dynamicDims = lhs.dynamicDims;
-    result.size = lhs.size;
-    Value count = elementCount(loc, type, lhs.dynamicDims);
-    result.resource = AsyncDispatchOp::create(
-        builder, loc, resourceType(Lifetime::Unknown),
-        builder.getStringAttr(kernel), TypeAttr::get(type.getElementType()),
-        count, ValueRange{lhs.resource, rhs.resource},
-        ValueRange{lhs.size, rhs.size}, result.size,
-        /*tied_operands=*/nullptr);
-    setAffinity(result.resource.getDefiningOp(), affinityOf(op));
-    storages[op->getResult(0)] = result;
-    deadOps.push_back(op);
-  }
-
-  // Elementwise operands must agree on their dynamic dimensions, and so must
-  // a result and the argument it is written into. Where those come from
-  // different values the program checks at run time: the kernel sees only
-  // element counts, so a 2x3 and a 3x2 operand would otherwise combine
-  // silently. `what` names the two tensors in the message.
+  // A result and the argument it is written into must agree on their
+  // dynamic dimensions. Where those come from different values the program
+  // checks at run time: the callee sees only the buffer, so a 2x3 and a 3x2
+  // tensor would otherwise combine silently. `what` names the two tensors in
+  // the message.
   void checkSameDims(Location loc, RankedTensorType type, ValueRange lhs,
                      ValueRange rhs, const std::string &what) {
     std::string where = locationSuffix(loc);
@@ -887,6 +840,7 @@ private:
         mapping.map(value,
                     bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
       clone = bodyBuilder.clone(*member, mapping);
+      clone->removeAttr(kElementwiseSourceAttr);
       // Each binding operand its own argument, also where one value is
       // passed twice (`ins(%x, %x) outs(%x)`): copy-on-write gives the
       // written one its own storage, the others may share theirs.
@@ -970,8 +924,14 @@ private:
     SmallVector<Value> allOperands(op->getOperands());
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     SmallVector<Value> loopExtent(op.getNumLoops());
+    // An elementwise op the user wrote is named as such, its dims (the
+    // generic's loops, in order) as dimensions.
+    auto source = op->getAttrOfType<StringAttr>(kElementwiseSourceAttr);
     std::string what =
-        "operands of '" + op->getName().getStringRef().str() + "'";
+        "operands of '" +
+        (source ? source.str() : op->getName().getStringRef().str()) + "'";
+    StringRef extent =
+        source ? " differ in dimension " : " differ in the extent of loop ";
     for (auto [operand, map] : llvm::zip(allOperands, maps)) {
       for (auto [position, expr] : llvm::enumerate(map.getResults())) {
         auto loopExpr = dyn_cast<AffineDimExpr>(expr);
@@ -989,10 +949,9 @@ private:
           continue;
         Value same = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::eq, loopExtent[loop], dim);
-        cf::AssertOp::create(builder, loc, same,
-                             (what + locationSuffix(loc) +
-                              " differ in the extent of loop " + Twine(loop))
-                                 .str());
+        cf::AssertOp::create(
+            builder, loc, same,
+            (what + locationSuffix(loc) + extent + Twine(loop)).str());
       }
     }
     checkWindowExtents(op, allOperands, loopExtent);

@@ -110,33 +110,9 @@ void convertToGeneric(IRRewriter &rewriter, Operation *op) {
         linalg::YieldOp::create(nested, nestedLoc, scalar->getResults());
       });
   setAffinity(generic, affinity);
+  generic->setAttr(kElementwiseSourceAttr,
+                   rewriter.getStringAttr(op->getName().getStringRef()));
   rewriter.replaceOp(op, generic->getResults());
-}
-
-/// Whether `op` (linalg, or an elementwise op that becomes a generic) may
-/// share a dispatch with an elementwise op it is adjacent to.
-bool isFusibleNeighbor(Operation *op) {
-  if (!op)
-    return false;
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return matchPattern(fill.getInputs()[0], m_Constant());
-  return isa<linalg::LinalgOp>(op) || isGenericElementwise(op);
-}
-
-/// Whether the built-in elementwise op `op` would fuse as a generic: an
-/// operand only it uses comes from a fusible neighbor, or its one user is
-/// one. Elsewhere it keeps its built-in kernel, whose result
-/// stream-reuse-operand-storage can write over a dying operand.
-bool fusesAsGeneric(Operation *op) {
-  auto fusesWith = [&](Operation *neighbor) {
-    return isFusibleNeighbor(neighbor) && sameAffinity(neighbor, op) &&
-           neighbor->getBlock() == op->getBlock();
-  };
-  for (Value operand : op->getOperands())
-    if (operand.hasOneUse() && fusesWith(operand.getDefiningOp()))
-      return true;
-  Value result = op->getResult(0);
-  return result.hasOneUse() && fusesWith(*result.user_begin());
 }
 
 /// Step 1: elementwise ops to generics, softmax decomposed, elementwise
@@ -160,13 +136,7 @@ void prepareForFusion(Block &block) {
     rewriter.replaceOp(softmax, *results);
   }
   for (Operation &op : llvm::make_early_inc_range(block)) {
-    if (isGenericElementwise(&op)) {
-      convertToGeneric(rewriter, &op);
-      continue;
-    }
-    if (!getElementwiseKernel(&op) || !hasTensorTypes(&op))
-      continue;
-    if (fusesAsGeneric(&op))
+    if (isGenericElementwise(&op))
       convertToGeneric(rewriter, &op);
   }
   for (Operation &op : llvm::make_early_inc_range(block)) {

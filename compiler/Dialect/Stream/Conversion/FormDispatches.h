@@ -3,9 +3,8 @@
 // function; ConvertInputToStream.cpp `importGroup`).
 //
 // Before grouping, the tensor ops of each block are rewritten for fusion:
-// - elementwise arith/math ops on tensors become linalg.generic (the add,
-//   sub and mul the built-in kernels implement only where they would fuse:
-//   a linalg op makes an operand only they use, or is their one user);
+// - elementwise arith/math ops on tensors become linalg.generic (add, sub
+//   and mul too: they take the compiled path like every other op);
 // - broadcast, transpose, map, copy, elementwise and reduce are generalized,
 //   and a fill of a constant whose result only generics read becomes a
 //   generic yielding the constant;

@@ -31,32 +31,6 @@ using namespace mlir;
 
 namespace ferry::stream::input {
 
-// The element types the built-in kernels implement (runtime/drivers/local/
-// elementwise_kernels.cpp); i1, f16 and bf16 take the compiled path.
-static bool hasBuiltinKernelElements(Operation *op) {
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type)
-    return true; // scalar arith: not a kernel, decided by the caller
-  Type element = type.getElementType();
-  if (auto integer = dyn_cast<IntegerType>(element))
-    return integer.getWidth() != 1;
-  return isa<Float32Type, Float64Type>(element);
-}
-
-std::optional<StringRef> getElementwiseKernel(Operation *op) {
-  if (isa<arith::AddIOp, arith::AddFOp, arith::SubIOp, arith::SubFOp,
-          arith::MulIOp, arith::MulFOp>(op) &&
-      !hasBuiltinKernelElements(op))
-    return std::nullopt;
-  if (isa<arith::AddIOp, arith::AddFOp>(op))
-    return StringRef("add");
-  if (isa<arith::SubIOp, arith::SubFOp>(op))
-    return StringRef("sub");
-  if (isa<arith::MulIOp, arith::MulFOp>(op))
-    return StringRef("mul");
-  return std::nullopt;
-}
-
 bool isTensor(Type type) { return isa<TensorType>(type); }
 
 bool isBoundaryScalar(Type type) {
@@ -175,8 +149,8 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
 }
 
 bool isGenericElementwise(Operation *op) {
-  if (getElementwiseKernel(op) || isIntegerDivision(op) ||
-      op->getNumResults() != 1 || !op->hasTrait<OpTrait::Elementwise>() ||
+  if (isIntegerDivision(op) || op->getNumResults() != 1 ||
+      !op->hasTrait<OpTrait::Elementwise>() ||
       !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
     return false;
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -232,8 +206,6 @@ static LogicalResult checkRegionOp(Operation *op, SymbolTable &symbols) {
 }
 
 LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
-  if (getElementwiseKernel(op) && hasTensorTypes(op))
-    return checkRuntimeTensor(op, op->getResult(0).getType());
   if (isGenericElementwise(op)) {
     for (Type type : op->getOperandTypes())
       if (failed(checkRuntimeTensor(op, type)))

@@ -30,9 +30,6 @@ bool hasTensorTypes(mlir::Operation *op);
 // runtime can hold (isRuntimeTensor).
 mlir::LogicalResult checkRuntimeTensor(mlir::Operation *op, mlir::Type type);
 
-// The built-in kernel that implements an elementwise arith op on tensors.
-std::optional<mlir::StringRef> getElementwiseKernel(mlir::Operation *op);
-
 // A scalar that crosses a function boundary as it is, in an i64 register
 // (runtime/vm/bytecode_format.h: floats as their bit pattern).
 bool isBoundaryScalar(mlir::Type type);
@@ -67,10 +64,16 @@ bool isDispatchableLinalgOp(mlir::Operation *op);
 // ops, scalars captured from outside only as constants.
 mlir::LogicalResult checkDispatchableLinalgOp(mlir::linalg::LinalgOp op);
 
-// An elementwise arith or math op on ranked tensors of one shape that no
-// built-in kernel implements: it becomes a linalg.generic (what
+// An elementwise arith or math op on ranked tensors of one shape (integer
+// division aside): it becomes a linalg.generic (what
 // convert-elementwise-to-linalg makes of it) dispatched like any other.
 bool isGenericElementwise(mlir::Operation *op);
+
+// On the linalg.generic an elementwise op on tensors becomes (until it fuses
+// or is outlined): that op's name, which the import's run-time checks of
+// its operands' dims name, as the user wrote it.
+inline constexpr llvm::StringLiteral kElementwiseSourceAttr =
+    "ferry.elementwise_source";
 
 // The structured control flow ops the import rebuilds with resources in
 // place of the tensors they carry.

@@ -9,10 +9,8 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     Rewrites every public `func.func` so that its tensor arguments and
     results become `!hal.buffer_view` values: each argument is checked
     against its tensor type and imported as an external resource, each
-    result is exported. Elementwise `arith` add/sub/mul on ranked tensors
-    (static or dynamic shapes) become `stream.async.dispatch` of a built-in
-    kernel unless they fuse with a linalg op (below), and `tensor.dim` reads
-    the dimension the import recorded.
+    result is exported, and `tensor.dim` reads the dimension the import
+    recorded.
 
     Dispatch formation: every accepted linalg op on tensors (`generic` with
     an arith/math body, `matmul`, `batch_matmul`, `matvec`, `vecmat`,

@@ -100,6 +100,21 @@ def ReuseOperandStoragePass
     it, so this is safe even when the operand is read twice. A chain of
     elementwise ops on dead operands then allocates only once.
 
+    A native elementwise dispatch (`stream.async.dispatch.entry` whose
+    executable, run by it alone, is one all-parallel `linalg.generic` with
+    identity indexing maps that does not read its `outs`) whose destination
+    is a fresh `stream.async.alloca` nothing else uses writes into an input
+    of the destination's tensor type and size that dies there and may be
+    written (not a slice) instead: linalg destination style, the input
+    becomes the `outs`. The executable's payload reads the destination where
+    it read the input, and the input's bindings (every position it was
+    passed in) and their push constants go, so no two bindings alias; the
+    alloca goes. A result whose one use copies it whole into one of the
+    dispatch's operands, which nothing reads after the dispatch (a result
+    tied to a function argument), is written into that operand directly and
+    the copy goes; a result only copied into another resource is left for
+    stream-schedule-allocation to make in place there.
+
     Calls get the same treatment where the callee allows it: when a
     `stream.async.call` result is tied to a fresh `stream.async.alloca`
     nothing else uses (a `tensor.empty` the callee writes) and the callee

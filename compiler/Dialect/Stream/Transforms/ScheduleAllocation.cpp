@@ -30,6 +30,7 @@
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -266,8 +267,26 @@ private:
     if (!llvm::all_of(range,
                       [&](Value v) { return canHoistBefore(v, producer); }))
       return;
+    // A check between the producer and the update (the import's of a
+    // result's dims against the argument it is written into) runs before
+    // the producer writes the target, so a mismatch fails there, naming
+    // what differs, not at the binding's range check.
+    SmallVector<cf::AssertOp> checks;
+    for (Operation *op = producer->getNextNode(); op && op != update;
+         op = op->getNextNode()) {
+      auto check = dyn_cast<cf::AssertOp>(op);
+      if (!check)
+        continue;
+      if (!canHoistBefore(check.getArg(), producer))
+        return;
+      checks.push_back(check);
+    }
     for (Value value : range)
       hoistBefore(value, producer);
+    for (cf::AssertOp check : checks) {
+      hoistBefore(check.getArg(), producer);
+      check->moveBefore(producer);
+    }
     emplaced[producer] = targetOperand;
     keepSlicesApart(target, producer, update);
     for (Operation *op : chain)

@@ -1,14 +1,16 @@
 // RUN: ferry-opt %s --split-input-file --convert-input-to-stream | FileCheck %s
 
-// Arguments become checked imports, results exports, elementwise ops dispatches.
+// Arguments become checked imports, results exports, elementwise ops (add,
+// sub and mul like any other) native dispatches into a fresh alloca.
 // CHECK-LABEL: func.func @static(
 // CHECK-SAME: %[[A:.+]]: !hal.buffer_view, %[[B:.+]]: !hal.buffer_view) -> !hal.buffer_view
 // CHECK: %[[SA:.+]] = stream.tensor.sizeof tensor<4xi32> : index
 // CHECK: %[[RA:.+]] = stream.tensor.import %[[A]] message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%[[SA]]}
 // CHECK: %[[RB:.+]] = stream.tensor.import %[[B]] message("input 1")
-// CHECK: %[[N:.+]] = arith.constant 4 : index
-// CHECK: %[[SUM:.+]] = stream.async.dispatch kernel("add") type(i32) count(%[[N]]) (%[[RA]], %[[RB]]) : {{.+}} -> !stream.resource<external>{%[[SA]]}
-// CHECK: %[[OUT:.+]] = stream.tensor.export %[[SUM]] : tensor<4xi32> in !stream.resource<external>{%[[SA]]} -> !hal.buffer_view
+// CHECK: %[[SE:.+]] = stream.tensor.sizeof tensor<4xi32> : index
+// CHECK-NEXT: %[[E:.+]] = stream.async.alloca : !stream.resource<external>{%[[SE]]}
+// CHECK: %[[SUM:.+]] = stream.async.dispatch.entry @static_dispatch_0::@static_dispatch_0 {{.+}} push_constants() (%[[RA]], %[[RB]], %[[E]]) : {{.+}} -> %[[E]]{%[[SE]]}
+// CHECK: %[[OUT:.+]] = stream.tensor.export %[[SUM]] : tensor<4xi32> in !stream.resource<external>{%[[SE]]} -> !hal.buffer_view
 // CHECK: return %[[OUT]]
 func.func @static(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
   %0 = arith.addi %a, %b : tensor<4xi32>
@@ -22,9 +24,7 @@ func.func @static(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
 // CHECK: %[[D0:.+]] = hal.buffer_view.dim<%{{.+}} : !hal.buffer_view> [0] : index
 // CHECK: %[[S:.+]] = stream.tensor.sizeof tensor<?x3xf32>{%[[D0]]} : index
 // CHECK: stream.tensor.import %{{.+}} message("input 0") : !hal.buffer_view -> tensor<?x3xf32>{%[[D0]]}
-// CHECK: %[[C3:.+]] = arith.constant 3 : index
-// CHECK: %[[N:.+]] = arith.muli %[[D0]], %[[C3]] : index
-// CHECK: stream.async.dispatch kernel("mul") type(f32) count(%[[N]])
+// CHECK: stream.async.dispatch.entry @dynamic_dispatch_0::@dynamic_dispatch_0 {{.+}} push_constants(%[[D0]], %[[D0]], %[[D0]])
 // CHECK-NOT: tensor.dim
 // CHECK: arith.addi %[[D0]], %[[D0]] : index
 func.func @dynamic(%a: tensor<?x3xf32>) -> tensor<?x3xf32> {
@@ -39,8 +39,10 @@ func.func @dynamic(%a: tensor<?x3xf32>) -> tensor<?x3xf32> {
 
 // Intermediate results stay of undecided lifetime; only results are external.
 // CHECK-LABEL: func.func @chain
-// CHECK: %[[T:.+]] = stream.async.dispatch kernel("sub") {{.+}} -> !stream.resource<*>
-// CHECK: stream.async.dispatch kernel("mul") type(i64) count(%{{.+}}) (%[[T]], %[[T]]) {{.+}} -> !stream.resource<external>
+// CHECK: %[[E0:.+]] = stream.async.alloca : !stream.resource<*>
+// CHECK: %[[T:.+]] = stream.async.dispatch.entry @chain_dispatch_0::@chain_dispatch_0 {{.+}} -> %[[E0]]
+// CHECK: %[[E1:.+]] = stream.async.alloca : !stream.resource<external>
+// CHECK: stream.async.dispatch.entry @chain_dispatch_1::@chain_dispatch_1 {{.+}} (%[[T]], %[[T]], %[[E1]]) {{.+}} -> %[[E1]]
 func.func @chain(%a: tensor<2x2xi64>, %b: tensor<2x2xi64>) -> tensor<2x2xi64> {
   %0 = arith.subi %a, %b : tensor<2x2xi64>
   %1 = arith.muli %0, %0 : tensor<2x2xi64>
@@ -60,14 +62,15 @@ func.func @passthrough(%a: tensor<8xi8>) -> tensor<8xi8> {
 // -----
 
 // Returned storage is external with everything tied to it, including an
-// in-place write that branches off it (the second fill): the verifier needs
-// a tied result and its operand to agree, and copy-on-write later gives
-// that fill storage of its own. (%g is read twice, so the add keeps its
-// built-in kernel and the fill is not fused into a generic.)
+// in-place write that branches off it (the second fill, which only the add
+// reads: a generic yielding 9 into %f, a dispatch tied to it): the verifier
+// needs a tied result and its operand to agree, and copy-on-write later
+// gives that write storage of its own. (%g is read twice, so it is not
+// fused into the add.)
 // CHECK-LABEL: func.func @fill_into_returned
 // CHECK: %[[E:.+]] = stream.async.alloca : !stream.resource<external>
 // CHECK: %[[F:.+]] = stream.async.fill %{{.+}}, %[[E]] : i32 -> !stream.resource<external>
-// CHECK: %[[G:.+]] = stream.async.fill %{{.+}}, %[[F]] : i32 -> !stream.resource<external>
+// CHECK: %[[G:.+]] = stream.async.dispatch.entry {{.+}} (%[[F]]) : (!stream.resource<external>{{.+}}) -> %[[F]]{
 // CHECK: stream.tensor.export %[[F]]
 func.func @fill_into_returned(%x: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>) {
   %e = tensor.empty() : tensor<4xi32>

@@ -5,7 +5,7 @@
 // CHECK: stream.async.alloca : {{.+}} {stream.affinity = #hal.device.affinity<@a>}
 // CHECK: stream.async.splat {{.+}} {stream.affinity = #hal.device.affinity<@b>}
 // CHECK: stream.async.fill {{.+}} {stream.affinity = #hal.device.affinity<@a>}
-// CHECK: stream.async.dispatch {{.+}} {stream.affinity = #hal.device.affinity<@b>}
+// CHECK: stream.async.dispatch.entry {{.+}} {stream.affinity = #hal.device.affinity<@b>}
 hal.device.global @a = #hal.device.target<"local", {}>
 hal.device.global @b = #hal.device.target<"local", {}>
 func.func @own() -> tensor<4xi32> {

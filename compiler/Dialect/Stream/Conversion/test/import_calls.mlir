@@ -55,6 +55,7 @@ module @mixed {
 // CHECK-LABEL: module @splats
 // CHECK: %[[C7:.+]] = arith.constant 7 : i32
 // CHECK: %[[SPLAT:.+]] = stream.async.splat %[[C7]] : i32 -> !stream.resource<*>
+// CHECK: stream.async.dispatch.entry {{.+}} (%{{.+}}, %[[SPLAT]], %{{.+}})
 // CHECK: %[[E:.+]] = stream.async.alloca : !stream.resource<external>
 // CHECK: stream.async.fill %{{.+}}, %[[E]] : i32 -> !stream.resource<external>
 module @splats {

@@ -5,7 +5,7 @@
 // copied: the module's copy is read-only and the caller owns its results.
 // CHECK-LABEL: func.func @dense(
 // CHECK: %[[C:.+]] = stream.async.constant dense<[1, 2, 3, 4]> : tensor<4xi32> -> !stream.resource<*>{%[[S:.+]]}
-// CHECK: stream.async.dispatch kernel("add") type(i32) count(%{{.+}}) (%{{.+}}, %[[C]])
+// CHECK: stream.async.dispatch.entry {{.+}} (%{{.+}}, %[[C]], %{{.+}})
 // CHECK: %[[COPY:.+]] = stream.async.transfer %[[C]] : !stream.resource<*>{%[[S]]} -> !stream.resource<external>{%[[S]]}
 // CHECK: stream.tensor.export %[[COPY]]
 func.func @dense(%a: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>) {

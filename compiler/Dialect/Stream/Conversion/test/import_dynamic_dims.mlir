@@ -2,7 +2,7 @@
 
 // Operands of an elementwise op whose dynamic dimensions come from different
 // values are checked at run time, one assert per dimension, before the
-// dispatch (the kernel sees only element counts).
+// dispatch, naming the op as written (not the generic it becomes).
 // CHECK-LABEL: func.func @two_inputs
 // CHECK-DAG: %[[A0:.+]] = hal.buffer_view.dim<%arg0 : !hal.buffer_view> [0]
 // CHECK-DAG: %[[A1:.+]] = hal.buffer_view.dim<%arg0 : !hal.buffer_view> [1]
@@ -12,7 +12,7 @@
 // CHECK: cf.assert %[[SAME0]], "operands of 'arith.addi' at {{.+}}import_dynamic_dims.mlir:{{[0-9]+}}:{{[0-9]+}} differ in dimension 0"
 // CHECK: %[[SAME1:.+]] = arith.cmpi eq, %[[A1]], %[[B1]] : index
 // CHECK: cf.assert %[[SAME1]], "operands of 'arith.addi' at {{.+}} differ in dimension 1"
-// CHECK: stream.async.dispatch kernel("add")
+// CHECK: stream.async.dispatch.entry
 func.func @two_inputs(%a: tensor<?x?xi32>, %b: tensor<?x?xi32>) -> tensor<?x?xi32> {
   %0 = arith.addi %a, %b : tensor<?x?xi32>
   return %0 : tensor<?x?xi32>

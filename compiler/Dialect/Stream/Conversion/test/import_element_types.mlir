@@ -1,15 +1,14 @@
 // RUN: ferry-opt --split-input-file --convert-input-to-stream --verify-diagnostics %s | FileCheck %s
 
 // i1, f16 and bf16 tensors are runtime tensors: imported, filled and
-// returned like any other. The built-in add/sub/mul kernels hold only i8 to
-// i64, f32 and f64, so on the new types those ops become compiled
-// dispatches (a linalg.generic each); f32 keeps its built-in kernel.
+// returned like any other; add/sub/mul on them are compiled dispatches (a
+// linalg.generic each), as on every other type.
 // CHECK-LABEL: func.func @arith_on_new_types
 // CHECK: stream.tensor.import %{{.+}} : !hal.buffer_view -> tensor<4xf16>
 // CHECK: stream.async.dispatch.entry @arith_on_new_types_dispatch_0::@arith_on_new_types_dispatch_0
 // CHECK: stream.async.dispatch.entry @arith_on_new_types_dispatch_1::@arith_on_new_types_dispatch_1
 // CHECK: stream.async.dispatch.entry @arith_on_new_types_dispatch_2::@arith_on_new_types_dispatch_2
-// CHECK: stream.async.dispatch kernel("add") type(f32)
+// CHECK: stream.async.dispatch.entry @arith_on_new_types_dispatch_3::@arith_on_new_types_dispatch_3
 // CHECK-NOT: stream.async.dispatch kernel
 // CHECK: return
 func.func @arith_on_new_types(%h: tensor<4xf16>, %b: tensor<4xbf16>,

@@ -7,7 +7,7 @@
 // CHECK-LABEL: module @internal
 // CHECK: func.func private @square(%[[X:.+]]: !hal.buffer_view) -> !hal.buffer_view
 // CHECK:   stream.tensor.import %[[X]] message("input 0")
-// CHECK:   stream.async.dispatch kernel("mul")
+// CHECK:   stream.async.dispatch.entry @square_dispatch_0::@square_dispatch_0
 // CHECK-NOT: stream.async.transfer
 // CHECK:   stream.tensor.export
 // CHECK: func.func @main(%[[A:.+]]: !hal.buffer_view) -> !hal.buffer_view

@@ -6,12 +6,12 @@
 // scf.for: the iter_arg, yield and result are resources; the dynamic dim
 // is carried as the last iter_arg; sizes inside and after the loop come from
 // carried dims. An import makes the position external.
-// CHECK-LABEL: func.func @for_dynamic
+// CHECK-LABEL: func.func @for_dynamic(
 // CHECK: %[[D:.+]] = hal.buffer_view.dim<%arg0 : !hal.buffer_view> [0]
 // CHECK: %[[A:.+]] = stream.tensor.import
 // CHECK: %[[R:.+]]:3 = scf.for %{{.+}} = %{{.+}} to %arg1 step %{{.+}} iter_args(%[[ACC:.+]] = %[[A]], %[[K:.+]] = %c0_i32, %[[ACCD:.+]] = %[[D]]) -> (!stream.resource<external>, i32, index) {
 // CHECK-NEXT: %[[SIZE:.+]] = stream.tensor.sizeof tensor<?xi32>{%[[ACCD]]}
-// CHECK: %[[Y:.+]] = stream.async.dispatch kernel("add") {{.+}}(%[[ACC]], %[[A]]) : (!stream.resource<external>{%[[SIZE]]}
+// CHECK: %[[Y:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %[[A]], %{{.+}}) : (!stream.resource<external>{%[[SIZE]]}
 // CHECK: scf.yield %[[Y]], %{{.+}}, %[[ACCD]] : !stream.resource<external>, i32, index
 // CHECK: %[[RSIZE:.+]] = stream.tensor.sizeof tensor<?xi32>{%[[R]]#2}
 // CHECK: stream.tensor.export %[[R]]#0 : tensor<?xi32>{%[[R]]#2} in !stream.resource<external>{%[[RSIZE]]}
@@ -33,7 +33,7 @@ func.func @for_dynamic(%a: tensor<?xi32>, %n: index) -> (tensor<?xi32>, i32) {
 
 // A loop whose values the function makes itself stays of undecided lifetime
 // (resource<*>) until something decides it.
-// CHECK-LABEL: func.func @for_undecided
+// CHECK-LABEL: func.func @for_undecided(
 // CHECK: %[[INIT:.+]] = stream.async.splat
 // CHECK: scf.for {{.+}} iter_args(%{{.+}} = %[[INIT]]) -> (!stream.resource<*>)
 // CHECK: stream.resource.load
@@ -53,11 +53,11 @@ func.func @for_undecided(%n: index) -> i32 {
 
 // scf.if: both branches yield a resource; the dynamic dim is an extra result
 // yielded by each branch.
-// CHECK-LABEL: func.func @if_dynamic
+// CHECK-LABEL: func.func @if_dynamic(
 // CHECK: %[[D:.+]] = hal.buffer_view.dim
 // CHECK: %[[A:.+]] = stream.tensor.import
 // CHECK: %[[R:.+]]:2 = scf.if %arg1 -> (!stream.resource<external>, index) {
-// CHECK: %[[Y:.+]] = stream.async.dispatch kernel("mul")
+// CHECK: %[[Y:.+]] = stream.async.dispatch.entry
 // CHECK: scf.yield %[[Y]], %[[D]] : !stream.resource<external>, index
 // CHECK: } else {
 // CHECK: scf.yield %[[A]], %[[D]] : !stream.resource<external>, index
@@ -76,7 +76,7 @@ func.func @if_dynamic(%a: tensor<?xi32>, %c: i1) -> tensor<?xi32> {
 
 // scf.while: before and after arguments, the condition's values and the
 // results are resources, each with its dim appended.
-// CHECK-LABEL: func.func @while_dynamic
+// CHECK-LABEL: func.func @while_dynamic(
 // CHECK: %[[D:.+]] = hal.buffer_view.dim
 // CHECK: %[[A:.+]] = stream.tensor.import
 // CHECK: %[[R:.+]]:2 = scf.while (%[[W:.+]] = %[[A]], %[[WD:.+]] = %[[D]]) : (!stream.resource<external>, index) -> (!stream.resource<external>, index) {
@@ -84,7 +84,7 @@ func.func @if_dynamic(%a: tensor<?xi32>, %c: i1) -> tensor<?xi32> {
 // CHECK: scf.condition(%{{.+}}) %[[W]], %[[WD]] : !stream.resource<external>, index
 // CHECK: ^bb0(%[[Z:.+]]: !stream.resource<external>, %[[ZD:.+]]: index):
 // CHECK: stream.tensor.sizeof tensor<?xi32>{%[[ZD]]}
-// CHECK: %[[Y:.+]] = stream.async.dispatch kernel("add") {{.+}}(%[[Z]], %[[Z]])
+// CHECK: %[[Y:.+]] = stream.async.dispatch.entry {{.+}}(%[[Z]], %[[Z]], %{{.+}})
 // CHECK: scf.yield %[[Y]], %[[ZD]] : !stream.resource<external>, index
 // CHECK: stream.tensor.export %[[R]]#0 : tensor<?xi32>{%[[R]]#1}
 func.func @while_dynamic(%a: tensor<?xi32>) -> tensor<?xi32> {
@@ -105,11 +105,11 @@ func.func @while_dynamic(%a: tensor<?xi32>) -> tensor<?xi32> {
 // -----
 
 // Nested: a loop inside an scf.if inside a loop, each carrying the tensor.
-// CHECK-LABEL: func.func @nested
+// CHECK-LABEL: func.func @nested(
 // CHECK: scf.for {{.+}} iter_args(%[[OUTER:.+]] = %{{.+}}) -> (!stream.resource<external>)
 // CHECK: scf.if %{{.+}} -> (!stream.resource<external>)
 // CHECK: scf.for {{.+}} iter_args(%[[INNER:.+]] = %[[OUTER]]) -> (!stream.resource<external>)
-// CHECK: stream.async.dispatch kernel("add") {{.+}}(%[[INNER]], %[[INNER]])
+// CHECK: stream.async.dispatch.entry {{.+}}(%[[INNER]], %[[INNER]], %{{.+}})
 // CHECK: } else {
 // CHECK: scf.yield %[[OUTER]] : !stream.resource<external>
 func.func @nested(%a: tensor<4xi32>, %n: index, %c: i1) -> tensor<4xi32> {
@@ -133,9 +133,9 @@ func.func @nested(%a: tensor<4xi32>, %n: index, %c: i1) -> tensor<4xi32> {
 // -----
 
 // scf.execute_region of one block yields a resource.
-// CHECK-LABEL: func.func @execute_region
+// CHECK-LABEL: func.func @execute_region(
 // CHECK: %[[R:.+]] = scf.execute_region -> !stream.resource<external> {
-// CHECK: %[[Y:.+]] = stream.async.dispatch kernel("sub")
+// CHECK: %[[Y:.+]] = stream.async.dispatch.entry
 // CHECK: scf.yield %[[Y]] : !stream.resource<external>
 // CHECK: stream.tensor.export %[[R]]
 func.func @execute_region(%a: tensor<4xi32>) -> tensor<4xi32> {
@@ -150,10 +150,10 @@ func.func @execute_region(%a: tensor<4xi32>) -> tensor<4xi32> {
 
 // Branches between blocks are lifted to scf first: a diamond becomes an
 // scf.if.
-// CHECK-LABEL: func.func @cf_diamond
+// CHECK-LABEL: func.func @cf_diamond(
 // CHECK-NOT: cf.cond_br
 // CHECK: scf.if %arg1 -> (!stream.resource<external>)
-// CHECK: stream.async.dispatch kernel("add")
+// CHECK: stream.async.dispatch.entry
 // CHECK: return
 func.func @cf_diamond(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
   cf.cond_br %c, ^a, ^b
@@ -169,12 +169,12 @@ func.func @cf_diamond(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
 // A loop of branches becomes an scf.while carrying the tensor; what the
 // lifting leaves undefined on a path (ub.poison) becomes an allocation of
 // undefined contents.
-// CHECK-LABEL: func.func @cf_loop
+// CHECK-LABEL: func.func @cf_loop(
 // CHECK-NOT: cf.br
 // CHECK-NOT: ub.poison
 // CHECK: stream.async.alloca
 // CHECK: scf.while
-// CHECK: stream.async.dispatch kernel("add")
+// CHECK: stream.async.dispatch.entry
 // CHECK: scf.condition
 // CHECK: return
 func.func @cf_loop(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
@@ -195,7 +195,7 @@ func.func @cf_loop(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
 // -----
 
 // A scalar ub.poison is a zero.
-// CHECK-LABEL: func.func @scalar_poison
+// CHECK-LABEL: func.func @scalar_poison(
 // CHECK-NOT: ub.poison
 // CHECK: %[[Z:.+]] = arith.constant 0 : i32
 // CHECK: return %{{.+}}, %[[Z]]

@@ -5,14 +5,14 @@
 // function's stream.tied_operands, the result is copied whole into the
 // argument's import (an update, which later passes make the producer write
 // there directly) and the updated argument is what is returned.
-// CHECK-LABEL: func.func @accumulate
-// CHECK-SAME: (%[[X:.+]]: !hal.buffer_view, %[[ACC:.+]]: !hal.buffer_view) -> !hal.buffer_view
+// CHECK-LABEL: func.func @accumulate(
+// CHECK-SAME: %[[X:.+]]: !hal.buffer_view, %[[ACC:.+]]: !hal.buffer_view) -> !hal.buffer_view
 // CHECK-SAME: stream.tied_operands = array<i64: 1>
 // CHECK-NOT: iree.abi.tied
 // CHECK: %[[IX:.+]] = stream.tensor.import %[[X]]
 // CHECK: %[[IACC:.+]] = stream.tensor.import %[[ACC]]
-// CHECK: %[[SUM:.+]] = stream.async.dispatch kernel("add") {{.+}} (%[[IACC]], %[[IX]])
-// CHECK: %[[U:.+]] = stream.async.update %[[SUM]], %[[IACC]][%{{.+}}] : !stream.resource<*>{%[[S:.+]]} -> !stream.resource<external>{%[[S]]}
+// CHECK: %[[SUM:.+]] = stream.async.dispatch.entry {{.+}} (%[[IACC]], %[[IX]], %{{.+}})
+// CHECK: %[[U:.+]] = stream.async.update %[[SUM]], %[[IACC]][%{{.+}}] : !stream.resource<*>{%{{.+}}} -> !stream.resource<external>{%{{.+}}}
 // CHECK: %[[V:.+]] = stream.tensor.export %[[U]]
 // CHECK: return %[[V]]
 func.func @accumulate(%x: tensor<4xi32>, %acc: tensor<4xi32>) -> (tensor<4xi32> {iree.abi.tied = 1 : index}) {
@@ -23,7 +23,7 @@ func.func @accumulate(%x: tensor<4xi32>, %acc: tensor<4xi32>) -> (tensor<4xi32> 
 // -----
 
 // Returning the argument itself needs no copy: it is in place already.
-// CHECK-LABEL: func.func @unchanged
+// CHECK-LABEL: func.func @unchanged(
 // CHECK: %[[I:.+]] = stream.tensor.import
 // CHECK-NOT: stream.async.update
 // CHECK: stream.tensor.export %[[I]]
@@ -35,7 +35,7 @@ func.func @unchanged(%a: tensor<4xi32>) -> (tensor<4xi32> {iree.abi.tied = 0 : i
 
 // The lent argument is overwritten last, so an untied result returning its
 // original value gets a copy of it first.
-// CHECK-LABEL: func.func @original_too
+// CHECK-LABEL: func.func @original_too(
 // CHECK: %[[IACC:.+]] = stream.tensor.import %arg1
 // CHECK: %[[SUM:.+]] = stream.async.dispatch
 // CHECK: %[[COPY:.+]] = stream.async.transfer %[[IACC]]
@@ -51,7 +51,7 @@ func.func @original_too(%x: tensor<4xi32>, %acc: tensor<4xi32>) -> (tensor<4xi32
 
 // Dynamic dims: the result and the argument it goes into must agree, which
 // the program checks at run time where they are different values.
-// CHECK-LABEL: func.func @dynamic
+// CHECK-LABEL: func.func @dynamic(
 // CHECK: %[[DX:.+]] = hal.buffer_view.dim<%arg0 : !hal.buffer_view> [0]
 // CHECK: %[[DO:.+]] = hal.buffer_view.dim<%arg1 : !hal.buffer_view> [0]
 // CHECK: %[[SAME:.+]] = arith.cmpi eq, %[[DX]], %[[DO]]
