@@ -399,8 +399,23 @@ bool isExecutable(Operation *op) {
   return isa<ModuleOp>(op) && op->hasAttr(kExecutableAttr);
 }
 
+// A dispatch function as text without its name: two functions with the
+// same text compile to the same code.
+std::string bodyText(func::FuncOp func) {
+  StringAttr name = func.getSymNameAttr();
+  func.setSymName("f");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  func->print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+  func.setSymNameAttr(name);
+  return text;
+}
+
 // Compiles every executable of `module` into one shared object: executable
-// 0 of the table, one entry per dispatch function, in module order.
+// 0 of the table, one entry per distinct dispatch function, in module
+// order. A function identical to an earlier one but for its name (the
+// same elementwise op at the same types, made once per use) shares its
+// entry: a program of thousands of dispatches compiles a handful.
 LogicalResult
 compileExecutables(ModuleOp module, const BytecodeWriterOptions &options,
                    std::vector<vm::bytecode::ExecutableRecord> &records,
@@ -410,6 +425,8 @@ compileExecutables(ModuleOp module, const BytecodeWriterOptions &options,
   builder.setInsertionPointToEnd(merged->getBody());
   SmallVector<Attribute> symbols;
   llvm::StringSet<> names;
+  llvm::StringMap<unsigned> distinct;
+  SmallVector<std::pair<Attribute, unsigned>> sharing;
   for (Operation &op : module.getBody()->getOperations()) {
     if (!isExecutable(&op))
       continue;
@@ -421,10 +438,16 @@ compileExecutables(ModuleOp module, const BytecodeWriterOptions &options,
         return func.emitError() << "dispatch function '" << func.getSymName()
                                 << "' is defined by two executables; entry "
                                    "names must be unique in a module";
-      builder.clone(*func);
-      symbols.push_back(
+      auto symbol =
           SymbolRefAttr::get(executable.getSymNameAttr(),
-                             {FlatSymbolRefAttr::get(func.getSymNameAttr())}));
+                             {FlatSymbolRefAttr::get(func.getSymNameAttr())});
+      auto [it, isNew] = distinct.try_emplace(bodyText(func), symbols.size());
+      if (!isNew) {
+        sharing.push_back({symbol, it->second});
+        continue;
+      }
+      builder.clone(*func);
+      symbols.push_back(symbol);
     }
   }
   if (symbols.empty())
@@ -448,6 +471,8 @@ compileExecutables(ModuleOp module, const BytecodeWriterOptions &options,
     record.entries.push_back(std::move(entryRecord));
     entries[symbols[index]] = {0u, uint32_t(index)};
   }
+  for (auto [symbol, index] : sharing)
+    entries[symbol] = {0u, uint32_t(index)};
   records.push_back(std::move(record));
   return success();
 }

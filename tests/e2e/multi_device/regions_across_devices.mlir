@@ -59,7 +59,7 @@
 // MORE0-NEXT: 4xf32=[1 4 9 16]
 // RUN: %python %S/../check_stats.py %t.m0.json --device=b peak_bytes=32 live_bytes_at_exit=0 --device=a live_bytes_at_exit=0
 // RUN: ferry-run %t.fvm --function=moving_then_more --input=4xf32=1,2,3,4 --input=index=2 --device=a=local-sync --device=b=local-sync --stats=%t.m2.json | FileCheck %s --check-prefix=MORE2
-// MORE2: 4xf32=[4 10 20 34]
+// MORE2: 4xf32=[6 18 38 66]
 // MORE2-NEXT: 4xf32=[1 4 9 16]
 // RUN: %python %S/../check_stats.py %t.m2.json --device=a peak_bytes=48 live_bytes_at_exit=0 --device=b peak_bytes=16 live_bytes_at_exit=0
 module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {transparent_access = #hal.runtime, unified_memory = #hal.runtime}), (@b -> @a = {transparent_access = #hal.runtime, unified_memory = #hal.runtime})]>} {
@@ -100,7 +100,8 @@ module attributes {stream.topology = #hal.device.topology<links = [(@a -> @b = {
     %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %f) -> tensor<4xf32> {
       %t = arith.mulf %x, %x {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
       %s = arith.addf %t, %acc {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
-      scf.yield %s : tensor<4xf32>
+      %s2 = arith.addf %s, %t {stream.affinity = #hal.device.affinity<@a>} : tensor<4xf32>
+      scf.yield %s2 : tensor<4xf32>
     }
     %u = arith.mulf %x, %x {stream.affinity = #hal.device.affinity<@b>} : tensor<4xf32>
     return %r, %u : tensor<4xf32>, tensor<4xf32>

@@ -185,51 +185,53 @@ void prepareForFusion(Block &block) {
 
 /// Step 2: an all-parallel generic merges into the generic reading it when
 /// that is its only user (linalg elementwise fusion), until none does.
+/// One pass in block order: producers come before their consumer, and a
+/// fused op is tried again at once (its inputs are its producers'), so
+/// nothing is rescanned (rescanning the block after every merge was
+/// quadratic in the length of a chain).
 void fuseElementwise(Block &block) {
   IRRewriter rewriter(block.getParentOp()->getContext());
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (Operation &op : block) {
-      auto consumer = dyn_cast<linalg::GenericOp>(&op);
-      if (!consumer || !consumer.hasPureTensorSemantics())
-        continue;
-      for (OpOperand *operand : consumer.getDpsInputOperands()) {
-        auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
-        if (!producer || producer->getBlock() != &block ||
-            !sameAffinity(producer, consumer) ||
-            // Read once: fused at one operand, a second read would keep
-            // the producer's result as another result of the fused op.
-            !operand->get().hasOneUse() || producer->getNumResults() != 1 ||
-            !linalg::areElementwiseOpsFusable(operand))
-          continue;
-        AffinityAttr affinity = getAffinity(consumer);
-        rewriter.setInsertionPoint(consumer);
-        FailureOr<linalg::ElementwiseOpFusionResult> fused =
-            linalg::fuseElementwiseOps(rewriter, operand);
-        if (failed(fused))
-          continue;
-        // Upstream keeps a producer result the fused op cannot drop (one
-        // whose payload reads its destination, say) as a result of its own;
-        // one dispatch makes one result: not fused.
-        if (fused->fusedOp->getNumResults() != consumer->getNumResults()) {
-          rewriter.eraseOp(fused->fusedOp);
-          continue;
-        }
-        setAffinity(fused->fusedOp, affinity);
-        for (auto [from, to] : fused->replacements)
-          rewriter.replaceUsesWithIf(from, to, [&](OpOperand &use) {
-            return use.getOwner() != producer;
-          });
-        rewriter.eraseOp(consumer);
-        if (producer->use_empty())
-          rewriter.eraseOp(producer);
-        changed = true;
-        break;
-      }
-      if (changed)
-        break;
+  for (Operation *op = block.empty() ? nullptr : &block.front(); op;) {
+    auto consumer = dyn_cast<linalg::GenericOp>(op);
+    if (!consumer || !consumer.hasPureTensorSemantics()) {
+      op = op->getNextNode();
+      continue;
     }
+    Operation *fusedOp = nullptr;
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || producer->getBlock() != &block ||
+          !sameAffinity(producer, consumer) ||
+          // Read once: fused at one operand, a second read would keep
+          // the producer's result as another result of the fused op.
+          !operand->get().hasOneUse() || producer->getNumResults() != 1 ||
+          !linalg::areElementwiseOpsFusable(operand))
+        continue;
+      AffinityAttr affinity = getAffinity(consumer);
+      rewriter.setInsertionPoint(consumer);
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, operand);
+      if (failed(fused))
+        continue;
+      // Upstream keeps a producer result the fused op cannot drop (one
+      // whose payload reads its destination, say) as a result of its own;
+      // one dispatch makes one result: not fused.
+      if (fused->fusedOp->getNumResults() != consumer->getNumResults()) {
+        rewriter.eraseOp(fused->fusedOp);
+        continue;
+      }
+      setAffinity(fused->fusedOp, affinity);
+      for (auto [from, to] : fused->replacements)
+        rewriter.replaceUsesWithIf(from, to, [&](OpOperand &use) {
+          return use.getOwner() != producer;
+        });
+      rewriter.eraseOp(consumer);
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
+      fusedOp = fused->fusedOp;
+      break;
+    }
+    op = fusedOp ? fusedOp : op->getNextNode();
   }
   // Destinations the merged producers wrote are dead now.
   for (Operation &op : llvm::make_early_inc_range(block))

@@ -67,9 +67,10 @@ void unifyStorageTypes(Value operand, Value result) {
 // (a `tensor.empty` the callee fills) can take the storage of an untied
 // input of the same size that dies at the call, if the callee declares that
 // its tied outputs may alias its inputs. The alloca is then dead.
-void reuseInputForTiedOutputs(AsyncCallOp call, WritableStorage &storage) {
-  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-      call, call.getCalleeAttr());
+void reuseInputForTiedOutputs(AsyncCallOp call, WritableStorage &storage,
+                              SymbolTableCollection &symbols) {
+  auto callee =
+      symbols.lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
   if (!callee || !callee->hasAttr(kTiedMayAliasAttr))
     return;
   std::optional<ArrayRef<int64_t>> ties = call.getTiedOperands();
@@ -140,7 +141,8 @@ linalg::GenericOp getElementwiseBody(func::FuncOp func, int64_t destination) {
 // rewritten.
 void reuseInputForEntry(AsyncDispatchEntryOp dispatch,
                         const llvm::DenseMap<Attribute, unsigned> &entryUses,
-                        WritableStorage &storage) {
+                        WritableStorage &storage,
+                        SymbolTableCollection &symbols) {
   ArrayRef<int64_t> ties = dispatch.getTiedOperands();
   if (ties.size() != 1 || ties[0] < 0 ||
       entryUses.lookup(dispatch.getEntryAttr()) != 1)
@@ -152,7 +154,7 @@ void reuseInputForEntry(AsyncDispatchEntryOp dispatch,
   auto alloca = empty.getDefiningOp<AsyncAllocaOp>();
   if (!alloca || !empty.hasOneUse())
     return;
-  auto func = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+  auto func = symbols.lookupNearestSymbolFrom<func::FuncOp>(
       dispatch, dispatch.getEntryAttr());
   if (!func || func.getNumArguments() != operands.size())
     return;
@@ -247,6 +249,13 @@ void reuseInputForEntry(AsyncDispatchEntryOp dispatch,
       0, codegen::kDestinationAttr,
       Builder(func.getContext()).getI64IntegerAttr(newDestination));
 
+  // Only these answers change (the dispatch's result is now made from
+  // `input`); forgetting everything made the pass quadratic on long
+  // chains of elementwise ops.
+  SmallVector<Value> changed = {input, dispatch.getResult(), empty};
+  if (update)
+    changed.push_back(update.getResult());
+  storage.forget(changed);
   unifyStorageTypes(input, dispatch.getResult());
   dispatch.getResourceOperandsMutable()[destination].set(input);
   for (int64_t index = operands.size() - 1; index >= 0; --index) {
@@ -265,7 +274,6 @@ void reuseInputForEntry(AsyncDispatchEntryOp dispatch,
     update.getResult().replaceAllUsesWith(dispatch.getResult());
     update.erase();
   }
-  storage.invalidate();
 }
 
 struct ReuseOperandStoragePass
@@ -291,10 +299,14 @@ struct ReuseOperandStoragePass
     SmallVector<AsyncDispatchEntryOp> entries;
     getOperation().walk(
         [&](AsyncDispatchEntryOp entry) { entries.push_back(entry); });
+    // One symbol table per module, built once: a lookup scanning the
+    // module per dispatch made the pass quadratic (50,000 dispatches).
+    SymbolTableCollection symbols;
     for (AsyncDispatchEntryOp entry : entries)
-      reuseInputForEntry(entry, entryUses, storage);
-    getOperation().walk(
-        [&](AsyncCallOp call) { reuseInputForTiedOutputs(call, storage); });
+      reuseInputForEntry(entry, entryUses, storage, symbols);
+    getOperation().walk([&](AsyncCallOp call) {
+      reuseInputForTiedOutputs(call, storage, symbols);
+    });
   }
 };
 
