@@ -123,8 +123,8 @@ FEATURES = {
                              "sizes (cast to static)"),
     "scalar_slice_sizes": (False, "with dynamic_slices, sizes computed from a scalar input "
                                   "(the walk cannot size a copy of the slice: gives no peak)"),
-    "strided_dynamic_tiles": (False, "with slices, strided (copy-kernel) slices with dynamic tile "
-                                     "dims and no static dim cut (known failure, README.md)"),
+    "strided_dynamic_tiles": (True, "with slices, strided (copy-kernel) slices with dynamic tile "
+                                    "dims and no static dim cut"),
     "tile_programs": (True, "now and then a whole @main of tiles: input rows read in place by "
                             "dispatches, tiles inserted into one buffer, straight and in an "
                             "scf.for; checks copies == 0"),

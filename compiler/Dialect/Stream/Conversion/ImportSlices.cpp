@@ -5,6 +5,7 @@
 
 #include "compiler/Codegen/ExecutableCompiler.h"
 #include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
+#include "compiler/Dialect/Stream/IR/StreamInterfaces.h"
 #include "compiler/Utils/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -265,8 +266,14 @@ linalg::GenericOp buildStridedCopy(OpBuilder &builder,
   // extract's input) where it is larger than the tile, so the generic
   // does not verify ("inferred ... dimension #1 to be 5, but found 2").
   // On a static tile dim smaller than the full one, `loop mod size` (the
-  // same index) leaves the extent to the tile.
+  // same index) leaves the extent to the tile. On a dynamic one, `loop +
+  // w` does, w being one more loop of a single iteration whose extent a
+  // shape-only one-element input gives (as pad and concat copy, a window:
+  // the import checks that the full tensor holds what the loops reach).
   RankedTensorType full = fullType(op);
+  unsigned rank = tile.getRank();
+  AffineExpr window = getAffineDimExpr(rank, context);
+  bool windowed = false;
   SmallVector<AffineExpr> fullIndex;
   unsigned loop = 0;
   for (int64_t d = 0; d < full.getRank(); ++d) {
@@ -278,24 +285,40 @@ linalg::GenericOp buildStridedCopy(OpBuilder &builder,
     }
     int64_t size = tile.getDimSize(loop);
     AffineExpr index = getAffineDimExpr(loop++, context);
-    if (offset == 0 && stride == 1 && !ShapedType::isDynamic(size) &&
-        (full.isDynamicDim(d) || full.getDimSize(d) != size))
+    if (offset == 0 && stride == 1 && ShapedType::isDynamic(size)) {
+      index = index + window;
+      windowed = true;
+    } else if (offset == 0 && stride == 1 &&
+               (full.isDynamicDim(d) || full.getDimSize(d) != size)) {
       index = index % size;
+    }
     fullIndex.push_back(index * stride + offset);
   }
-  AffineMap identity = builder.getMultiDimIdentityMap(tile.getRank());
-  AffineMap strided = AffineMap::get(tile.getRank(), 0, fullIndex, context);
-  SmallVector<utils::IteratorType> iterators(tile.getRank(),
+  unsigned loops = rank + (windowed ? 1 : 0);
+  SmallVector<AffineExpr> tileIndex;
+  for (unsigned d = 0; d < rank; ++d)
+    tileIndex.push_back(getAffineDimExpr(d, context));
+  AffineMap identity = AffineMap::get(loops, 0, tileIndex, context);
+  AffineMap strided = AffineMap::get(loops, 0, fullIndex, context);
+  SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   bool extract = isa<tensor::ExtractSliceOp>(op.getOperation());
-  Value input = op->getOperand(0);
+  SmallVector<Value> inputs = {op->getOperand(0)};
   Value output = extract ? init : op->getOperand(1);
-  SmallVector<AffineMap> maps = extract
-                                    ? SmallVector<AffineMap>{strided, identity}
-                                    : SmallVector<AffineMap>{identity, strided};
+  SmallVector<AffineMap> maps = extract ? SmallVector<AffineMap>{strided}
+                                        : SmallVector<AffineMap>{identity};
+  if (windowed) {
+    iterators.push_back(utils::IteratorType::reduction);
+    auto windowShape = tensor::EmptyOp::create(
+        builder, loc, ArrayRef<int64_t>{1}, tile.getElementType());
+    stream::setAffinity(windowShape, stream::getAffinity(op));
+    inputs.push_back(windowShape);
+    maps.push_back(AffineMap::get(loops, 0, window));
+  }
+  maps.push_back(extract ? identity : strided);
   auto copy = linalg::GenericOp::create(
-      builder, loc, TypeRange{output.getType()}, ValueRange{input},
-      ValueRange{output}, maps, iterators,
+      builder, loc, TypeRange{output.getType()}, inputs, ValueRange{output},
+      maps, iterators,
       [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
         linalg::YieldOp::create(nested, nestedLoc, args.front());
       });
