@@ -176,7 +176,10 @@ Flags:
                          peak_bytes live_bytes_at_exit copies bytes_copied
                          fills dispatches transfers bytes_transferred
                          constant_bytes
-                         (transfers: copies into or back out of a device's
+                         (copies: queue copies and runs of copy kernels, a
+                         strided slice's gather or scatter, counted by the
+                         slice's bytes; dispatches: compute kernels;
+                         transfers: copies into or back out of a device's
                          stand-in for a buffer of a device it shares no
                          memory or handle type with, staged through host
                          memory; the staging copies count as copies)
