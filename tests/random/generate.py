@@ -81,7 +81,7 @@ FEATURES = {
     "tensor_regions": (True, "scf.for carrying tensors (and a scalar) and scf.if choosing "
                              "between tensors, nested, in tensor functions"),
     "two_device_regions": (True, "with tensor_regions, regions in two-device programs"),
-    "dynamic_regions": (False, "with tensor_regions, regions in programs of dynamic shape"),
+    "dynamic_regions": (True, "with tensor_regions, regions in programs of dynamic shape"),
     "if_in_loop": (True, "with tensor_regions, scf.if inside a loop body (the compiler may "
                           "not know who owns its result: the walk gives no peak)"),
     # Issue 14: linalg ops of other shapes (linalg_gen.py).
