@@ -108,9 +108,9 @@ struct DeviceStatistics {
   uint64_t bytesCopied = 0;
   uint64_t fills = 0;
   uint64_t dispatches = 0; // built-in kernels and compute entries
-  uint64_t allocas = 0;   // queue allocas executed
-  uint64_t deallocas = 0; // queue deallocas that freed memory here
-  uint64_t barriers = 0;  // barriers, including deallocas that freed nothing
+  uint64_t allocas = 0;    // queue allocas executed
+  uint64_t deallocas = 0;  // queue deallocas that freed memory here
+  uint64_t barriers = 0;   // barriers, including deallocas that freed nothing
   uint64_t hostCalls = 0;
   // Copies between another device's buffer and this device's transfer
   // mirror of it (buffer_import.h), in either direction, and their bytes.

@@ -107,11 +107,12 @@ public:
     answered.clear();
   }
 
-  // Forget the answers for `values` only: a rewrite that changed how these
-  // values' storage is made, and nothing upstream of them (answers rest on
-  // the values a resource is made from, never on later ones). Call before
-  // erasing any of them. (A value erased from `cache` may stay in
-  // `answered`; forgetting it again there is harmless.)
+  // Forget the answers for `values` only, after a rewrite that changed how
+  // these values' storage is made and nothing else: no other value's
+  // storage, and no op at which a value is last used (block arguments and
+  // carried positions rest on those). Call before erasing any of them. (A
+  // value erased from `cache` may stay in `answered`; forgetting it again
+  // there is harmless.)
   void forget(llvm::ArrayRef<mlir::Value> values) {
     for (mlir::Value value : values)
       cache.erase(value);

@@ -249,8 +249,9 @@ void reuseInputForEntry(AsyncDispatchEntryOp dispatch,
       0, codegen::kDestinationAttr,
       Builder(func.getContext()).getI64IntegerAttr(newDestination));
 
-  // Only these answers change (the dispatch's result is now made from
-  // `input`); forgetting everything made the pass quadratic on long
+  // Only these answers change: the dispatch's result is now made from
+  // `input`, which is still last used at the dispatch, and the alloca and
+  // update go. Forgetting everything made the pass quadratic on long
   // chains of elementwise ops.
   SmallVector<Value> changed = {input, dispatch.getResult(), empty};
   if (update)
