@@ -5,10 +5,12 @@
 #include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
 #include "compiler/Dialect/Stream/IR/StreamInterfaces.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 
@@ -115,8 +117,80 @@ void convertToGeneric(IRRewriter &rewriter, Operation *op) {
   rewriter.replaceOp(op, generic->getResults());
 }
 
+/// A scalar the body of `generic` reads that is no constant (captured, or a
+/// scalar `ins`: a function argument, a value read back from a tensor, an
+/// induction variable) becomes a 0-d tensor input filled with it just
+/// before: a dispatch's operands are tensors, its push constants dynamic
+/// sizes. An index goes as i64 and is cast back at the top of the body.
+void passScalarsAsTensors(IRRewriter &rewriter, linalg::GenericOp generic) {
+  auto isPassed = [](Value value) {
+    return !isTensor(value.getType()) && !matchPattern(value, m_Constant());
+  };
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(generic.getRegion(), captured);
+  SmallVector<Value> passed(llvm::make_filter_range(captured, isPassed));
+  if (passed.empty() && llvm::none_of(generic.getDpsInputs(), isPassed))
+    return;
+  Location loc = generic.getLoc();
+  AffinityAttr affinity = getAffinity(generic);
+  Type i64 = rewriter.getI64Type();
+  rewriter.setInsertionPoint(generic);
+  auto asTensor = [&](Value scalar) -> Value {
+    if (scalar.getType().isIndex())
+      scalar = arith::IndexCastOp::create(rewriter, loc, i64, scalar);
+    auto empty = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
+                                         scalar.getType());
+    auto fill = linalg::FillOp::create(rewriter, loc, ValueRange{scalar},
+                                       ValueRange{empty.getResult()});
+    setAffinity(empty, affinity);
+    setAffinity(fill, affinity);
+    return fill.getResult(0);
+  };
+  Block &body = generic.getRegion().front();
+  OpBuilder top = OpBuilder::atBlockBegin(&body);
+  // The body's argument for `scalar`, read as the scalar's own type.
+  auto asScalar = [&](BlockArgument arg, Type type) -> Value {
+    if (!type.isIndex())
+      return arg;
+    arg.setType(i64);
+    auto cast = arith::IndexCastOp::create(top, loc, top.getIndexType(), arg);
+    arg.replaceAllUsesExcept(cast, cast);
+    return cast;
+  };
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    maps.push_back(generic.getMatchingIndexingMap(input));
+    Value value = input->get();
+    inputs.push_back(isPassed(value) ? asTensor(value) : value);
+    if (isPassed(value))
+      asScalar(body.getArgument(input->getOperandNumber()), value.getType());
+  }
+  AffineMap scalarMap =
+      AffineMap::get(generic.getNumLoops(), 0, rewriter.getContext());
+  for (auto [k, value] : llvm::enumerate(passed)) {
+    inputs.push_back(asTensor(value));
+    maps.push_back(scalarMap);
+    Type type = value.getType();
+    BlockArgument arg =
+        body.insertArgument(generic.getNumDpsInputs() + k, type, loc);
+    Value read = asScalar(arg, type);
+    value.replaceUsesWithIf(read, [&](OpOperand &use) {
+      return generic.getRegion().isAncestor(use.getOwner()->getParentRegion());
+    });
+  }
+  for (OpOperand &init : generic.getDpsInitsMutable())
+    maps.push_back(generic.getMatchingIndexingMap(&init));
+  auto replacement = linalg::GenericOp::create(
+      rewriter, loc, generic.getResultTypes(), inputs, generic.getDpsInits(),
+      maps, generic.getIteratorTypesArray());
+  replacement->setDiscardableAttrs(generic->getDiscardableAttrDictionary());
+  replacement.getRegion().takeBody(generic.getRegion());
+  rewriter.replaceOp(generic, replacement->getResults());
+}
+
 /// Step 1: elementwise ops to generics, softmax decomposed, elementwise
-/// named ops generalized.
+/// named ops generalized, scalars a body reads passed as tensors.
 void prepareForFusion(Block &block) {
   IRRewriter rewriter(block.getParentOp()->getContext());
   for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -181,6 +255,10 @@ void prepareForFusion(Block &block) {
     setAffinity(generic, getAffinity(fill));
     rewriter.replaceOp(fill, generic->getResults());
   }
+  for (Operation &op : llvm::make_early_inc_range(block))
+    if (auto generic = dyn_cast<linalg::GenericOp>(&op);
+        generic && generic.hasPureTensorSemantics())
+      passScalarsAsTensors(rewriter, generic);
 }
 
 /// Step 2: an all-parallel generic merges into the generic reading it when

@@ -41,6 +41,11 @@ bool isBoundaryScalar(Type type) {
   return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type);
 }
 
+bool isBodyScalar(Type type) {
+  return type.isIndex() ||
+         (!isa<ShapedType>(type) && hal::getRuntimeElementType(type));
+}
+
 bool hasTensorTypes(Operation *op) {
   return llvm::any_of(op->getOperandTypes(), isTensor) ||
          llvm::any_of(op->getResultTypes(), isTensor);
@@ -109,7 +114,8 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
     return op->emitError() << "'" << op->getName()
                            << "' is supported on tensors with one result only";
   for (Type type : op->getOperandTypes())
-    if (failed(checkRuntimeTensor(op, type)))
+    if (!(isa<linalg::GenericOp>(op) && isBodyScalar(type)) &&
+        failed(checkRuntimeTensor(op, type)))
       return failure();
   for (AffineMap map : op.getIndexingMapsArray())
     if (!isMonotoneIndexingMap(map))
@@ -141,10 +147,12 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
   SetVector<Value> captured;
   getUsedValuesDefinedAbove(op->getRegions(), captured);
   for (Value value : captured)
-    if (!matchPattern(value, m_Constant()))
-      return op->emitError() << "'" << op->getName()
-                             << "' uses a value defined outside it that is "
-                                "not a constant; only constants may be";
+    if (!matchPattern(value, m_Constant()) && !isBodyScalar(value.getType()))
+      return op->emitError()
+             << "'" << op->getName() << "' uses a value of type "
+             << value.getType()
+             << " defined outside it; only constants and scalars of index "
+                "or the element types of tensors may be";
   return success();
 }
 

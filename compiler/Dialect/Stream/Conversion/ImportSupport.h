@@ -34,6 +34,11 @@ mlir::LogicalResult checkRuntimeTensor(mlir::Operation *op, mlir::Type type);
 // (runtime/vm/bytecode_format.h: floats as their bit pattern).
 bool isBoundaryScalar(mlir::Type type);
 
+// A scalar a linalg body may read from outside it (captured, or a scalar
+// `ins` of a generic): index, or a type the runtime's tensors hold. Dispatch
+// formation passes it as a 0-d tensor (FormDispatches.h).
+bool isBodyScalar(mlir::Type type);
+
 // A ranked tensor type whose elements the runtime can hold.
 bool isRuntimeTensor(mlir::Type type);
 

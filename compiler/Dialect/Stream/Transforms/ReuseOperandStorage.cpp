@@ -104,9 +104,9 @@ void reuseInputForTiedOutputs(AsyncCallOp call, WritableStorage &storage,
 }
 
 // The one linalg.generic of dispatch function `func` when it is elementwise
-// (all loops parallel, every indexing map the identity) and writes its
-// result into argument `destination`, which it does not read, and every other
-// argument is only an input of it; else null.
+// (all loops parallel, every indexing map the identity or a 0-d input's) and
+// writes its result into argument `destination`, which it does not read, and
+// every other argument is only an input of it; else null.
 linalg::GenericOp getElementwiseBody(func::FuncOp func, int64_t destination) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return nullptr;
@@ -118,8 +118,12 @@ linalg::GenericOp getElementwiseBody(func::FuncOp func, int64_t destination) {
   if (!generic || generic->getBlock() != &block ||
       generic.getNumDpsInits() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
+      // A 0-d input (a scalar the body reads) is read whole everywhere;
+      // it cannot be the one written over: its type is not the result's.
       !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }) ||
+                    [](AffineMap map) {
+                      return map.isIdentity() || map.getNumResults() == 0;
+                    }) ||
       generic.getDpsInits()[0] != func.getArgument(destination) ||
       generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
     return nullptr;

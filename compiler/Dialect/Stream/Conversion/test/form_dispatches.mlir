@@ -152,3 +152,41 @@ func.func @producer_fused(%x: tensor<?x8xf32>, %w: tensor<8x16xf32>) -> (tensor<
     }
   return %m, %s : tensor<?x16xf32>, tensor<?xf32>
 }
+
+// -----
+
+// Scalars a body reads that are no constants become 0-d tensor inputs,
+// filled just before the dispatch: a scalar `ins` keeps its place and map, a
+// captured one is appended (an index as i64, cast back in the body). A
+// constant the body captures stays inside the executable.
+// CHECK-LABEL: module @scalars_dispatch_0
+// CHECK:         func.func @scalars_dispatch_0(%[[X:.*]]: tensor<8xf32>, %[[S:.*]]: tensor<f32>, %[[K:.*]]: tensor<i64>, %{{.*}}: tensor<8xf32>)
+// CHECK:           arith.constant 2.000000e+00 : f32
+// CHECK:           linalg.generic {indexing_maps = [#{{.*}}, #[[SCALAR:.*]], #[[SCALAR]], #{{.*}}]
+// CHECK-SAME:        ins(%[[X]], %[[S]], %[[K]] : tensor<8xf32>, tensor<f32>, tensor<i64>)
+// CHECK:           ^bb0(%{{.*}}: f32, %[[SV:.*]]: f32, %[[KV:.*]]: i64, %{{.*}}: f32):
+// CHECK:             %[[KI:.*]] = arith.index_cast %[[KV]] : i64 to index
+// CHECK:             arith.muli %{{.*}}, %[[KI]] : index
+// CHECK:             arith.addf %{{.*}}, %[[SV]] : f32
+// CHECK-LABEL: func.func @scalars(
+// CHECK:         %[[ST:.*]] = stream.async.fill %arg1, %{{.*}} : f32
+// CHECK:         %[[KC:.*]] = arith.index_cast %arg2 : index to i64
+// CHECK:         %[[KT:.*]] = stream.async.fill %[[KC]], %{{.*}} : i64
+// CHECK:         stream.async.dispatch.entry @scalars_dispatch_0::@scalars_dispatch_0 {{.*}}(%{{.*}}, %[[ST]], %[[KT]], %{{.*}})
+func.func @scalars(%x: tensor<8xf32>, %s: f32, %k: index) -> tensor<8xf32> {
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x, %s : tensor<8xf32>, f32) outs(%e : tensor<8xf32>) {
+  ^bb0(%v: f32, %sv: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %ik = arith.muli %i, %k : index
+    %c = arith.index_cast %ik : index to i64
+    %f = arith.sitofp %c : i64 to f32
+    %m = arith.mulf %v, %two : f32
+    %a = arith.addf %m, %sv : f32
+    %b = arith.addf %a, %f : f32
+    linalg.yield %b : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

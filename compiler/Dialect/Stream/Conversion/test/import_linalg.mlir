@@ -161,12 +161,14 @@ func.func @captured(%a: tensor<?xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %d = tensor.dim %a, %c0 : tensor<?xf32>
   %i = arith.index_cast %d : index to i64
-  %s = arith.sitofp %i : i64 to f32
-  // expected-error @+1 {{'linalg.generic' uses a value defined outside it that is not a constant; only constants may be}}
+  %s = arith.trunci %i : i64 to i4
+  // expected-error @+1 {{'linalg.generic' uses a value of type 'i4' defined outside it; only constants and scalars of index or the element types of tensors may be}}
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
       ins(%a : tensor<?xf32>) outs(%o : tensor<4xf32>) {
   ^bb0(%x: f32, %y: f32):
-    %m = arith.mulf %x, %s : f32
+    %w = arith.extsi %s : i4 to i32
+    %f = arith.sitofp %w : i32 to f32
+    %m = arith.mulf %x, %f : f32
     linalg.yield %m : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
