@@ -381,8 +381,8 @@ private:
       importSlice(cast<OffsetSizeAndStrideOpInterface>(op));
     else if (isa<tensor::BitcastOp, tensor::CastOp>(op))
       importMetadataCast(op);
-    else if (isRowConcat(op))
-      importRowConcat(cast<tensor::ConcatOp>(op));
+    else if (isContiguousConcat(op))
+      importContiguousConcat(cast<tensor::ConcatOp>(op));
     else if (auto call = dyn_cast<func::CallOp>(op))
       importCall(call);
     else if (auto returnOp = dyn_cast<func::ReturnOp>(op))
@@ -1140,26 +1140,30 @@ private:
     deadOps.push_back(op);
   }
 
-  // A concat on the outermost axis: each input is the byte range after the
-  // ones before it, copied in with an update (ImportTensorOps.h). The
-  // inputs' other dynamic dims must agree with the first's.
-  void importRowConcat(tensor::ConcatOp op) {
+  // A concat whose inputs are contiguous byte ranges of the result (on the
+  // outermost axis, or after dims of size 1): each input is the range after
+  // the ones before it, copied in with an update (ImportTensorOps.h). The
+  // inputs' other dims must agree with the result's (static) or the first
+  // input's.
+  void importContiguousConcat(tensor::ConcatOp op) {
     Location loc = op.getLoc();
     RankedTensorType type = op.getResultType();
+    int64_t axis = int64_t(op.getDim());
     Value first = op.getInputs().front();
     SmallVector<Value> dims;
-    Value rows;
+    Value total;
     for (Value input : op.getInputs()) {
-      Value inputRows = dimOf(loc, input, 0);
-      rows =
-          rows
-              ? arith::AddIOp::create(builder, loc, rows, inputRows).getResult()
-              : inputRows;
-      for (int64_t d = 1; d < type.getRank(); ++d) {
+      Value extent = dimOf(loc, input, axis);
+      total =
+          total ? arith::AddIOp::create(builder, loc, total, extent).getResult()
+                : extent;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
         auto inputType = cast<RankedTensorType>(input.getType());
-        if (!inputType.isDynamicDim(d) && !type.isDynamicDim(d))
+        if (d == axis || (!inputType.isDynamicDim(d) && !type.isDynamicDim(d)))
           continue;
-        Value a = dimOf(loc, first, d), b = dimOf(loc, input, d);
+        Value a = type.isDynamicDim(d) ? dimOf(loc, first, d)
+                                       : indexConstant(loc, type.getDimSize(d));
+        Value b = dimOf(loc, input, d);
         if (a == b ||
             (matchPattern(a, m_Constant()) && matchPattern(b, m_Constant())))
           continue;
@@ -1174,7 +1178,7 @@ private:
     }
     for (int64_t d = 0; d < type.getRank(); ++d)
       if (type.isDynamicDim(d))
-        dims.push_back(d == 0 ? rows : dimOf(loc, first, d));
+        dims.push_back(d == axis ? total : dimOf(loc, first, d));
     TensorStorage result = sizedStorage(loc, type, dims);
     result.resource = AsyncAllocaOp::create(
         builder, loc, resourceType(Lifetime::Unknown), result.size);

@@ -258,7 +258,7 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
   if (isa<tensor::BitcastOp, tensor::CastOp>(op))
     return checkMetadataTensorOp(op);
   // Byte ranges of the result, one update each (ImportTensorOps.h).
-  if (isRowConcat(op)) {
+  if (isContiguousConcat(op)) {
     for (Type type : op->getOperandTypes())
       if (failed(checkRuntimeTensor(op, type)))
         return failure();

@@ -170,37 +170,103 @@ void decomposeFromElements(tensor::FromElementsOp op) {
   d.replace(d.place(generic).getResult(0));
 }
 
+// A generic over `init` yielding for each element what the region of `pad`
+// yields for its indices (a padding value computed per element).
+Value generatePadding(Decomposer &d, tensor::PadOp pad, Value init) {
+  auto type = cast<RankedTensorType>(init.getType());
+  Block &region = pad.getRegion().front();
+  auto generic = linalg::GenericOp::create(
+      d.builder, pad.getLoc(), TypeRange{type}, ValueRange{}, ValueRange{init},
+      {d.builder.getMultiDimIdentityMap(type.getRank())},
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location loc, ValueRange) {
+        IRMapping mapping;
+        for (BlockArgument arg : region.getArguments())
+          mapping.map(arg,
+                      linalg::IndexOp::create(nested, loc, arg.getArgNumber()));
+        for (Operation &op : region.without_terminator())
+          nested.clone(op, mapping);
+        Value yielded =
+            cast<tensor::YieldOp>(region.getTerminator()).getValue();
+        linalg::YieldOp::create(nested, loc, mapping.lookupOrDefault(yielded));
+      });
+  return d.place(generic).getResult(0);
+}
+
+// Whether the source of `pad` is one contiguous range of its result: after
+// the source's leading dims of size 1 and one more, no dim is padded.
+bool isContiguousPad(tensor::PadOp pad) {
+  RankedTensorType source = pad.getSourceType();
+  int64_t partial = 0;
+  while (partial + 1 < source.getRank() && source.getDimSize(partial) == 1)
+    ++partial;
+  for (int64_t k = partial + 1; k < source.getRank(); ++k)
+    if (!isConstantIntValue(pad.getMixedLowPad()[k], 0) ||
+        !isConstantIntValue(pad.getMixedHighPad()[k], 0))
+      return false;
+  return true;
+}
+
+// A fill of the padding value (or a generic computing it per element), then
+// the source copied into the interior: by a generic indexing its
+// destination with the low padding (static), or, where the low padding is
+// dynamic, by an insert_slice (imported as an update of a byte range: the
+// source must be one contiguous range of the result).
 LogicalResult decomposePad(tensor::PadOp pad) {
-  Value padding = pad.getConstantPaddingValue();
-  if (!padding)
-    return pad.emitError()
-           << "'tensor.pad' whose padding value is computed per element is "
-              "not supported: only a constant or a value defined outside it";
   SmallVector<int64_t> low;
-  for (OpFoldResult size : pad.getMixedLowPad()) {
-    std::optional<int64_t> constant = getConstantIntValue(size);
-    if (!constant)
-      return pad.emitError() << "'tensor.pad' with dynamic low padding is "
-                                "not supported: only the high padding may "
-                                "be dynamic";
-    low.push_back(*constant);
-  }
+  for (OpFoldResult size : pad.getMixedLowPad())
+    low.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+  bool dynamicLow = llvm::is_contained(low, ShapedType::kDynamic);
+  if (dynamicLow && !isContiguousPad(pad))
+    return pad.emitError()
+           << "'tensor.pad' with dynamic low padding is not supported unless "
+              "the source is one contiguous range of the result (only its "
+              "leading dims of size 1 and the one after them padded)";
   Decomposer d(pad);
   RankedTensorType type = pad.getResultType();
   SmallVector<OpFoldResult> high = pad.getMixedHighPad();
+  auto asValue = [&](OpFoldResult size) -> Value {
+    return isa<Value>(size) ? cast<Value>(size)
+                            : d.index(*getConstantIntValue(size));
+  };
   SmallVector<Value> sizes;
   for (int64_t k = 0; k < type.getRank(); ++k) {
     if (!type.isDynamicDim(k))
       continue;
-    Value size = arith::AddIOp::create(
-        d.builder, pad.getLoc(), d.dim(pad.getSource(), k), d.index(low[k]));
-    Value highSize = isa<Value>(high[k])
-                         ? cast<Value>(high[k])
-                         : d.index(*getConstantIntValue(high[k]));
-    sizes.push_back(
-        arith::AddIOp::create(d.builder, pad.getLoc(), size, highSize));
+    Value size = d.dim(pad.getSource(), k);
+    if (!isConstantIntValue(pad.getMixedLowPad()[k], 0))
+      size = arith::AddIOp::create(d.builder, pad.getLoc(), size,
+                                   asValue(pad.getMixedLowPad()[k]));
+    if (!isConstantIntValue(high[k], 0))
+      size = arith::AddIOp::create(d.builder, pad.getLoc(), size,
+                                   asValue(high[k]));
+    sizes.push_back(size);
   }
-  Value filled = d.fill(padding, d.empty(type, sizes));
+  Value init = d.empty(type, sizes);
+  Value padding = pad.getConstantPaddingValue();
+  Value filled =
+      padding ? d.fill(padding, init) : generatePadding(d, pad, init);
+  if (dynamicLow) {
+    // An unpadded dim is the result's whole dim (its tensor.dim: the
+    // import's check of contiguity recognizes it).
+    SmallVector<OpFoldResult> extents;
+    RankedTensorType source = pad.getSourceType();
+    for (int64_t k = 0; k < type.getRank(); ++k) {
+      bool padded = !isConstantIntValue(pad.getMixedLowPad()[k], 0) ||
+                    !isConstantIntValue(high[k], 0);
+      if (!source.isDynamicDim(k))
+        extents.push_back(d.builder.getIndexAttr(source.getDimSize(k)));
+      else
+        extents.push_back(d.dim(padded ? pad.getSource() : filled, k));
+    }
+    SmallVector<OpFoldResult> ones(type.getRank(), d.builder.getIndexAttr(1));
+    d.replace(d.place(tensor::InsertSliceOp::create(
+                          d.builder, pad.getLoc(), pad.getSource(), filled,
+                          pad.getMixedLowPad(), extents, ones))
+                  .getResult());
+    return success();
+  }
   SmallVector<bool> grows;
   for (auto [k, size] : llvm::enumerate(high))
     grows.push_back(low[k] != 0 || getConstantIntValue(size) != 0);
@@ -219,8 +285,10 @@ LogicalResult decomposeConcat(tensor::ConcatOp concat) {
       return concat.emitError()
              << "'tensor.concat' of an input of dynamic size in dimension "
              << axis
-             << " (the concatenated one) is not supported: only the last "
-                "input's may be dynamic (or any, concatenating dimension 0)";
+             << " (the concatenated one) is not supported here: only the "
+                "last input's may be dynamic, unless every dimension before "
+                "the concatenated one has size 1 (then each input is one "
+                "contiguous range of the result)";
     offset += ShapedType::isDynamic(size) ? 0 : size;
   }
   Decomposer d(concat);
@@ -252,9 +320,13 @@ LogicalResult decomposeConcat(tensor::ConcatOp concat) {
 
 } // namespace
 
-bool isRowConcat(Operation *op) {
+bool isContiguousConcat(Operation *op) {
   auto concat = dyn_cast<tensor::ConcatOp>(op);
-  return concat && concat.getDim() == 0;
+  if (!concat)
+    return false;
+  ArrayRef<int64_t> shape = concat.getResultType().getShape();
+  return llvm::all_of(shape.take_front(concat.getDim()),
+                      [](int64_t size) { return size == 1; });
 }
 
 bool decomposeTensorOps(func::FuncOp func) {
@@ -262,7 +334,7 @@ bool decomposeTensorOps(func::FuncOp func) {
   func.walk([&](Operation *op) {
     if (isa<tensor::SplatOp, tensor::FromElementsOp, tensor::PadOp,
             tensor::ConcatOp>(op) &&
-        !isRowConcat(op))
+        !isContiguousConcat(op))
       ops.push_back(op);
   });
   bool ok = true;

@@ -23,10 +23,10 @@
 //                           a run-time check of each dimension that becomes
 //                           static (importCastDims)
 //
-// and a concat on the outermost axis (each input a contiguous byte range of
-// the result, at any offset, dynamic sizes included) is an alloca and one
-// `stream.async.update` per input, a copy with no dispatch
-// (isRowConcat).
+// and a concat on the outermost axis, or on an axis after dims of size 1
+// (each input a contiguous byte range of the result, at any offset, dynamic
+// sizes included), is an alloca and one `stream.async.update` per input, a
+// copy with no dispatch (isContiguousConcat).
 #ifndef FERRY_COMPILER_DIALECT_STREAM_CONVERSION_IMPORTTENSOROPS_H_
 #define FERRY_COMPILER_DIALECT_STREAM_CONVERSION_IMPORTTENSOROPS_H_
 
@@ -42,8 +42,9 @@ namespace ferry::stream::input {
 // whose offsets are dynamic) naming the op; true when all were rewritten.
 bool decomposeTensorOps(mlir::func::FuncOp func);
 
-// A concat on axis 0: imported as updates of byte ranges, not decomposed.
-bool isRowConcat(mlir::Operation *op);
+// A concat on axis 0, or on an axis after dims of static size 1 only:
+// imported as updates of byte ranges, not decomposed.
+bool isContiguousConcat(mlir::Operation *op);
 
 // Reports why a bitcast or cast cannot be imported, or succeeds.
 mlir::LogicalResult checkMetadataTensorOp(mlir::Operation *op);

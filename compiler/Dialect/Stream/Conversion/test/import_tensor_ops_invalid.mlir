@@ -1,33 +1,22 @@
 // RUN: ferry-opt --split-input-file --convert-input-to-stream --verify-diagnostics %s
 
-// Offsets are static: a low padding that is a run-time value is refused.
-func.func @pad_dynamic_low(%a: tensor<4xf32>, %l: index) -> tensor<?xf32> {
+// A dynamic low padding is an update of a byte range: refused where the
+// source is not one contiguous range of the result (dim 1 padded after a
+// dim of 3).
+func.func @pad_dynamic_low(%a: tensor<3x4xf32>, %l: index) -> tensor<3x?xf32> {
   %z = arith.constant 0.0 : f32
-  // expected-error @+1 {{'tensor.pad' with dynamic low padding is not supported: only the high padding may be dynamic}}
-  %0 = tensor.pad %a low[%l] high[1] {
-  ^bb0(%i: index):
+  // expected-error @+1 {{'tensor.pad' with dynamic low padding is not supported unless the source is one contiguous range of the result (only its leading dims of size 1 and the one after them padded)}}
+  %0 = tensor.pad %a low[0, %l] high[0, 1] {
+  ^bb0(%i: index, %j: index):
     tensor.yield %z : f32
-  } : tensor<4xf32> to tensor<?xf32>
-  return %0 : tensor<?xf32>
-}
-
-// -----
-
-func.func @pad_computed(%a: tensor<4xf32>) -> tensor<6xf32> {
-  // expected-error @+1 {{'tensor.pad' whose padding value is computed per element is not supported: only a constant or a value defined outside it}}
-  %0 = tensor.pad %a low[1] high[1] {
-  ^bb0(%i: index):
-    %c = arith.index_cast %i : index to i32
-    %f = arith.sitofp %c : i32 to f32
-    tensor.yield %f : f32
-  } : tensor<4xf32> to tensor<6xf32>
-  return %0 : tensor<6xf32>
+  } : tensor<3x4xf32> to tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
 }
 
 // -----
 
 func.func @concat_dynamic_offset(%a: tensor<3x?xf32>, %b: tensor<3x2xf32>) -> tensor<3x?xf32> {
-  // expected-error @+1 {{'tensor.concat' of an input of dynamic size in dimension 1 (the concatenated one) is not supported: only the last input's may be dynamic (or any, concatenating dimension 0)}}
+  // expected-error @+1 {{'tensor.concat' of an input of dynamic size in dimension 1 (the concatenated one) is not supported here: only the last input's may be dynamic, unless every dimension before the concatenated one has size 1 (then each input is one contiguous range of the result)}}
   %0 = tensor.concat dim(1) %a, %b : (tensor<3x?xf32>, tensor<3x2xf32>) -> tensor<3x?xf32>
   return %0 : tensor<3x?xf32>
 }
