@@ -110,8 +110,10 @@ FEATURES = {
                          "arguments and results (bf16 as <u2 bits)"),
     "types_i1": (True, "i1 masks: cmpi / cmpf on tensors, andi / ori / xori, select, extui; "
                        "arguments and results (|b1)"),
-    "tensor_pad": (True, "tensor.pad of static dims with a constant or scalar value"),
-    "tensor_concat": (True, "tensor.concat along a static dim (dim 0 only with a dynamic operand)"),
+    "tensor_pad": (True, "tensor.pad of static dims with a constant or scalar value, its low "
+                         "padding a known index now and then (contiguous source)"),
+    "tensor_concat": (True, "tensor.concat along a static dim (with a dynamic operand, only "
+                            "after dims of static size 1)"),
     "tensor_from_elements": (True, "tensor.from_elements of scalars"),
     "tensor_splat": (True, "tensor.splat of a scalar, static and dynamic shapes"),
     "tensor_cast": (True, "tensor.bitcast float -> integer of its width, tensor.cast dynamic -> "

@@ -11,9 +11,10 @@ element types (NEW_DTYPES) stay Sides: only these steps read them (and
 @main may return them), the ordinary and linalg steps never see them.
 
 What the compiler refuses is never generated (tests/e2e/tensor_ops.mlir):
-a pad's low padding is static, and only static dims are padded; a concat
-joins along a static dim, and along dim 0 only when an operand has a
-dynamic dim. A slice's dynamic size is a value the generator knows
+only static dims are padded, and a pad's low padding is static or, where
+the source stays one contiguous range of the result, a known index; a
+concat joins along a static dim, and, when an operand has a dynamic dim,
+only along one after dims of static size 1. A slice's dynamic size is a value the generator knows
 (`minui(x | k, k)` = k for a scalar x the program reads at run time), and
 the slice is `tensor.cast` to its static type at once, so no Side has a
 dynamic dim that is not one of the program's.
@@ -255,19 +256,39 @@ class TensorSteps:
             x = self.source(self.static_shape(), self.rng.choice(self.operand_types()))
         if all(p is not None for _, p in x.shape):
             return
+        # Now and then a low padding computed at run time, where the source
+        # stays one contiguous range of the result: only the first dim that
+        # is not a static 1 is padded (the pad's result is dynamic there
+        # and cast to its static shape).
+        partial = next((d for d, (size, p) in enumerate(x.shape) if p is not None or size != 1),
+                       len(x.shape) - 1)
+        dynamic_low = x.shape[partial][1] is None and self.rng.random() < 0.3
         lows, highs, shape = [], [], []
-        for size, p in x.shape:
-            lo, hi = (0, 0) if p is not None else (self.rng.randint(0, 2), self.rng.randint(0, 2))
+        for d, (size, p) in enumerate(x.shape):
+            padded = p is None and (not dynamic_low or d == partial)
+            lo, hi = (self.rng.randint(0, 2), self.rng.randint(0, 2)) if padded else (0, 0)
             lows.append(lo)
             highs.append(hi)
             shape.append((size + lo + hi, p))
+        low_text = [str(lo) for lo in lows]
+        result_shape = tuple(shape)
+        if dynamic_low:
+            low_text[partial] = self.known_index(lows[partial])
+            result_shape = tuple((size, "?" if d == partial else p)
+                                 for d, (size, p) in enumerate(shape))
         value = self.scalar_value(x.dtype)
         args = ", ".join(f"%pi{self.gen.fresh('')[1:]}: index" for _ in x.shape)
         name = self.gen.fresh("p")
-        self.emit(f"{name} = tensor.pad {x.name} low[{', '.join(map(str, lows))}] "
+        self.emit(f"{name} = tensor.pad {x.name} low[{', '.join(low_text)}] "
                   f"high[{', '.join(map(str, highs))}] {{ ^bb0({args}): tensor.yield {value} : "
                   f"{x.dtype} }}{self.place()} : {self.shape_text(x.shape, x.dtype)} to "
-                  f"{self.shape_text(tuple(shape), x.dtype)}")
+                  f"{self.shape_text(result_shape, x.dtype)}")
+        if dynamic_low:
+            cast = self.gen.fresh("p")
+            self.emit(f"{cast} = tensor.cast {name}{self.place()} : "
+                      f"{self.shape_text(result_shape, x.dtype)} to "
+                      f"{self.shape_text(tuple(shape), x.dtype)}")
+            name = cast
         self.new_result(name, x.dtype, tuple(shape), x.exact)
 
     def tensor_concat(self):
@@ -275,7 +296,11 @@ class TensorSteps:
         if x is None:
             x = self.source(self.static_shape(), self.rng.choice(self.operand_types()))
         dynamic = any(p is not None for _, p in x.shape)
-        axes = [d for d, (_, p) in enumerate(x.shape) if p is None and (d == 0 or not dynamic)]
+        # With a dynamic dim, an axis whose inputs are contiguous ranges of
+        # the result: after dims of static size 1 only.
+        axes = [d for d, (_, p) in enumerate(x.shape)
+                if p is None and (not dynamic or all(q is None and size == 1
+                                                     for size, q in x.shape[:d]))]
         if not axes:
             return
         axis = self.rng.choice(axes)
@@ -365,11 +390,12 @@ class TensorSteps:
     def slice_params(self, shape, dynamic_ok=True):
         """(offsets, sizes, strides, result shape) of a slice of `shape`:
         only static dims are cut (a dynamic one is taken whole, its size
-        `tensor.dim` of an argument). Offsets are computed at run time only
-        where the slice is contiguous (Ferry refuses a strided slice with
-        dynamic offsets): leading unit dims, one dim cut with stride 1,
-        every later dim whole (a dynamic dim counted as cut: its size is
-        not the sliced tensor's own `tensor.dim`)."""
+        `tensor.dim` of an argument). Offsets are computed at run time
+        where the slice is contiguous (leading unit dims, one dim cut with
+        stride 1, every later dim whole; a dynamic dim counted as cut: its
+        size is not the sliced tensor's own `tensor.dim`) or the dims after
+        the first are static (Ferry refuses a strided slice with dynamic
+        offsets otherwise)."""
         dynamic = dynamic_ok and "dynamic_slices" in self.features
         strided = "strided_slices" in self.features
         picks = []  # (stride, n) of each static dim, None for a dynamic one
@@ -406,6 +432,10 @@ class TensorSteps:
                     return None
                 k = self.rng.choice(wide)
                 picks[k] = (1, shape[k][0] - 1)
+        # A strided slice takes dynamic offsets where the dims after the
+        # first are static (a copy kernel over the contiguous range it
+        # spans in the tensor taken as one dim).
+        flat = all(p is None for _, p in shape[1:])
         offsets, sizes, strides, out = [], [], [], []
         for (size, p), pick in zip(shape, picks):
             if pick is None:
@@ -416,7 +446,7 @@ class TensorSteps:
                 continue
             stride, n = pick
             limit = size - ((n - 1) * stride + 1)
-            if dynamic and contiguous and limit > 0 and self.rng.random() < 0.4:
+            if dynamic and (contiguous or flat) and limit > 0 and self.rng.random() < 0.4:
                 offsets.append(self.bounded_index(limit))
             else:
                 offsets.append(str(self.rng.randint(0, limit)))

@@ -131,8 +131,9 @@ LogicalResult checkSlice(Operation *op) {
       return op->emitError()
              << whereOf(op) << " is strided (not one contiguous range of its "
              << (isa<tensor::ExtractSliceOp>(op) ? "source" : "destination")
-             << ") with offsets or strides that are not constants; only "
-                "contiguous slices may have dynamic offsets and strides";
+             << ") with strides that are not constants, or offsets that are "
+                "not constants where a dim after the first is dynamic; "
+                "only contiguous slices may have dynamic strides";
   return success();
 }
 
@@ -324,6 +325,159 @@ linalg::GenericOp buildStridedCopy(OpBuilder &builder,
       });
   copy->setAttr(codegen::kCopyKernelAttr, builder.getUnitAttr());
   return copy;
+}
+
+bool needsFlatCopy(Operation *op) {
+  auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(op);
+  if (!slice || !isSliceOp(op) || isContiguous(slice, {}))
+    return false;
+  RankedTensorType full = fullType(slice);
+  return llvm::all_of(slice.getMixedStrides(),
+                      [](OpFoldResult s) { return getConstantIntValue(s); }) &&
+         llvm::none_of(full.getShape().drop_front(), ShapedType::isDynamic) &&
+         !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult offset) {
+           return getConstantIntValue(offset).has_value();
+         });
+}
+
+void decomposeFlatCopy(Operation *op) {
+  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+  Location loc = op->getLoc();
+  OpBuilder builder(op);
+  MLIRContext *context = builder.getContext();
+  AffinityAttr affinity = stream::getAffinity(op);
+  auto place = [&](Operation *made) {
+    if (affinity)
+      stream::setAffinity(made, affinity);
+    return made;
+  };
+  bool extract = isa<tensor::ExtractSliceOp>(op);
+  Value full = extract ? op->getOperand(0) : op->getOperand(1);
+  RankedTensorType fullTy = fullType(slice);
+  RankedTensorType tile = tileType(slice);
+  int64_t rank = fullTy.getRank();
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  SmallVector<Value> fullDims;
+  for (int64_t d = 0; d < rank; ++d)
+    fullDims.push_back(
+        fullTy.isDynamicDim(d)
+            ? tensor::DimOp::create(builder, loc, full, d).getResult()
+            : index(fullTy.getDimSize(d)));
+  buildSliceBoundsChecks(builder, slice, fullDims);
+  if (!extract) {
+    SmallVector<Value> tileDims;
+    for (int64_t d = 0; d < tile.getRank(); ++d)
+      if (tile.isDynamicDim(d))
+        tileDims.push_back(
+            tensor::DimOp::create(builder, loc, op->getOperand(0), d));
+    buildTileSizeChecks(builder, slice, tileDims);
+  }
+
+  // Elements between consecutive indices of each dim of the full tensor.
+  SmallVector<int64_t> pitch(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    pitch[d] = pitch[d + 1] * fullTy.getDimSize(d + 1);
+  // The slice's first element, and the length of the flat range from it to
+  // its last (0 for an empty slice).
+  Value start = index(0), length = index(1), empty;
+  llvm::SmallDenseSet<unsigned> dropped = droppedDims(slice);
+  SmallVector<AffineExpr> flatIndex;
+  unsigned loop = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value offset = getValueOrCreateConstantIndexOp(builder, loc,
+                                                   slice.getMixedOffsets()[d]);
+    start = arith::AddIOp::create(
+        builder, loc, start,
+        arith::MulIOp::create(builder, loc, offset, index(pitch[d])));
+    int64_t step = *getConstantIntValue(slice.getMixedStrides()[d]) * pitch[d];
+    Value size =
+        getValueOrCreateConstantIndexOp(builder, loc, slice.getMixedSizes()[d]);
+    Value last = arith::MulIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, size, index(1)),
+        index(step));
+    length = arith::AddIOp::create(builder, loc, length, last);
+    Value none = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                       size, index(0));
+    empty = empty ? arith::OrIOp::create(builder, loc, empty, none) : none;
+    if (!dropped.contains(d))
+      flatIndex.push_back(getAffineDimExpr(loop++, context) * step);
+  }
+  if (empty)
+    length = arith::SelectOp::create(builder, loc, empty, index(0), length);
+
+  // The full tensor as one dim (metadata), and the range the slice spans
+  // in it (contiguous: a view read in place, or an update).
+  auto flatType =
+      RankedTensorType::get({fullTy.hasStaticShape() ? fullTy.getNumElements()
+                                                     : ShapedType::kDynamic},
+                            fullTy.getElementType());
+  SmallVector<ReassociationIndices> all = {
+      llvm::to_vector(llvm::seq<int64_t>(0, rank))};
+  Value flat =
+      place(tensor::CollapseShapeOp::create(builder, loc, flatType, full, all))
+          ->getResult(0);
+  SmallVector<OpFoldResult> rangeOffsets = {start}, rangeSizes = {length},
+                            unit = {builder.getIndexAttr(1)};
+  Value range = place(tensor::ExtractSliceOp::create(
+                          builder, loc, flat, rangeOffsets, rangeSizes, unit))
+                    ->getResult(0);
+
+  unsigned loops = tile.getRank();
+  AffineExpr sum = getAffineConstantExpr(0, context);
+  for (AffineExpr expr : flatIndex)
+    sum = sum + expr;
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, context);
+  AffineMap flatMap = AffineMap::get(loops, 0, sum);
+  SmallVector<utils::IteratorType> iterators(loops,
+                                             utils::IteratorType::parallel);
+  Value input = range, init = range;
+  if (extract) {
+    // A fresh tile, its dynamic sizes the slice's.
+    SmallVector<Value> dynamic;
+    unsigned k = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (dropped.contains(d))
+        continue;
+      if (tile.isDynamicDim(k++))
+        dynamic.push_back(getValueOrCreateConstantIndexOp(
+            builder, loc, slice.getMixedSizes()[d]));
+    }
+    init = place(tensor::EmptyOp::create(builder, loc, tile, dynamic))
+               ->getResult(0);
+  } else {
+    input = op->getOperand(0);
+  }
+  auto copy = linalg::GenericOp::create(
+      builder, loc, TypeRange{init.getType()}, ValueRange{input},
+      ValueRange{init},
+      extract ? ArrayRef<AffineMap>{flatMap, identity}
+              : ArrayRef<AffineMap>{identity, flatMap},
+      iterators, [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc, args.front());
+      });
+  place(copy);
+  copy->setAttr(codegen::kCopyKernelAttr, builder.getUnitAttr());
+  if (extract) {
+    op->getResult(0).replaceAllUsesWith(copy.getResult(0));
+    op->erase();
+    return;
+  }
+  Value written =
+      place(tensor::InsertSliceOp::create(builder, loc, copy.getResult(0), flat,
+                                          rangeOffsets, rangeSizes, unit))
+          ->getResult(0);
+  SmallVector<OpFoldResult> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(fullTy.isDynamicDim(d)
+                        ? OpFoldResult(fullDims[d])
+                        : builder.getIndexAttr(fullTy.getDimSize(d)));
+  Value result = place(tensor::ExpandShapeOp::create(builder, loc, fullTy,
+                                                     written, all, shape))
+                     ->getResult(0);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
 }
 
 } // namespace ferry::stream::input

@@ -9,8 +9,10 @@
 //   or writes in place.
 // - Any other (strided) slice is a copy kernel: a `linalg.generic` whose
 //   map indexes the sliced operand with `offset + loop * stride` (a window,
-//   LinalgOperands.h), outlined like every linalg op. Its offsets and
-//   strides must be constants.
+//   LinalgOperands.h), outlined like every linalg op. Its strides must be
+//   constants; offsets that are not are taken into the byte offset of the
+//   contiguous range the slice spans (decomposeFlatCopy), which needs the
+//   full tensor's dims after the first static.
 // - Bounds: a slice known out of bounds at compile time is an error; where
 //   anything is dynamic the program checks each dim (`cf.assert`, naming
 //   the op, its location and the dim).
@@ -62,6 +64,19 @@ void buildTileSizeChecks(mlir::OpBuilder &builder,
 mlir::linalg::GenericOp
 buildStridedCopy(mlir::OpBuilder &builder,
                  mlir::OffsetSizeAndStrideOpInterface op, mlir::Value init);
+
+/// Whether `op` is a strided slice with offsets that are not all constants
+/// of a tensor whose dims after the first are static (and strides that
+/// are): decomposeFlatCopy imports it.
+bool needsFlatCopy(mlir::Operation *op);
+
+/// Rewrites such a slice on the full tensor collapsed to one dim, where the
+/// range from its first element to its last is contiguous: an extract is
+/// a copy kernel reading that range (a view) at `sum(loop * stride *
+/// pitch)` into a fresh tile; an insert one writing the tile into a copy of
+/// the range, updated back into the full tensor, expanded again. The
+/// bounds are checked at run time first, naming the slice.
+void decomposeFlatCopy(mlir::Operation *op);
 
 } // namespace ferry::stream::input
 

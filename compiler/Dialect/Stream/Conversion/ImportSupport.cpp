@@ -345,8 +345,9 @@ LogicalResult checkSupported(Operation *op, SymbolTable &symbols) {
                               "supported: only functions without tensors may "
                               "branch (move the scalar control flow into a "
                               "function of its own and call it)";
-  // Scalar arithmetic passes through untouched.
-  if (isa<arith::ArithDialect>(op->getDialect()) && !hasTensorTypes(op))
+  // Scalar arithmetic and assertions pass through untouched.
+  if ((isa<arith::ArithDialect>(op->getDialect()) && !hasTensorTypes(op)) ||
+      isa<cf::AssertOp>(op))
     return success();
   return op->emitError() << "'" << op->getName()
                          << "' is not supported by Ferry";

@@ -3,6 +3,7 @@
 
 #include "compiler/Dialect/Stream/Conversion/ImportTensorOps.h"
 
+#include "compiler/Dialect/Stream/Conversion/ImportSlices.h"
 #include "compiler/Dialect/Stream/Conversion/ImportSupport.h"
 #include "compiler/Dialect/Stream/IR/StreamInterfaces.h"
 
@@ -332,9 +333,10 @@ bool isContiguousConcat(Operation *op) {
 bool decomposeTensorOps(func::FuncOp func) {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
-    if (isa<tensor::SplatOp, tensor::FromElementsOp, tensor::PadOp,
-            tensor::ConcatOp>(op) &&
-        !isContiguousConcat(op))
+    if ((isa<tensor::SplatOp, tensor::FromElementsOp, tensor::PadOp,
+             tensor::ConcatOp>(op) &&
+         !isContiguousConcat(op)) ||
+        needsFlatCopy(op))
       ops.push_back(op);
   });
   bool ok = true;
@@ -350,6 +352,8 @@ bool decomposeTensorOps(func::FuncOp func) {
       ok &= succeeded(decomposePad(pad));
     else if (auto concat = dyn_cast<tensor::ConcatOp>(op))
       ok &= succeeded(decomposeConcat(concat));
+    else
+      decomposeFlatCopy(op);
   }
   return ok;
 }

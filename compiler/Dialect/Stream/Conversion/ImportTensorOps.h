@@ -8,8 +8,11 @@
 //                           and a linalg.generic picking each element's by
 //                           its linear index (one dispatch)
 //   tensor.pad           -> tensor.empty + linalg.fill of the padding value
-//                           + a linalg.generic copying the source into the
-//                           interior (its `outs` map offset by the low pad)
+//                           (a linalg.generic when the region computes it
+//                           per element) + a linalg.generic copying the
+//                           source into the interior (its `outs` map
+//                           offset by the low pad; a dynamic low pad: a
+//                           tensor.insert_slice, the source contiguous)
 //   tensor.concat        -> (on an inner axis) tensor.empty + one
 //                           linalg.generic per input writing it into its
 //                           part (`outs` map offset by the sizes of the
@@ -37,9 +40,11 @@
 namespace ferry::stream::input {
 
 // Rewrites the splat, from_elements, pad and concat ops of `func` (in any
-// region) as above. Reports each it cannot rewrite (a pad whose padding
-// value is computed per element or whose low padding is dynamic, a concat
-// whose offsets are dynamic) naming the op; true when all were rewritten.
+// region) as above, and strided slices with dynamic offsets
+// (ImportSlices.h, decomposeFlatCopy). Reports each it cannot rewrite (a
+// pad with dynamic low padding whose source is not one contiguous range of
+// the result, a concat whose offsets are dynamic) naming the op; true when
+// all were rewritten.
 bool decomposeTensorOps(mlir::func::FuncOp func);
 
 // A concat on axis 0, or on an axis after dims of static size 1 only:
