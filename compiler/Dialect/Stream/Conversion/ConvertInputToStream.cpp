@@ -806,6 +806,21 @@ private:
         operands.push_back(operand.get());
         operandTypes.push_back(operand.get().getType());
       }
+    // Tensors a body reads elements of (a gather) are bindings too, after
+    // the operands' (FormDispatches.h).
+    SetVector<Value> gathered;
+    for (Operation *member : ops) {
+      SetVector<Value> captured;
+      getUsedValuesDefinedAbove(member->getRegions(), captured);
+      for (Value value : captured)
+        if (isTensor(value.getType()))
+          gathered.insert(value);
+    }
+    unsigned firstGathered = operands.size();
+    for (Value value : gathered) {
+      operands.push_back(value);
+      operandTypes.push_back(value.getType());
+    }
     Type resultType = last->getResult(0).getType();
 
     OpBuilder moduleBuilder(func);
@@ -824,6 +839,8 @@ private:
     Block *block = entry.addEntryBlock();
     bodyBuilder.setInsertionPointToStart(block);
     IRMapping mapping;
+    for (auto [k, value] : llvm::enumerate(gathered))
+      mapping.map(value, block->getArgument(firstGathered + k));
     auto arg = block->args_begin();
     Operation *clone = nullptr;
     for (Operation *member : ops) {
@@ -837,8 +854,9 @@ private:
       SetVector<Value> captured;
       getUsedValuesDefinedAbove(member->getRegions(), captured);
       for (Value value : captured)
-        mapping.map(value,
-                    bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
+        if (!gathered.contains(value))
+          mapping.map(value,
+                      bodyBuilder.clone(*value.getDefiningOp())->getResult(0));
       clone = bodyBuilder.clone(*member, mapping);
       clone->removeAttr(kElementwiseSourceAttr);
       // Each binding operand its own argument, also where one value is

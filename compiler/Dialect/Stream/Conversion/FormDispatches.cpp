@@ -6,6 +6,7 @@
 #include "compiler/Dialect/Stream/IR/StreamInterfaces.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -189,6 +190,53 @@ void passScalarsAsTensors(IRRewriter &rewriter, linalg::GenericOp generic) {
   rewriter.replaceOp(generic, replacement->getResults());
 }
 
+/// A gather (tensor.extract of a tensor from outside the generic) reads at
+/// indices clamped into the tensor's bounds, so a kernel never reads past
+/// its binding: an index out of range reads the nearest element. Before
+/// the generic, the program checks that the tensor has an element at all.
+void clampGatherIndices(linalg::GenericOp generic) {
+  llvm::SmallDenseSet<Value> checked;
+  generic.getRegion().walk([&](tensor::ExtractOp extract) {
+    Value tensor = extract.getTensor();
+    if (generic.getRegion().isAncestor(tensor.getParentRegion()))
+      return;
+    auto type = cast<RankedTensorType>(tensor.getType());
+    if (checked.insert(tensor).second) {
+      OpBuilder before(generic);
+      Location loc = generic.getLoc();
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (type.getDimSize(d) > 0)
+          continue;
+        Value dim = before.createOrFold<tensor::DimOp>(loc, tensor, d);
+        Value zero = arith::ConstantIndexOp::create(before, loc, 0);
+        Value some = before.createOrFold<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::sgt, dim, zero);
+        cf::AssertOp::create(before, loc, some,
+                             ("'linalg.generic'" + locationSuffix(loc) +
+                              " reads elements of a tensor whose dimension " +
+                              Twine(d) + " is empty")
+                                 .str());
+      }
+    }
+    OpBuilder builder(extract);
+    Location loc = extract.getLoc();
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
+      Value dim =
+          type.isDynamicDim(d)
+              ? tensor::DimOp::create(builder, loc, tensor, d).getResult()
+              : arith::ConstantIndexOp::create(builder, loc, type.getDimSize(d))
+                    .getResult();
+      Value last = arith::SubIOp::create(builder, loc, dim, one);
+      Value clamped = arith::MinSIOp::create(
+          builder, loc, arith::MaxSIOp::create(builder, loc, index, zero),
+          last);
+      extract.getIndicesMutable()[d].set(clamped);
+    }
+  });
+}
+
 /// Step 1: elementwise ops to generics, softmax decomposed, elementwise
 /// named ops generalized, scalars a body reads passed as tensors.
 void prepareForFusion(Block &block) {
@@ -257,8 +305,10 @@ void prepareForFusion(Block &block) {
   }
   for (Operation &op : llvm::make_early_inc_range(block))
     if (auto generic = dyn_cast<linalg::GenericOp>(&op);
-        generic && generic.hasPureTensorSemantics())
+        generic && generic.hasPureTensorSemantics()) {
+      clampGatherIndices(generic);
       passScalarsAsTensors(rewriter, generic);
+    }
 }
 
 /// Step 2: an all-parallel generic merges into the generic reading it when

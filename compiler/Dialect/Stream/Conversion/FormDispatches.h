@@ -8,6 +8,10 @@
 // - broadcast, transpose, map, copy, elementwise and reduce are generalized,
 //   and a fill of a constant whose result only generics read becomes a
 //   generic yielding the constant;
+// - a scalar a generic's body reads that is no constant becomes a 0-d
+//   tensor input filled with it (an index as i64), and the indices of a
+//   gather (tensor.extract of a tensor from outside) are clamped into the
+//   tensor's bounds;
 // - an all-parallel generic is merged into the generic that reads it (linalg
 //   elementwise fusion) when that is its only user, so a chain of
 //   elementwise ops is one generic and elementwise producers of a reduction

@@ -136,10 +136,17 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
         isa<linalg::YieldOp, linalg::IndexOp>(nested) ||
         isa<arith::ArithDialect, math::MathDialect>(nested->getDialect()))
       return WalkResult::advance();
-    nested->emitError() << "'" << nested->getName() << "' in the body of '"
-                        << op->getName()
-                        << "' is not supported: bodies may use arith and "
-                           "math ops only";
+    // A gather: an element of a tensor from outside the op, at indices
+    // the body computes (clamped into its bounds: FormDispatches.h).
+    if (auto extract = dyn_cast<tensor::ExtractOp>(nested);
+        extract &&
+        !op->getRegion(0).isAncestor(extract.getTensor().getParentRegion()) &&
+        isRuntimeTensor(extract.getTensor().getType()))
+      return WalkResult::advance();
+    nested->emitError()
+        << "'" << nested->getName() << "' in the body of '" << op->getName()
+        << "' is not supported: bodies may use arith and "
+           "math ops, and tensor.extract of a tensor defined outside it";
     return WalkResult::interrupt();
   });
   if (body.wasInterrupted())
@@ -147,12 +154,14 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
   SetVector<Value> captured;
   getUsedValuesDefinedAbove(op->getRegions(), captured);
   for (Value value : captured)
-    if (!matchPattern(value, m_Constant()) && !isBodyScalar(value.getType()))
+    if (!matchPattern(value, m_Constant()) && !isBodyScalar(value.getType()) &&
+        !isRuntimeTensor(value.getType()))
       return op->emitError()
              << "'" << op->getName() << "' uses a value of type "
              << value.getType()
-             << " defined outside it; only constants and scalars of index "
-                "or the element types of tensors may be";
+             << " defined outside it; only constants, tensors (read by "
+                "tensor.extract) and scalars of index or the element types of "
+                "tensors may be";
   return success();
 }
 

@@ -148,8 +148,9 @@ func.func @body_op(%a: tensor<4xf32>, %o: tensor<4xf32>, %t: tensor<4xf32>) -> t
       ins(%a : tensor<4xf32>) outs(%o : tensor<4xf32>) {
   ^bb0(%x: f32, %y: f32):
     %c0 = arith.constant 0 : index
-    // expected-error @+1 {{'tensor.extract' in the body of 'linalg.generic' is not supported: bodies may use arith and math ops only}}
-    %e = tensor.extract %t[%c0] : tensor<4xf32>
+    // expected-error @+1 {{'tensor.from_elements' in the body of 'linalg.generic' is not supported: bodies may use arith and math ops, and tensor.extract of a tensor defined outside it}}
+    %f = tensor.from_elements %x : tensor<1xf32>
+    %e = tensor.extract %f[%c0] : tensor<1xf32>
     linalg.yield %e : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
@@ -162,7 +163,7 @@ func.func @captured(%a: tensor<?xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
   %d = tensor.dim %a, %c0 : tensor<?xf32>
   %i = arith.index_cast %d : index to i64
   %s = arith.trunci %i : i64 to i4
-  // expected-error @+1 {{'linalg.generic' uses a value of type 'i4' defined outside it; only constants and scalars of index or the element types of tensors may be}}
+  // expected-error @+1 {{'linalg.generic' uses a value of type 'i4' defined outside it; only constants, tensors (read by tensor.extract) and scalars of index or the element types of tensors may be}}
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
       ins(%a : tensor<?xf32>) outs(%o : tensor<4xf32>) {
   ^bb0(%x: f32, %y: f32):
