@@ -13,7 +13,11 @@
 // RUN: %python %S/check_stats.py %t.task.json live_bytes_at_exit=0 constant_bytes=16 copies=1 allocations=1 peak_bytes=16
 // RUN: ferry-compile %s --module=%compile_plugins/custom_module.so --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
 // WALK: remark: peak live bytes: 16 (inputs 0, allocated 16)
-// RUN: ferry-run %t.fvm --function=again --module=%plugins/custom_module.so | FileCheck %s --check-prefix=AGAIN
+// WALK-NEXT: func.func @main
+// WALK: remark: peak live bytes: 16 (inputs 0, allocated 16)
+// WALK-NEXT: func.func @again
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=again --module=%plugins/custom_module.so | FileCheck %s --check-prefix=AGAIN
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=16
 // AGAIN: 2x2xi32=[2 4][6 8]
 func.func private @Double.function(tensor<2x2xi32>, tensor<2x2xi32>) -> (tensor<2x2xi32> {iree.abi.tied = 1 : index}) attributes {
   iree.abi.model = "coarse-fences",

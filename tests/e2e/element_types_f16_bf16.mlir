@@ -15,16 +15,21 @@
 // RUN: %python %S/check_stats.py %t.task.json live_bytes_at_exit=0 peak_bytes=1046
 // RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=37,37,37,37,5x8,8x3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
 // WALK: remark: peak live bytes: 1046 (inputs 424, allocated 622)
+// WALK-NEXT: func.func @main
+// WALK: remark: peak live bytes: 24 (inputs 12, allocated 12)
+// WALK-NEXT: func.func @text
 
 // Code for a CPU without F16C or any bf16 support (x86-64 baseline) gives
 // the same bits: bf16 conversions are integer code in the image.
 // RUN: ferry-compile %s -o %t.base.fvm --target-cpu=x86-64
-// RUN: ferry-run %t.base.fvm --input=@%t.in0.npy --input=@%t.in1.npy --input=@%t.in2.npy --input=@%t.in3.npy --input=@%t.in4.npy --input=@%t.in5.npy --output=@%t.base.out0.npy --output=@%t.base.out1.npy --output=@%t.base.out2.npy --output=@%t.base.out3.npy --output=@%t.base.out4.npy --output=@%t.base.out5.npy --output=@%t.base.out6.npy > /dev/null
+// RUN: ferry-run %t.base.fvm --stats=%t.wc0.json --input=@%t.in0.npy --input=@%t.in1.npy --input=@%t.in2.npy --input=@%t.in3.npy --input=@%t.in4.npy --input=@%t.in5.npy --output=@%t.base.out0.npy --output=@%t.base.out1.npy --output=@%t.base.out2.npy --output=@%t.base.out3.npy --output=@%t.base.out4.npy --output=@%t.base.out5.npy --output=@%t.base.out6.npy > /dev/null
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=1046
 // RUN: %python %S/element_types_reference.py floats check %t base
 
 // Text input and output: decimals round once to the nearest f16 / bf16 and
 // print as the shortest decimal of the float each holds.
-// RUN: ferry-run %t.fvm --function=text --input=3xf16=1.5,0.1,65504 --input=3xbf16=1.5,0.1,-3 | FileCheck %s --check-prefix=TEXT --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --function=text --input=3xf16=1.5,0.1,65504 --input=3xbf16=1.5,0.1,-3 | FileCheck %s --check-prefix=TEXT --match-full-lines
+// RUN: %python %S/check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=24
 // TEXT:      3xf16=[3 0.19995117 inf]
 // TEXT-NEXT: 3xbf16=[3 0.20019531 -6]
 

@@ -18,7 +18,11 @@
 // RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=2x9x10x3,3x2x3x4,1x3x7x7,4x3x3x3,3x3x3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
 // WALK: remark: peak live bytes: 5760 (inputs 3576, allocated 2184)
 // RUN: %python %S/linalg_reference.py window_dynamic_small inputs %t.small
-// RUN: ferry-run %t.fvm --function=window --input=@%t.small.in0.npy --input=@%t.small.in1.npy --input=@%t.small.in2.npy --input=@%t.small.in3.npy --input=@%t.small.in4.npy --output=@%t.small.task.out0.npy --output=@%t.small.task.out1.npy --output=@%t.small.task.out2.npy --output=@%t.small.task.out3.npy --output=@%t.small.task.out4.npy --device=__device_0=local-task > /dev/null
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=window --input=@%t.small.in0.npy --input=@%t.small.in1.npy --input=@%t.small.in2.npy --input=@%t.small.in3.npy --input=@%t.small.in4.npy --output=@%t.small.task.out0.npy --output=@%t.small.task.out1.npy --output=@%t.small.task.out2.npy --output=@%t.small.task.out3.npy --output=@%t.small.task.out4.npy --device=__device_0=local-task > /dev/null
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=1040
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=1x5x6x2,2x2x2x3,2x2x4x5,1x2x2x2,2x2x2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALLWALK
+// SMALLWALK: remark: peak live bytes: 1040 (inputs 720, allocated 320)
+// SMALLWALK-NEXT: func.func @window
 // RUN: %python %S/linalg_reference.py window_dynamic_small check %t.small task | FileCheck %s --check-prefix=SMALL
 // SMALL: window_dynamic_small: 5 results match NumPy
 // RUN: not ferry-run %t.fvm --function=too_small --input=1x4x4x1xf32=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16 --input=2x2x1x1xf32=1,1,1,1 --input=1x4x4x1xf32=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 2>&1 | FileCheck %s --check-prefix=TOO-SMALL

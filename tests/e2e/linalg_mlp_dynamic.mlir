@@ -16,7 +16,10 @@
 // WALK: remark: peak live bytes: 22528 (inputs 17792, allocated 4736)
 // A second batch size through the same module.
 // RUN: %python -c "import numpy as np; r = np.random.default_rng(8); np.save('%t.x2.npy', r.standard_normal((3, 64)).astype(np.float32))"
-// RUN: ferry-run %t.fvm --function=mlp --input=@%t.x2.npy --input=@%t.w.npy --input=@%t.b.npy --output=@%t.small.npy --device=__device_0=local-task
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=mlp --input=@%t.x2.npy --input=@%t.w.npy --input=@%t.b.npy --output=@%t.small.npy --device=__device_0=local-task
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=9472
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=3x64,64x32,32 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALLWALK
+// SMALLWALK: remark: peak live bytes: 9472 (inputs 9088, allocated 384)
 // RUN: %python -c "import numpy as np; x, w, b = (np.load('%t.' + n + '.npy') for n in ('x2', 'w', 'b')); np.testing.assert_allclose(np.load('%t.small.npy'), np.maximum(x @ w + b, 0), rtol=1e-5, atol=1e-5)"
 func.func @mlp(%x: tensor<?x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>) -> tensor<?x32xf32> {
   %c0 = arith.constant 0 : index

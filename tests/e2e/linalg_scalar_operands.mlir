@@ -23,9 +23,10 @@
 //
 // out[i] = x[i] + i * k, k an index argument.
 // RUN: ferry-run %t.fvm --function=ramp --input=@%t.i.npy --input=index=-3 --output=@%t.ramp.sync.npy --stats=%t.ramp.sync.json
-// RUN: ferry-run %t.fvm --function=ramp --device=__device_0=local-task --input=@%t.i.npy --input=index=-3 --output=@%t.ramp.task.npy
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=ramp --device=__device_0=local-task --input=@%t.i.npy --input=index=-3 --output=@%t.ramp.task.npy
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=8008
 // RUN: %python -c "import numpy as np; x = np.load('%t.i.npy'); ref = x + np.arange(1000, dtype=np.int32) * -3; [np.testing.assert_array_equal(np.load('%t.ramp.' + d + '.npy'), ref) for d in ('sync', 'task')]"
-// RUN: %python %S/check_stats.py %t.ramp.sync.json live_bytes_at_exit=0 copies=0
+// RUN: %python %S/check_stats.py %t.ramp.sync.json live_bytes_at_exit=0 copies=0 peak_bytes=8008
 //
 // x * 1 * 2 * ... * n: the induction variable in the body, each
 // iteration's 0-d tensor freed in it (one allocation per iteration: 8
@@ -39,9 +40,10 @@
 //
 // x / max(x): the maximum read back from a tensor, then read by a body.
 // RUN: ferry-run %t.fvm --function=normalize --input=@%t.x.npy --output=@%t.norm.sync.npy --stats=%t.norm.sync.json
-// RUN: ferry-run %t.fvm --function=normalize --device=__device_0=local-task --input=@%t.x.npy --output=@%t.norm.task.npy
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --function=normalize --device=__device_0=local-task --input=@%t.x.npy --output=@%t.norm.task.npy
+// RUN: %python %S/check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=8004
 // RUN: %python -c "import numpy as np; x = np.load('%t.x.npy'); ref = x / x.max(); [np.testing.assert_array_equal(np.load('%t.norm.' + d + '.npy'), ref) for d in ('sync', 'task')]"
-// RUN: %python %S/check_stats.py %t.norm.sync.json live_bytes_at_exit=0 copies=0
+// RUN: %python %S/check_stats.py %t.norm.sync.json live_bytes_at_exit=0 copies=0 peak_bytes=8004
 //
 // (m * s) @ w: the scaling fused into the matmul's dispatch, s its 0-d
 // binding.
@@ -51,21 +53,22 @@
 // FUSED-NOT:     stream.async.dispatch
 // FUSED:         return
 // RUN: ferry-run %t.fvm --function=scaled_matmul --input=@%t.m.npy --input=@%t.w.npy --input=f32=0.5 --output=@%t.mm.sync.npy --stats=%t.mm.sync.json
-// RUN: ferry-run %t.fvm --function=scaled_matmul --device=__device_0=local-task --input=@%t.m.npy --input=@%t.w.npy --input=f32=0.5 --output=@%t.mm.task.npy
+// RUN: ferry-run %t.fvm --stats=%t.wc2.json --function=scaled_matmul --device=__device_0=local-task --input=@%t.m.npy --input=@%t.w.npy --input=f32=0.5 --output=@%t.mm.task.npy
+// RUN: %python %S/check_stats.py %t.wc2.json live_bytes_at_exit=0 peak_bytes=19716
 // RUN: %python -c "import numpy as np; m, w = (np.load('%t.' + n + '.npy') for n in 'mw'); ref = (m * np.float32(0.5)) @ w; [np.testing.assert_allclose(np.load('%t.mm.' + d + '.npy'), ref, rtol=1e-5, atol=1e-5) for d in ('sync', 'task')]"
-// RUN: %python %S/check_stats.py %t.mm.sync.json live_bytes_at_exit=0 copies=0 dispatches=1
+// RUN: %python %S/check_stats.py %t.mm.sync.json live_bytes_at_exit=0 copies=0 dispatches=1 peak_bytes=19716
 //
 // The walk, per function in order.
 // RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
 // WALK:      remark: peak live bytes: 8008 (inputs 4000, allocated 4008)
 // WALK-NEXT: func.func @scale
-// WALK:      remark: peak live bytes: [[RAMP:[0-9]+]] (inputs 4000,
+// WALK:      remark: peak live bytes: 8008 (inputs 4000, allocated 4008)
 // WALK-NEXT: func.func @ramp
-// WALK:      remark: peak live bytes: [[FACT:[0-9]+]] (inputs 4000,
+// WALK:      remark: peak live bytes: 8008 (inputs 4000, allocated 4008)
 // WALK-NEXT: func.func @factorial
-// WALK:      remark: peak live bytes: [[NORM:[0-9]+]] (inputs 4000,
+// WALK:      remark: peak live bytes: 8004 (inputs 4000, allocated 4008)
 // WALK-NEXT: func.func @normalize
-// WALK:      remark: peak live bytes: [[MM:[0-9]+]] (inputs 13312,
+// WALK:      remark: peak live bytes: 19716 (inputs 13312, allocated 6404)
 // WALK-NEXT: func.func @scaled_matmul
 
 #id = affine_map<(d0) -> (d0)>

@@ -12,11 +12,17 @@
 // CHECK: softmax: 3 results match NumPy
 // RUN: %python %S/check_stats.py %t.sync.json live_bytes_at_exit=0 copies=0 dispatches=9 peak_bytes=280
 // RUN: %python %S/check_stats.py %t.task.json live_bytes_at_exit=0 copies=0 dispatches=9 peak_bytes=280
-// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=6x17 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
 // WALK: remark: peak live bytes: 280 (inputs 60, allocated 244)
+// WALK-NEXT: func.func @softmax
+// The dynamic input is 6x17 (linalg_reference.py).
+// WALK: remark: peak live bytes: 1272 (inputs 408, allocated 864)
+// WALK-NEXT: func.func @softmax_dynamic
 // RUN: %python %S/linalg_reference.py softmax_dynamic inputs %t.dyn
-// RUN: ferry-run %t.fvm --function=softmax_dynamic --input=@%t.dyn.in0.npy --output=@%t.dyn.sync.out0.npy --device=__device_0=local-sync > /dev/null
-// RUN: ferry-run %t.fvm --function=softmax_dynamic --input=@%t.dyn.in0.npy --output=@%t.dyn.task.out0.npy --device=__device_0=local-task > /dev/null
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=softmax_dynamic --input=@%t.dyn.in0.npy --output=@%t.dyn.sync.out0.npy --device=__device_0=local-sync > /dev/null
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=1272
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --function=softmax_dynamic --input=@%t.dyn.in0.npy --output=@%t.dyn.task.out0.npy --device=__device_0=local-task > /dev/null
+// RUN: %python %S/check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=1272
 // RUN: %python %S/linalg_reference.py softmax_dynamic check %t.dyn sync task | FileCheck %s --check-prefix=DYN
 // DYN: softmax_dynamic: 1 results match NumPy
 func.func @softmax(%x: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>) {

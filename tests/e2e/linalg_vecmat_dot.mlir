@@ -10,10 +10,15 @@
 // STATIC-NEXT: i32=30
 // RUN: %python %S/check_stats.py %t.sync.json live_bytes_at_exit=0 copies=0 dispatches=2 fills=0 peak_bytes=80
 // RUN: %python %S/check_stats.py %t.task.json live_bytes_at_exit=0 copies=0 dispatches=2 fills=0 peak_bytes=80
-// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=5,5x2,5 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
 // WALK: remark: peak live bytes: 80 (inputs 64, allocated 16)
-// RUN: ferry-run %t.fvm --function=dynamic --input=5xf32=1,2,3,4,-1 --input=5x2xf32=1,0,0,1,1,1,2,-1,0.5,0.25 --input=5xf32=0,1,-1,2,0.5 --device=__device_0=local-sync --output=@%t.dsync0.npy --output=@%t.dsync1.npy --output=@%t.dsync2.npy > /dev/null
-// RUN: ferry-run %t.fvm --function=dynamic --input=5xf32=1,2,3,4,-1 --input=5x2xf32=1,0,0,1,1,1,2,-1,0.5,0.25 --input=5xf32=0,1,-1,2,0.5 --device=__device_0=local-task --output=@%t.dtask0.npy --output=@%t.dtask1.npy --output=@%t.dtask2.npy > /dev/null
+// WALK-NEXT: func.func @static
+// WALK: remark: peak live bytes: 112 (inputs 80, allocated 32)
+// WALK-NEXT: func.func @dynamic
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=dynamic --input=5xf32=1,2,3,4,-1 --input=5x2xf32=1,0,0,1,1,1,2,-1,0.5,0.25 --input=5xf32=0,1,-1,2,0.5 --device=__device_0=local-sync --output=@%t.dsync0.npy --output=@%t.dsync1.npy --output=@%t.dsync2.npy > /dev/null
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=112
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --function=dynamic --input=5xf32=1,2,3,4,-1 --input=5x2xf32=1,0,0,1,1,1,2,-1,0.5,0.25 --input=5xf32=0,1,-1,2,0.5 --device=__device_0=local-task --output=@%t.dtask0.npy --output=@%t.dtask1.npy --output=@%t.dtask2.npy > /dev/null
+// RUN: %python %S/check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=112
 // RUN: %python -c "import numpy as np; v = np.array([1, 2, 3, 4, -1], np.float32); m = np.array([1, 0, 0, 1, 1, 1, 2, -1, 0.5, 0.25], np.float32).reshape(5, 2); x = np.array([0, 1, -1, 2, 0.5], np.float32); [(np.testing.assert_array_equal(np.load('%t.d' + d + '0.npy'), v @ m), np.testing.assert_array_equal(np.load('%t.d' + d + '1.npy'), np.float32(v @ x)), np.testing.assert_allclose(np.load('%t.d' + d + '2.npy'), np.exp(x), rtol=1e-6)) for d in ('sync', 'task')]"
 func.func @static(%v: tensor<4xi32>, %m: tensor<4x3xi32>) -> (tensor<3xi32>, tensor<i32>) {
   %zero = arith.constant 0 : i32

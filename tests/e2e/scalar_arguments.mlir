@@ -7,7 +7,8 @@
 
 // Scalar in, scalar out: every type ferry-run reads, through a call.
 // RUN: ferry-run %t.fvm --function=echo --input=i1=1 --input=i8=-7 --input=i16=300 --input=i32=5 --input=i64=-9000000000 --input=index=7 --input=f32=2.5 --input=f64=-0.125 --stats=%t.echo.json | FileCheck %s --check-prefix=ECHO --match-full-lines
-// RUN: ferry-run %t.fvm --function=echo --device=__device_0=local-task --input=i1=1 --input=i8=-7 --input=i16=300 --input=i32=5 --input=i64=-9000000000 --input=index=7 --input=f32=2.5 --input=f64=-0.125 | FileCheck %s --check-prefix=ECHO --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=echo --device=__device_0=local-task --input=i1=1 --input=i8=-7 --input=i16=300 --input=i32=5 --input=i64=-9000000000 --input=index=7 --input=f32=2.5 --input=f64=-0.125 | FileCheck %s --check-prefix=ECHO --match-full-lines
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=0
 // ECHO:      i1=1
 // ECHO-NEXT: i8=-7
 // ECHO-NEXT: i16=301
@@ -51,10 +52,12 @@
 // WALK-NEXT: func.func @main
 
 // .npy: a scalar result is a 0-d array, and a 0-d array feeds a scalar.
-// RUN: ferry-run %t.fvm --function=fill --input=f32=1.5 --input=index=3 --output=@%t.t.npy --output=@%t.n.npy
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --function=fill --input=f32=1.5 --input=index=3 --output=@%t.t.npy --output=@%t.n.npy
+// RUN: %python %S/check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=12
 // RUN: %python -c "import numpy as np; n = np.load('%t.n.npy'); assert n.shape == () and n.dtype == np.int64 and n == 3, n"
 // RUN: %python -c "import numpy as np; np.save('%t.v.npy', np.array(-0.5, dtype=np.float32))"
-// RUN: ferry-run %t.fvm --function=fill --input=@%t.v.npy --input=@%t.n.npy | FileCheck %s --check-prefix=NPY --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.wc2.json --function=fill --input=@%t.v.npy --input=@%t.n.npy | FileCheck %s --check-prefix=NPY --match-full-lines
+// RUN: %python %S/check_stats.py %t.wc2.json live_bytes_at_exit=0 peak_bytes=12
 // NPY:      3xf32=[-0.5 -0.5 -0.5]
 // NPY-NEXT: index=3
 

@@ -3,7 +3,8 @@
 // a later comparison or fill sees the wrapped value. The operands reach the
 // ops as arguments of private functions, so the compiler cannot fold them.
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: ferry-run %t.fvm --function=main | FileCheck %s --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=main | FileCheck %s --match-full-lines
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=46
 // CHECK:      1xi32=[0]
 // CHECK-NEXT: 1xi8=[-56]
 // 100 + 100 : i8 is negative, so the branch takes the "less than 0" edge.
@@ -29,6 +30,10 @@
 
 // A zero divisor fails the run, naming the op, its operands and width.
 // RUN: not ferry-run %t.fvm --function=divide_by_zero 2>&1 | FileCheck %s --check-prefix=ZERO
+// Peak equals the liveness walk's: main's seventeen 1-element results (46 bytes).
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 46 (inputs 0, allocated 46)
+// WALK-NEXT: func.func @main
 // ZERO: ferry-run: error: {{.*}}(div.s.i): division by zero (7 / 0 : i32)
 
 func.func private @mul32(%a: i32, %b: i32) -> i32 {

@@ -4,7 +4,10 @@
 // worker thread). Outputs are (3*(2*x*x))^2 in wrapping i32; the two empties
 // get two allocations, nothing is copied, nothing leaks.
 // RUN: ferry-compile %s -o %t.fvm
-// RUN: ferry-run %t.fvm --module=%plugins/custom_module.so --input=1x1xi32=7 | FileCheck %s --check-prefix=ONE
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --module=%plugins/custom_module.so --input=1x1xi32=7 | FileCheck %s --check-prefix=ONE
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=12
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=1x1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONEWALK
+// ONEWALK: remark: peak live bytes: 12 (inputs 4, allocated 12)
 // ONE: 1x1xi32=[86436]
 // RUN: ferry-run %t.fvm --module=%plugins/custom_module.so --input=3x5xi32=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14 --stats=%t.json | FileCheck %s --check-prefix=SMALL
 // SMALL: 3x5xi32=[0 36 576 2916 9216][22500 46656 86436 147456 236196][360000 527076 746496 1028196 1382976]
@@ -19,11 +22,14 @@
 // RUN: ferry-run %t.fvm --module=%plugins/custom_module.so --input=@%t.big.npy --output=@%t.out.npy --stats=%t.big.json > /dev/null
 // RUN: %python -c "import numpy as np; x = np.load('%t.big.npy'); out = np.load('%t.out.npy'); expected = (np.int32(3) * (np.int32(2) * x * x)) ** 2; assert out.dtype == np.int32 and out.shape == (1000, 1000), out.shape; assert (out == expected).all(), 'wrong values'"
 // RUN: %python %S/check_stats.py %t.big.json copies=0 bytes_copied=0 live_bytes_at_exit=0 peak_bytes=12000000
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=1000x1000 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BIGWALK
+// BIGWALK: remark: peak live bytes: 12000000 (inputs 4000000, allocated 12000000)
 // A plugin that fails through the signal fence is reported naming the function.
 // RUN: not ferry-run %t.fvm --module=%plugins/test_plugin_failing.so --input=1x1xi32=7 2>&1 | FileCheck %s --check-prefix=FAIL
 // FAIL: ferry-run: error: {{.*}}external function 'Double.function': simulated device fault
 // A plugin that signals late still gives the right answer.
-// RUN: ferry-run %t.fvm --module=%plugins/test_plugin_late.so --input=1x1xi32=7 | FileCheck %s --check-prefix=ONE
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --module=%plugins/test_plugin_late.so --input=1x1xi32=7 | FileCheck %s --check-prefix=ONE
+// RUN: %python %S/check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=12
 // Without the plugin, the missing import is named.
 // RUN: not ferry-run %t.fvm --input=1x1xi32=7 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: ferry-run: error: module imports '{{Double|Triple}}.function', which no loaded native module provides (no native modules are loaded); load a plugin that provides it with --module=PATH.so

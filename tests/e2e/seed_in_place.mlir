@@ -25,7 +25,10 @@
 // REFUSED: ferry-run: error: module was compiled to pass 'Double.function' one storage as an input and as its output, but native module 'Double' does not declare that its function allows it (FERRY_PLUGIN_TIED_MAY_ALIAS)
 // The same plugin compiles the seed as before (two fresh outputs) and runs it.
 // RUN: ferry-compile %samples/tied_external_calls.mlir --module=%compile_plugins/test_plugin_late.so -o %t.late.fvm
-// RUN: ferry-run %t.late.fvm --module=%plugins/test_plugin_late.so --input=1x1xi32=7 | FileCheck %s --check-prefix=ONE
+// RUN: ferry-run %t.late.fvm --stats=%t.wc0.json --module=%plugins/test_plugin_late.so --input=1x1xi32=7 | FileCheck %s --check-prefix=ONE
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=12
+// RUN: ferry-compile %samples/tied_external_calls.mlir --module=%compile_plugins/test_plugin_late.so --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=1x1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=LATEWALK
+// LATEWALK: remark: peak live bytes: 12 (inputs 4, allocated 12)
 // ONE: 1x1xi32=[86436]
 //
 // Compile-time errors: a plugin that cannot be loaded, and declarations the

@@ -10,7 +10,8 @@
 // On a device the host cannot map, even the host's own input (which
 // ferry-run allocated there, so it names no device) is read through a
 // staging copy on the device whose allocator made it.
-// RUN: ferry-run %t.fvm --device=__device_0=local-discrete --input=2x3xi32=1,2,3,4,5,6 --input=index=1 --input=index=2 | FileCheck %s --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --device=__device_0=local-discrete --input=2x3xi32=1,2,3,4,5,6 --input=index=1 --input=index=2 | FileCheck %s --match-full-lines
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=48
 // s = t + t: s[1][2] = 12 and t[0][1] = 2;
 // and the sign of s[1][2] - 100 is -1.
 // CHECK:      i32=12

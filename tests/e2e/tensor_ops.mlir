@@ -26,7 +26,11 @@
 
 // tensor.cast to a static shape checks the dimension at run time, naming
 // the op; to a dynamic one it is free.
-// RUN: ferry-run %t.fvm --function=cast --input=2x3xf32=1,2,3,4,5,6 | FileCheck %s --check-prefix=CAST
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=cast --input=2x3xf32=1,2,3,4,5,6 | FileCheck %s --check-prefix=CAST
+// RUN: %python %S/check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=48
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=2x3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=CASTWALK
+// CASTWALK: remark: peak live bytes: 48 (inputs 24, allocated 24)
+// CASTWALK-NEXT: func.func @cast
 // CAST: 2x3xf32=[2 4 6][8 10 12]
 // RUN: not ferry-run %t.fvm --function=cast --input=3x3xf32=1,2,3,4,5,6,7,8,9 2>&1 | FileCheck %s --check-prefix=CASTBAD
 // CASTBAD: ferry-run: error: {{.*}}'tensor.cast' at {{.*}}tensor_ops.mlir:{{[0-9]+}}:8: dimension 0 of the source is not 2

@@ -27,6 +27,9 @@
 // buffer (@a also stages the inputs ferry-run writes).
 // RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=a=local-isolated --device=b=local-task --stats=%t.isolated_a.json | FileCheck %s
 // RUN: %python %S/../check_stats.py %t.isolated_a.json --device=a live_bytes_at_exit=0 --device=b transfers=2 bytes_transferred=32 live_bytes_at_exit=0
+// Its peaks: the walk's 48 on @a plus a 16-byte staging buffer, @b's
+// stand-in and staging buffer (32), as for an isolated @b below.
+// RUN: %python %S/../check_stats.py %t.isolated_a.json --device=a peak_bytes=64 --device=b peak_bytes=32
 //
 // The liveness walk per device: the inputs and the sum on @a, nothing
 // allocated for @b. That is @b's peak where @b reaches @a's memory (two

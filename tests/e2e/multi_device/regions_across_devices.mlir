@@ -17,7 +17,16 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --function=captured --input=4xf32=1,2,3,4 --input=index=3 --device=a=local-task --device=b=local-discrete --stats=%t.c.json | FileCheck %s --check-prefix=CAPTURED
 // CAPTURED: 4xf32=[4 7 10 13]
-// RUN: %python %S/../check_stats.py %t.c.json --device=a live_bytes_at_exit=0 --device=b live_bytes_at_exit=0
+// On devices that share memory each device's peak is its walk: the fill
+// and the input on @a, nothing allocated on @b. A discrete @b imports the
+// carried buffer and the input (memory the runtime adds, outside the walk):
+// 32 bytes there.
+// RUN: %python %S/../check_stats.py %t.c.json --device=a live_bytes_at_exit=0 peak_bytes=32 --device=b live_bytes_at_exit=0 peak_bytes=32
+// RUN: ferry-run %t.fvm --function=captured --input=4xf32=1,2,3,4 --input=index=3 --device=a=local-sync --device=b=local-sync --stats=%t.c.sync.json | FileCheck %s --check-prefix=CAPTURED
+// RUN: %python %S/../check_stats.py %t.c.sync.json --device=a live_bytes_at_exit=0 peak_bytes=32 --device=b live_bytes_at_exit=0 peak_bytes=0
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | grep -E "remark|^func.func @" | grep -A5 "func.func @captured" | FileCheck %s --check-prefix=CAPTURED-WALK
+// CAPTURED-WALK: remark: peak live bytes on @a: 32 (inputs 16, allocated 16)
+// CAPTURED-WALK: remark: peak live bytes on @b: 0 (inputs 0, allocated 0)
 //
 // @moving: the loop's initial value is made on @b, every iteration makes
 // the next on @a (x * x, read twice so it is a dispatch of its own, to

@@ -18,19 +18,23 @@
 // RUN: %python %S/../check_stats.py %t.isolated.json --device=a dispatches=2 copies=2 bytes_copied=32 transfers=0 live_bytes_at_exit=0 --device=b dispatches=1 transfers=2 bytes_transferred=32 peak_bytes=32 live_bytes_at_exit=0
 // The same with @a asynchronous: @b's transfer waits for @a's sum.
 // RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=a=local-task --device=b=local-isolated --stats=%t.task.json | FileCheck %s
-// RUN: %python %S/../check_stats.py %t.task.json --device=b transfers=2 bytes_transferred=32 live_bytes_at_exit=0 --device=a live_bytes_at_exit=0
+// RUN: %python %S/../check_stats.py %t.task.json --device=b transfers=2 bytes_transferred=32 live_bytes_at_exit=0 peak_bytes=32 --device=a live_bytes_at_exit=0 peak_bytes=64
 // And with @a isolated and @b on the host: @b copies @a's buffer out of
 // @a's device memory through @a's staging heap.
 // RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --device=a=local-isolated --stats=%t.a.json | FileCheck %s
-// RUN: %python %S/../check_stats.py %t.a.json --device=b transfers=2 bytes_transferred=32 live_bytes_at_exit=0 --device=a live_bytes_at_exit=0
+// RUN: %python %S/../check_stats.py %t.a.json --device=b transfers=2 bytes_transferred=32 live_bytes_at_exit=0 peak_bytes=32 --device=a live_bytes_at_exit=0 peak_bytes=64
 // Where the devices do share memory after all (two local-sync devices) the
 // import is the buffer itself: nothing is transferred or allocated on @b.
 // RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=4xi32=10,20,30,40 --stats=%t.local.json | FileCheck %s
-// RUN: %python %S/../check_stats.py %t.local.json transfers=0 copies=0 --device=b allocations=0 peak_bytes=0 live_bytes_at_exit=0
+// RUN: %python %S/../check_stats.py %t.local.json transfers=0 copies=0 --device=b allocations=0 peak_bytes=0 live_bytes_at_exit=0 --device=a peak_bytes=48 live_bytes_at_exit=0
 //
 // The liveness walk sees nothing on @b: the transfer is the runtime's, as
-// for an opaque-fd import (ARCHITECTURE.md, "Peak memory").
+// for an opaque-fd import (ARCHITECTURE.md, "Peak memory"). Its 48 on @a
+// (the inputs and the sum) is @a's peak where memory is shared; with a
+// transfer @a also stages 16 bytes (64) and @b holds its stand-in and a
+// staging buffer (32), whichever device is isolated.
 // RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes on @a: 48 (inputs 32, allocated 16)
 // WALK: remark: peak live bytes on @b: 0 (inputs 0, allocated 0)
 //
 // HAL-DAG: %[[A:.+]] = hal.device.get @a

@@ -5,7 +5,8 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=i32=0 --stats=%t.0.json | FileCheck %s --check-prefix=N0 --match-full-lines
 // RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=i32=3 --stats=%t.3.json | FileCheck %s --check-prefix=N3 --match-full-lines
-// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i32=3 | FileCheck %s --check-prefix=N3 --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i32=3 | FileCheck %s --check-prefix=N3 --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=48
 // N0: 4xi32=[1 2 3 4]
 // N3: 4xi32=[4 8 12 16]
 // RUN: %python %S/../check_stats.py %t.0.json live_bytes_at_exit=0 copies=1 peak_bytes=48

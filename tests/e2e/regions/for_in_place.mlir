@@ -6,12 +6,22 @@
 // Nothing is live at exit (reference counting through regions).
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --stats=%t.stats.json --input=4xi32=1,2,3,4 --input=index=0 | FileCheck %s --check-prefix=N0 --match-full-lines
-// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0
-// RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=index=1 | FileCheck %s --check-prefix=N1 --match-full-lines
-// RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=index=1000 | FileCheck %s --check-prefix=N1000 --match-full-lines
-// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=0 | FileCheck %s --check-prefix=N0 --match-full-lines
-// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=1 | FileCheck %s --check-prefix=N1 --match-full-lines
-// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=1000 | FileCheck %s --check-prefix=N1000 --match-full-lines
+// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0 peak_bytes=48
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --input=4xi32=1,2,3,4 --input=index=1 | FileCheck %s --check-prefix=N1 --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=48
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --input=4xi32=1,2,3,4 --input=index=1000 | FileCheck %s --check-prefix=N1000 --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=48
+// RUN: ferry-run %t.fvm --stats=%t.wc2.json --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=0 | FileCheck %s --check-prefix=N0 --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc2.json live_bytes_at_exit=0 peak_bytes=48
+// RUN: ferry-run %t.fvm --stats=%t.wc3.json --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=1 | FileCheck %s --check-prefix=N1 --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc3.json live_bytes_at_exit=0 peak_bytes=48
+// RUN: ferry-run %t.fvm --stats=%t.wc4.json --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=1000 | FileCheck %s --check-prefix=N1000 --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc4.json live_bytes_at_exit=0 peak_bytes=48
+// Peak equals the liveness walk's, for any trip count (one iteration's peak
+// plus what the loop carries).
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 48 (inputs 16, allocated 32)
+// WALK-NEXT: func.func @main
 // N0:      4xi32=[10 10 10 10]
 // N0-EMPTY:
 // N1:      4xi32=[11 12 13 14]

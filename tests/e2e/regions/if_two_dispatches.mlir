@@ -4,10 +4,17 @@
 // Nothing is live at exit (reference counting through regions).
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --stats=%t.stats.json --input=4xi32=1,2,3,4 --input=i1=1 | FileCheck %s --check-prefix=ADD --match-full-lines
-// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0
-// RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=i1=0 | FileCheck %s --check-prefix=MUL --match-full-lines
-// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i1=1 | FileCheck %s --check-prefix=ADD --match-full-lines
-// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i1=0 | FileCheck %s --check-prefix=MUL --match-full-lines
+// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0 peak_bytes=32
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --input=4xi32=1,2,3,4 --input=i1=0 | FileCheck %s --check-prefix=MUL --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=32
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i1=1 | FileCheck %s --check-prefix=ADD --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=32
+// RUN: ferry-run %t.fvm --stats=%t.wc2.json --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i1=0 | FileCheck %s --check-prefix=MUL --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc2.json live_bytes_at_exit=0 peak_bytes=32
+// Peak equals the liveness walk's (the larger branch).
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 32 (inputs 16, allocated 16)
+// WALK-NEXT: func.func @main
 // ADD:      4xi32=[2 4 6 8]
 // ADD-NEXT: i32=8
 // ADD-EMPTY:

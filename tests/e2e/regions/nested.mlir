@@ -5,13 +5,23 @@
 // Nothing is live at exit (reference counting through regions).
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --stats=%t.stats.json --function=nested_for --input=4xi32=1,2,3,4 --input=index=3 --input=index=5 | FileCheck %s --check-prefix=FOR --match-full-lines
-// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0
-// RUN: ferry-run %t.fvm --function=nested_for --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=3 --input=index=5 | FileCheck %s --check-prefix=FOR --match-full-lines
+// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0 peak_bytes=48
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=nested_for --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=index=3 --input=index=5 | FileCheck %s --check-prefix=FOR --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=48
 // FOR:      4xi32=[15 30 45 60]
 // FOR-EMPTY:
 // 1 -> *x -> +x -> *x -> +x: x=2: 1,2,4,8,10; x=3: 1,3,6,18,21.
-// RUN: ferry-run %t.fvm --function=if_in_for --input=2xi32=2,3 --input=index=4 | FileCheck %s --check-prefix=IF --match-full-lines
-// RUN: ferry-run %t.fvm --function=if_in_for --device=__device_0=local-task --input=2xi32=2,3 --input=index=4 | FileCheck %s --check-prefix=IF --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --function=if_in_for --input=2xi32=2,3 --input=index=4 | FileCheck %s --check-prefix=IF --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=24
+// RUN: ferry-run %t.fvm --stats=%t.wc2.json --function=if_in_for --device=__device_0=local-task --input=2xi32=2,3 --input=index=4 | FileCheck %s --check-prefix=IF --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc2.json live_bytes_at_exit=0 peak_bytes=24
+// Peak equals the liveness walk's for any trip counts (one iteration of each
+// loop plus what it carries; the larger branch of the if).
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 48 (inputs 16, allocated 32)
+// WALK-NEXT: func.func @nested_for
+// WALK: remark: peak live bytes: 24 (inputs 8, allocated 16)
+// WALK-NEXT: func.func @if_in_for
 // IF:      2xi32=[10 21]
 // IF-EMPTY:
 

@@ -5,10 +5,18 @@
 // Nothing is live at exit (reference counting through regions).
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --stats=%t.stats.json --input=1xi32=3 --input=i32=10 | FileCheck %s --check-prefix=TEN --match-full-lines
-// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0
-// RUN: ferry-run %t.fvm --input=1xi32=3 --input=i32=0 | FileCheck %s --check-prefix=NONE --match-full-lines
-// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=1xi32=3 --input=i32=10 | FileCheck %s --check-prefix=TEN --match-full-lines
-// RUN: ferry-run %t.fvm --device=__device_0=local-task --input=1xi32=3 --input=i32=1000 | FileCheck %s --check-prefix=THOUSAND --match-full-lines
+// RUN: %python %S/../check_stats.py %t.stats.json live_bytes_at_exit=0 peak_bytes=12
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --input=1xi32=3 --input=i32=0 | FileCheck %s --check-prefix=NONE --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=12
+// RUN: ferry-run %t.fvm --stats=%t.wc1.json --device=__device_0=local-task --input=1xi32=3 --input=i32=10 | FileCheck %s --check-prefix=TEN --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=12
+// RUN: ferry-run %t.fvm --stats=%t.wc2.json --device=__device_0=local-task --input=1xi32=3 --input=i32=1000 | FileCheck %s --check-prefix=THOUSAND --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc2.json live_bytes_at_exit=0 peak_bytes=12
+// Peak equals the liveness walk's for any number of iterations (the before
+// region and the after region once each).
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 12 (inputs 4, allocated 8)
+// WALK-NEXT: func.func @main
 // TEN:      1xi32=[10]
 // TEN-EMPTY:
 // NONE:      1xi32=[1]

@@ -6,7 +6,8 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=i32=100 --stats=%t.json | FileCheck %s --match-full-lines
 // RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4xi32=1,2,3,4 --input=i32=100 --stats=%t.task.json | FileCheck %s --match-full-lines
-// RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=i32=0 | FileCheck %s --check-prefix=NONE --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --input=4xi32=1,2,3,4 --input=i32=0 | FileCheck %s --check-prefix=NONE --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=32
 // CHECK: 4xi32=[128 256 384 512]
 // CHECK-NEXT: i32=7
 // NONE: 4xi32=[1 2 3 4]

@@ -12,9 +12,13 @@
 // IR-NEXT: stream.resource.dealloca {{.*}}await(%[[J]]) %[[L]]#0
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=index=0 --input=index=0 --device=a=local-task --device=b=local-sync --stats=%t.0.json | FileCheck %s --check-prefix=NONE
-// RUN: %python %S/../check_stats.py %t.0.json --device=a live_bytes_at_exit=0 --device=b live_bytes_at_exit=0
+// RUN: %python %S/../check_stats.py %t.0.json --device=a live_bytes_at_exit=0 peak_bytes=32 --device=b live_bytes_at_exit=0 peak_bytes=16
 // RUN: ferry-run %t.fvm --input=4xi32=1,2,3,4 --input=index=1 --input=index=2 --device=a=local-task --device=b=local-task --stats=%t.1.json | FileCheck %s --check-prefix=SOME
-// RUN: %python %S/../check_stats.py %t.1.json --device=a live_bytes_at_exit=0 --device=b live_bytes_at_exit=0
+// RUN: %python %S/../check_stats.py %t.1.json --device=a live_bytes_at_exit=0 peak_bytes=32 --device=b live_bytes_at_exit=0 peak_bytes=16
+// Each device's peak equals its liveness walk, for no iteration and some.
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes on @a: 32 (inputs 16, allocated 16)
+// WALK: remark: peak live bytes on @b: 16 (inputs 0, allocated 16)
 // NONE: 4xi32=[1 1 1 1]
 // SOME: 4xi32=[19 19 19 19]
 module {

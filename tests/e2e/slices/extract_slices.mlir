@@ -19,7 +19,8 @@
 // CHECK-EMPTY:
 // The results against NumPy.
 // RUN: %python -c "import numpy as np; np.save('%t.a.npy', np.random.default_rng(3).standard_normal((8, 4)).astype(np.float32))"
-// RUN: ferry-run %t.fvm --input=@%t.a.npy --input=index=3 --output=@%t.t.npy --output=@%t.st.npy --output=@%t.v.npy
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --input=@%t.a.npy --input=index=3 --output=@%t.t.npy --output=@%t.st.npy --output=@%t.v.npy
+// RUN: %python %S/../check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=192
 // RUN: %python -c "import numpy as np; a = np.load('%t.a.npy'); assert (np.load('%t.t.npy') == a[3:5] + np.float32(2)).all(); assert (np.load('%t.st.npy') == a[1::2, 1::2]).all(); assert np.load('%t.v.npy') == a[3, 1]"
 // A dynamic offset out of bounds fails at run time naming the op.
 // RUN: not ferry-run %t.fvm --input=8x4xf32=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31 --input=index=7 2>&1 | FileCheck %s --check-prefix=BOUNDS

@@ -13,7 +13,8 @@
 // WALK: remark: peak live bytes: 160 (inputs 32, allocated 128)
 // The result against NumPy: tiles of ones, a + 2, a * 2 and ones.
 // RUN: %python -c "import numpy as np; np.save('%t.a.npy', np.arange(1, 9, dtype=np.float32).reshape(2, 4))"
-// RUN: ferry-run %t.fvm --input=@%t.a.npy --output=@%t.out.npy
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --input=@%t.a.npy --output=@%t.out.npy
+// RUN: %python %S/../check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=160
 // RUN: %python -c "import numpy as np; a = np.load('%t.a.npy'); want = np.concatenate([np.ones((2, 4)), a + 2, a * 2, np.ones((2, 4))]).astype(np.float32); assert (np.load('%t.out.npy') == want).all()"
 // CHECK: 8x4xf32=[1 1 1 1][1 1 1 1][3 4 5 6][7 8 9 10][2 4 6 8][10 12 14 16][1 1 1 1][1 1 1 1]
 

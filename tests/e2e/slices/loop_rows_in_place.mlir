@@ -11,7 +11,8 @@
 // RUN: %python %S/../check_stats.py %t.json live_bytes_at_exit=0 copies=0 allocations=1 dispatches=7 peak_bytes=128
 // RUN: %python %S/../check_stats.py %t.task.json live_bytes_at_exit=0 copies=0 allocations=1 dispatches=7 peak_bytes=128
 // RUN: ferry-run %t.fvm --function=same_row --input=8x4xf32=0,1,2,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 --stats=%t.same.json | FileCheck %s --check-prefix=SAME --match-full-lines
-// RUN: ferry-run %t.fvm --function=same_row --device=__device_0=local-task --input=8x4xf32=0,1,2,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 | FileCheck %s --check-prefix=SAME --match-full-lines
+// RUN: ferry-run %t.fvm --stats=%t.wc0.json --function=same_row --device=__device_0=local-task --input=8x4xf32=0,1,2,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 | FileCheck %s --check-prefix=SAME --match-full-lines
+// RUN: %python %S/../check_stats.py %t.wc0.json live_bytes_at_exit=0 peak_bytes=144
 // RUN: %python %S/../check_stats.py %t.same.json live_bytes_at_exit=0 copies=7 dispatches=7 peak_bytes=144
 // RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
 // WALK: remark: peak live bytes: 128 (inputs 128, allocated 0)
