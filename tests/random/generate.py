@@ -102,6 +102,8 @@ FEATURES = {
                                           "programs of dynamic shape (ferry-compile crashes "
                                           "importing them now and then)"),
     "linalg_dynamic": (True, "the linalg steps in programs of dynamic shape"),
+    "scalar_captures": (True, "with linalg_generic, a body reads a scalar of the function from "
+                              "outside it (a 0-d tensor input of the dispatch)"),
     "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "
                                      "or results may be arguments, constants, captured values "
                                      "or values used again (the walk gives no peak)"),

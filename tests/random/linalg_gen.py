@@ -415,6 +415,10 @@ class LinalgSteps:
         ins = [(self.gen.fresh("in"), o.exact) for o in operands]
         acc = self.gen.fresh("acc")
         body = BodyBuilder(self, dtype, ins, use_math, "    " + "  " * self.depth + "  ")
+        if "scalar_captures" in self.features and self.rng.random() < 0.3:
+            # A scalar of the function read from outside the body (a float
+            # one counted inexact: it may come from one).
+            body.values.append((self.scalar_of(dtype), not dtype.startswith("f")))
         if reads_out and not reduction:
             body.values.append((acc, exact and target is None))
         for _ in range(self.rng.randint(1, 4)):

@@ -537,14 +537,16 @@ def element_dtype(name):
     return NUMPY_DTYPES[name]
 
 
-def run_body(ops, bindings):
+def run_body(ops, bindings, outer=None):
     """The values `linalg.yield` gives: `bindings` maps each block argument
-    to an array (all of one shape)."""
+    to an array (all of one shape); `outer` looks up a scalar from outside."""
     env = dict(bindings)
     shape = next(iter(bindings.values())).shape if bindings else ()
 
     def get(name):
         name = name.strip()
+        if name not in env and outer is not None:
+            env[name] = np.full(shape, outer(name), next(iter(bindings.values())).dtype)
         if name not in env:
             raise EvaluationError(f"use of undefined value {name} in a body")
         return env[name]
@@ -631,7 +633,7 @@ def to_loop_space(array, dims, sizes):
     return np.broadcast_to(moved.reshape(shape), sizes)
 
 
-def run_generic(maps, iterators, ins, out, body, block_args):
+def run_generic(maps, iterators, ins, out, body, block_args, outer=None):
     n = len(iterators)
     sizes = [None] * n
     for dims, array in zip(maps, ins + [out]):
@@ -658,7 +660,7 @@ def run_generic(maps, iterators, ins, out, body, block_args):
         for d, i in zip(reduction, point):
             index[d] = i
         values = [f[tuple(index)] for f in full] + [acc]
-        acc = np.asarray(run_body(body, dict(zip(block_args, values)))[0]).astype(out.dtype)
+        acc = np.asarray(run_body(body, dict(zip(block_args, values)), outer)[0]).astype(out.dtype)
     inverse = np.argsort(order)
     return np.transpose(acc, inverse) if out.ndim > 1 else acc
 
@@ -1242,7 +1244,7 @@ class Evaluator:
             if len(maps) != len(ins) + 1:
                 raise EvaluationError(f"{len(maps)} indexing maps for {len(ins) + 1} operands")
             array = run_generic(maps, iterators, [t.array for t in ins], out.array, body,
-                                rest.block_args)
+                                rest.block_args, lambda name: self.lookup(env, name))
             if array.shape != out.array.shape:
                 raise EvaluationError(f"result shape {array.shape} differs from outs "
                                       f"{out.array.shape}")
