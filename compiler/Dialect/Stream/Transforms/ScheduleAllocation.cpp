@@ -432,19 +432,22 @@ private:
     }
   }
 
-  // Whether `slice` can be a view of its source: every reader is in its
-  // block and reads at an offset (a native dispatch's input, an update's or
-  // copy's source, a host load, another slice), and no op writes the
-  // source in place before the last of them (copy-on-write saw the slice
-  // as a value of its own, so it never ordered such a write after them).
+  // Whether `slice` can be a view of its source: every reader reads at an
+  // offset (a native dispatch's input, an update's or copy's source, a
+  // host load, another slice), in its block or in a region of an op there
+  // (a loop reading the slice each iteration reads its source's range),
+  // and no op writes the source in place, or passes it on to a region or
+  // out of one, before the last of them (an op holding a reader counts as
+  // that reader; copy-on-write saw the slice as a value of its own, so it
+  // never ordered such a write after them).
   static bool isViewable(AsyncSliceOp slice) {
     Block *block = slice->getBlock();
     Operation *lastReader = slice;
     for (OpOperand &use : slice.getResult().getUses()) {
-      Operation *user = use.getOwner();
-      if (user->getBlock() != block)
+      Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+      if (!user)
         return false;
-      bool reads = TypeSwitch<Operation *, bool>(user)
+      bool reads = TypeSwitch<Operation *, bool>(use.getOwner())
                        .Case([&](AsyncDispatchEntryOp op) -> bool {
                          return !cast<TiedOpInterface>(op.getOperation())
                                      .isOperandTied(use);
@@ -460,11 +463,16 @@ private:
       if (lastReader->isBeforeInBlock(user))
         lastReader = user;
     }
+    // Writers: tied uses, and uses that pass the storage on under another
+    // value (a region op's init, a yield), which may be written in place.
     for (OpOperand &use : slice.getSource().getUses()) {
-      auto tiedOp = dyn_cast<TiedOpInterface>(use.getOwner());
-      if (!tiedOp || !tiedOp.isOperandTied(use))
+      Operation *owner = use.getOwner();
+      auto tiedOp = dyn_cast<TiedOpInterface>(owner);
+      bool passedOn =
+          isRegionOp(owner) || owner->hasTrait<OpTrait::IsTerminator>();
+      if (!passedOn && (!tiedOp || !tiedOp.isOperandTied(use)))
         continue;
-      Operation *writer = block->findAncestorOpInBlock(*use.getOwner());
+      Operation *writer = block->findAncestorOpInBlock(*owner);
       if (!writer || !lastReader->isBeforeInBlock(writer))
         return false;
     }

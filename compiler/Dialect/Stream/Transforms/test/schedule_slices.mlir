@@ -75,6 +75,83 @@ func.func @slice_view(%vx: !hal.buffer_view) -> (!hal.buffer_view, i32) {
 
 // -----
 
+// A slice read inside a loop (each iteration, by a native dispatch) is a
+// view too: the loop's dispatch binds the source at the slice's offset.
+// CHECK-LABEL: func.func @slice_view_in_loop
+// CHECK: %[[X:.+]] = stream.tensor.import
+// CHECK-NOT: stream.cmd.copy
+// CHECK: scf.for
+// CHECK: stream.cmd.dispatch.entry @d::@d {{.+}} (%[[X]], %{{.+}}) : {{.+}} ranges(%c16, %c0{{.*}})
+func.func @slice_view_in_loop(%vx: !hal.buffer_view, %n: index) -> !hal.buffer_view {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %sx = stream.tensor.sizeof tensor<16xi32> : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %x = stream.tensor.import %vx message("input 0") : !hal.buffer_view -> tensor<16xi32> in !stream.resource<external>{%sx}
+  %sl = stream.async.slice %x[%c16] : !stream.resource<external>{%sx} -> !stream.resource<*>{%s}
+  %e = stream.async.alloca : !stream.resource<external>{%s}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %e) -> (!stream.resource<external>) {
+    %d = stream.async.dispatch.entry @d::@d workgroups(%c1, %c1, %c1) push_constants() (%sl, %acc) : (!stream.resource<*>{%s}, !stream.resource<external>{%s}) -> %acc{%s}
+    scf.yield %d : !stream.resource<external>
+  }
+  %v = stream.tensor.export %r : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %v : !hal.buffer_view
+}
+
+// -----
+
+// A loop that reads the slice and carries its source, writing it in place:
+// the write may come before a later iteration's read, so the slice stays
+// a copy. So it does when the slice is read after such a loop.
+// CHECK-LABEL: func.func @slice_source_written_in_loop
+// CHECK: stream.cmd.copy
+// CHECK: scf.for
+func.func @slice_source_written_in_loop(%n: index) -> !hal.buffer_view {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %sx = stream.tensor.sizeof tensor<16xi32> : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c7 = arith.constant 7 : i32
+  %a = stream.async.splat %c7 : i32 -> !stream.resource<external>{%sx}
+  %sl = stream.async.slice %a[%c16] : !stream.resource<external>{%sx} -> !stream.resource<*>{%s}
+  %e = stream.async.alloca : !stream.resource<external>{%s}
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %e, %src = %a) -> (!stream.resource<external>, !stream.resource<external>) {
+    %d = stream.async.dispatch.entry @d::@d workgroups(%c1, %c1, %c1) push_constants() (%sl, %acc) : (!stream.resource<*>{%s}, !stream.resource<external>{%s}) -> %acc{%s}
+    %w = stream.async.fill %c7, %src : i32 -> !stream.resource<external>{%sx}
+    scf.yield %d, %w : !stream.resource<external>, !stream.resource<external>
+  }
+  %v = stream.tensor.export %r#0 : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %v : !hal.buffer_view
+}
+
+// -----
+
+// CHECK-LABEL: func.func @slice_read_after_loop_writing_source
+// CHECK: stream.cmd.copy
+// CHECK: scf.for
+func.func @slice_read_after_loop_writing_source(%n: index) -> !hal.buffer_view {
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %sx = stream.tensor.sizeof tensor<16xi32> : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c7 = arith.constant 7 : i32
+  %a = stream.async.splat %c7 : i32 -> !stream.resource<external>{%sx}
+  %sl = stream.async.slice %a[%c16] : !stream.resource<external>{%sx} -> !stream.resource<*>{%s}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%src = %a) -> (!stream.resource<external>) {
+    %w = stream.async.fill %c7, %src : i32 -> !stream.resource<external>{%sx}
+    scf.yield %w : !stream.resource<external>
+  }
+  %e = stream.async.alloca : !stream.resource<external>{%s}
+  %d = stream.async.dispatch.entry @d::@d workgroups(%c1, %c1, %c1) push_constants() (%sl, %e) : (!stream.resource<*>{%s}, !stream.resource<external>{%s}) -> %e{%s}
+  %v = stream.tensor.export %d : tensor<4xi32> in !stream.resource<external>{%s} -> !hal.buffer_view
+  return %v : !hal.buffer_view
+}
+
+// -----
+
 // A slice whose source is written in place before its reader, or that is
 // returned, is a copy of its range into an allocation of its own.
 // CHECK-LABEL: func.func @slice_copies
