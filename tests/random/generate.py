@@ -102,6 +102,8 @@ FEATURES = {
                                           "programs of dynamic shape (ferry-compile crashes "
                                           "importing them now and then)"),
     "linalg_dynamic": (True, "the linalg steps in programs of dynamic shape"),
+    "gathers": (True, "a generic reading another element of its input (tensor.extract at "
+                      "indices from linalg.index in the body)"),
     "scalar_captures": (True, "with linalg_generic, a body reads a scalar of the function from "
                               "outside it (a 0-d tensor input of the dispatch)"),
     "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "

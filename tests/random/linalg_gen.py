@@ -247,6 +247,8 @@ class LinalgSteps:
             kinds += ["reshape"]
         if "fusion_chains" in f:
             kinds += ["chain"]
+        if "gathers" in f:
+            kinds += ["gather"]
         return kinds
 
     def op_linalg(self):
@@ -454,6 +456,46 @@ class LinalgSteps:
         self.lines += body.lines
         self.lines.append("    " + "  " * self.depth + f"}} -> {out_type}")
         return self.finish(name, dtype, out_shape, exact, target)
+
+    def linalg_gather(self):
+        """A gather: a generic adding to each element of a static value the
+        element at the reversed position along one dim, read with
+        tensor.extract at indices from linalg.index."""
+        src = self.anchor(rank=(1, 2, 3))
+        if src is None or src.dtype not in self.gen_dtypes() or any(
+                p is not None for _, p in src.shape):
+            return
+        dtype, shape = src.dtype, src.shape
+        flip = self.rng.randrange(len(shape))
+        indent = "    " + "  " * self.depth + "  "
+        arg, acc, value, total = (self.gen.fresh(p) for p in ("in", "acc", "b", "b"))
+        lines, indices = [], []
+        for d, (size, _) in enumerate(shape):
+            at = self.gen.fresh("b")
+            lines.append(f"{at} = linalg.index {d} : index")
+            if d == flip:
+                last, flipped = self.gen.fresh("k"), self.gen.fresh("b")
+                lines.append(f"{last} = arith.constant {size - 1} : index")
+                lines.append(f"{flipped} = arith.subi {last}, {at} : index")
+                at = flipped
+            indices.append(at)
+        text = self.shape_text(shape, dtype)
+        lines.append(f"{value} = tensor.extract {src.name}[{', '.join(indices)}] : {text}")
+        lines.append(f"{total} = arith.{'addf' if dtype.startswith('f') else 'addi'} "
+                     f"{arg}, {value} : {dtype}")
+        lines.append(f"linalg.yield {total} : {dtype}")
+        out = self.empty_of(shape, dtype)
+        names = [f"d{k}" for k in range(len(shape))]
+        identity = f"affine_map<({', '.join(names)}) -> ({', '.join(names)})>"
+        its = ", ".join(['"parallel"'] * len(shape))
+        name = self.gen.fresh("g")
+        self.emit(f"{name} = linalg.generic{{indexing_maps = [{identity}, {identity}], "
+                  f"iterator_types = [{its}]{self.affinity_entry()}}} "
+                  f"ins({src.name} : {text}) outs({out} : {text}) {{")
+        self.lines.append(indent[:-2] + f"^bb0({arg}: {dtype}, {acc}: {dtype}):")
+        self.lines += [indent + line for line in lines]
+        self.lines.append(indent[:-2] + f"}} -> {text}")
+        self.result(name, dtype, shape, src.exact)
 
     def affinity_entry(self):
         """`stream.affinity` as an entry of an op's own attribute dict."""

@@ -17,7 +17,9 @@ and remainder, bit ops, shifts, min/max, extensions, truncation,
 `index_cast`, `cmpi`, `select`), on tensors `arith.{add,sub,mul}{i,f}`,
 the bit ops, integer and float min/max, `arith.negf`, `math.absf` /
 `absi`, `tensor.empty`, `tensor.dim`, `tensor.extract`, `linalg.fill`,
-`linalg.matmul` and `linalg.transpose`; `tensor.pad` (its region on one
+`linalg.matmul` and `linalg.transpose`, `linalg.generic` (its body by
+reference_body.py: arith/math ops, `linalg.index`, scalars from outside,
+`tensor.extract` of an outside tensor); `tensor.pad` (its region on one
 line), `concat`, `from_elements`, `splat`, `bitcast`, `cast`,
 `extract_slice` and `insert_slice`, and `cmpi` / `cmpf` / `select` /
 `extf` / `truncf` / `extui` / `extsi` / `trunci` on tensors; element types
@@ -38,14 +40,10 @@ import sys
 
 import numpy as np
 
+from reference_base import NUMPY_DTYPES, EvaluationError, _unsigned, split_top  # noqa: F401
+from reference_body import BODY_UNARY, CMPF, _erf, parse_maps, run_generic
+
 INT_WIDTHS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
-NUMPY_DTYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32,
-                "i64": np.int64, "f32": np.float32, "f64": np.float64,
-                "i1": np.bool_, "f16": np.float16,
-                # bf16 is computed on float32 arrays rounded to bf16 after
-                # every op whose result is bf16 (round_bf16); in and out as
-                # ferry-run's .npy: uint16 bits.
-                "bf16": np.float32}
 FLOAT_ELEMENTS = ("f16", "bf16", "f32", "f64")
 # The element type of a NumPy dtype (bf16 is never told apart from f32 here).
 ELEMENT_OF = {np.int8: "i8", np.int16: "i16", np.int32: "i32", np.int64: "i64",
@@ -76,11 +74,6 @@ def from_bf16_bits(bits):
     return (np.atleast_1d(bits).astype(np.uint32) << np.uint32(16)).view(np.float32).reshape(
         bits.shape)
 MAX_STEPS = 2_000_000
-
-
-class EvaluationError(Exception):
-    """The program is not valid input (a generator bug), or reads what it
-    must not (undefined contents, division by zero)."""
 
 
 def wrap(value, width):
@@ -137,24 +130,6 @@ class Tensor:
 # --- Parsing ---------------------------------------------------------------
 
 AFFINITY_ATTR = re.compile(r"\s*\{stream\.affinity = #hal\.device\.affinity<@\w+>\}")
-
-
-def split_top(text, sep=","):
-    """Splits at `sep` outside brackets."""
-    parts, depth, current = [], 0, ""
-    for ch in text:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    if current.strip():
-        parts.append(current.strip())
-    return parts
 
 
 def balanced(text, start):
@@ -429,10 +404,6 @@ def scalar_value(value, type_name):
     return to_unsigned(value, 1) if width == 1 else wrap(value, width)
 
 
-def _unsigned(array):
-    return array.view(np.dtype(array.dtype.str.replace("i", "u")))
-
-
 TENSOR_BINARY = {
     "addi": lambda a, b: a + b, "addf": lambda a, b: a + b,
     "subi": lambda a, b: a - b, "subf": lambda a, b: a - b,
@@ -487,183 +458,11 @@ def tensor_binary(op, a, b):
 
 FLOAT_DTYPES = {"f32": np.float32, "f64": np.float64}
 
-BODY_BINARY = {
-    "addi": np.add, "subi": np.subtract, "muli": np.multiply,
-    "addf": np.add, "subf": np.subtract, "mulf": np.multiply, "divf": np.divide,
-    "andi": np.bitwise_and, "ori": np.bitwise_or, "xori": np.bitwise_xor,
-    "maxsi": np.maximum, "minsi": np.minimum,
-    "maxui": lambda a, b: np.maximum(_unsigned(a), _unsigned(b)).view(a.dtype),
-    "minui": lambda a, b: np.minimum(_unsigned(a), _unsigned(b)).view(a.dtype),
-    "maximumf": np.maximum, "minimumf": np.minimum,
-    "maxnumf": np.fmax, "minnumf": np.fmin,
-    "shli": lambda a, b: np.left_shift(a, b),
-    "shrsi": lambda a, b: np.right_shift(a, b),
-    "shrui": lambda a, b: np.right_shift(_unsigned(a), _unsigned(b).astype(_unsigned(a).dtype)).view(a.dtype),
-    # Divisors are positive (the generator masks them): C's truncation.
-    "remsi": lambda a, b: np.fmod(a, b),
-    "divsi": lambda a, b: (a - np.fmod(a, b)) // b,
-    "powf": np.power,
-}
-
-BODY_UNARY = {
-    "arith.negf": np.negative, "math.absf": np.abs, "math.absi": np.abs,
-    "math.exp": np.exp, "math.exp2": np.exp2, "math.log": np.log, "math.log1p": np.log1p,
-    "math.tanh": np.tanh, "math.sqrt": np.sqrt,
-    "math.rsqrt": lambda a: (np.ones_like(a) / np.sqrt(a)).astype(a.dtype),
-    "math.floor": np.floor, "math.ceil": np.ceil,
-    # math.round: half away from zero (NumPy's round is to even).
-    "math.round": lambda a: (np.sign(a) * np.floor(np.abs(a) + a.dtype.type(0.5))).astype(a.dtype),
-    "math.sin": np.sin, "math.cos": np.cos,
-}
-
 # Results of these are not exact: compared within the tolerance of
 # run_random.compare's `inexact` case (README.md, "Tolerances").
 INEXACT_OPS = ("math.exp", "math.exp2", "math.log", "math.log1p", "math.tanh", "math.sqrt",
                "math.rsqrt", "math.erf", "math.sin", "math.cos", "math.powf", "arith.divf",
                "linalg.softmax")
-
-CMPF = {"oeq": np.equal, "one": np.not_equal, "olt": np.less, "ole": np.less_equal,
-        "ogt": np.greater, "oge": np.greater_equal}
-
-
-def _erf(a):
-    import math
-    return np.vectorize(math.erf, otypes=[a.dtype])(a)
-
-
-def element_dtype(name):
-    if name == "i1":
-        return np.bool_
-    return NUMPY_DTYPES[name]
-
-
-def run_body(ops, bindings, outer=None):
-    """The values `linalg.yield` gives: `bindings` maps each block argument
-    to an array (all of one shape); `outer` looks up a scalar from outside."""
-    env = dict(bindings)
-    shape = next(iter(bindings.values())).shape if bindings else ()
-
-    def get(name):
-        name = name.strip()
-        if name not in env and outer is not None:
-            env[name] = np.full(shape, outer(name), next(iter(bindings.values())).dtype)
-        if name not in env:
-            raise EvaluationError(f"use of undefined value {name} in a body")
-        return env[name]
-
-    for results, opname, rest, number in ops:
-        try:
-            if opname == "linalg.yield":
-                names = rest.rsplit(":", 1)[0]
-                return [get(n) for n in split_top(names)]
-            dialect, _, op = opname.partition(".")
-            with np.errstate(all="ignore"):
-                if opname == "arith.constant":
-                    value_text, type_text = rest.rsplit(":", 1)
-                    t = type_text.strip()
-                    value = (value_text.strip() == "true") if t == "i1" else (
-                        float(value_text) if t.startswith("f") else int(value_text))
-                    value = np.full(shape, value, dtype=element_dtype(t))
-                elif opname in ("arith.cmpi", "arith.cmpf"):
-                    predicate, a, b_type = rest.split(",", 2)
-                    b, type_name = b_type.rsplit(":", 1)
-                    a, b = get(a), get(b)
-                    predicate = predicate.strip()
-                    if opname == "arith.cmpf":
-                        value = CMPF[predicate](a, b)
-                    else:
-                        if predicate.startswith("u"):
-                            a, b = _unsigned(a), _unsigned(b)
-                        op_ = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,
-                               "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
-                        value = op_[predicate if predicate in ("eq", "ne") else predicate[1:]](a, b)
-                elif opname == "arith.select":
-                    operands, _ = rest.rsplit(":", 1)
-                    c, a, b = (get(n) for n in split_top(operands))
-                    value = np.where(c, a, b)
-                elif opname in ("arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp",
-                                "arith.uitofp", "arith.fptosi", "arith.extf", "arith.truncf"):
-                    m = re.fullmatch(r"(%[\w#]+)\s*:\s*(\w+)\s+to\s+(\w+)", rest)
-                    a, dst = get(m.group(1)), element_dtype(m.group(3))
-                    if op in ("extui", "uitofp"):
-                        a = _unsigned(a)
-                    value = a.astype(dst)
-                elif opname == "math.fma":
-                    operands, _ = rest.rsplit(":", 1)
-                    a, b, c = (get(n) for n in split_top(operands))
-                    value = a * b + c
-                elif opname == "math.erf":
-                    value = _erf(get(rest.rsplit(":", 1)[0]))
-                elif opname in BODY_UNARY:
-                    value = BODY_UNARY[opname](get(rest.rsplit(":", 1)[0]))
-                elif dialect in ("arith", "math") and op in BODY_BINARY:
-                    operands, _ = rest.rsplit(":", 1)
-                    a, b = (get(n) for n in split_top(operands))
-                    value = BODY_BINARY[op](a, b)
-                else:
-                    raise EvaluationError(f"unsupported op {opname} in a body")
-            env[results[0]] = np.asarray(value)
-        except EvaluationError as e:
-            raise EvaluationError(f"line {number}: {opname}: {e}") from None
-    raise EvaluationError("a body without linalg.yield")
-
-
-def parse_maps(rest):
-    """The operand dims of each indexing map of a linalg.generic: a list
-    of [loop index, ...] per operand, and the iterator types."""
-    maps = []
-    for m in re.finditer(r"affine_map<\(([^)]*)\)\s*->\s*\(([^)]*)\)>", rest):
-        dims = [d.strip() for d in m.group(1).split(",") if d.strip()]
-        results = [r.strip() for r in m.group(2).split(",") if r.strip()]
-        if any(r not in dims for r in results):
-            raise EvaluationError(f"only projected permutation maps: {m.group(0)}")
-        maps.append([dims.index(r) for r in results])
-    iterators = re.findall(r'"(parallel|reduction)"',
-                           re.search(r"iterator_types\s*=\s*\[(.*?)\]", rest).group(1))
-    return maps, iterators
-
-
-def to_loop_space(array, dims, sizes):
-    """`array` (axis k indexes loop dims[k]) broadcast over every loop."""
-    order = sorted(range(len(dims)), key=lambda k: dims[k])
-    moved = np.transpose(array, order) if len(dims) > 1 else array
-    shape = [1] * len(sizes)
-    for k in order:
-        shape[dims[k]] = array.shape[k]
-    return np.broadcast_to(moved.reshape(shape), sizes)
-
-
-def run_generic(maps, iterators, ins, out, body, block_args, outer=None):
-    n = len(iterators)
-    sizes = [None] * n
-    for dims, array in zip(maps, ins + [out]):
-        if len(dims) != array.ndim:
-            raise EvaluationError(f"map of {len(dims)} results for an operand of rank {array.ndim}")
-        for k, d in enumerate(dims):
-            if sizes[d] is not None and sizes[d] != array.shape[k]:
-                raise EvaluationError(f"loop d{d} has sizes {sizes[d]} and {array.shape[k]}")
-            sizes[d] = array.shape[k]
-    if None in sizes:
-        raise EvaluationError("a loop no operand indexes")
-    parallel = [d for d in range(n) if iterators[d] == "parallel"]
-    reduction = [d for d in range(n) if iterators[d] == "reduction"]
-    if sorted(maps[-1]) != parallel:
-        raise EvaluationError("the output map must be a permutation of the parallel loops")
-    full = [to_loop_space(a, dims, sizes) for dims, a in zip(maps[:-1], ins)]
-    # The accumulator over the parallel loops, in loop order.
-    out_dims = maps[-1]
-    order = sorted(range(len(out_dims)), key=lambda k: out_dims[k])
-    acc = np.transpose(out, order).copy() if out.ndim > 1 else out.copy()
-    import itertools
-    for point in itertools.product(*(range(sizes[d]) for d in reduction)):
-        index = [slice(None)] * n
-        for d, i in zip(reduction, point):
-            index[d] = i
-        values = [f[tuple(index)] for f in full] + [acc]
-        acc = np.asarray(run_body(body, dict(zip(block_args, values)), outer)[0]).astype(out.dtype)
-    inverse = np.argsort(order)
-    return np.transpose(acc, inverse) if out.ndim > 1 else acc
-
 
 def conv_windows(x, kh, kw, strides, dilations, oh, ow):
     """x: N H W C -> the kh*kw windows, each N OH OW C."""
