@@ -322,13 +322,27 @@ FailureOr<int64_t> sizeOf(Operation *op, Value size, SizeEvaluator &evaluator) {
                           << "(give input-shapes for dynamic inputs)";
 }
 
-// Live bytes of a function as a whole and on each device, and the device
+// The devices a buffer may be on: one, or several where the walk does not
+// know which one the run takes (an scf.if whose branches yield buffers on
+// different devices, a loop that may run no iteration and then leaves a
+// carried buffer where it came in). The walk counts such a buffer on each
+// of them and frees it on each: an upper bound on every device.
+using Devices = SmallVector<StringRef, 2>;
+
+// `into` with the devices of `more` it lacks, in order.
+void addDevices(Devices &into, const Devices &more) {
+  for (StringRef device : more)
+    if (!llvm::is_contained(into, device))
+      into.push_back(device);
+}
+
+// Live bytes of a function as a whole and on each device, and the devices
 // each of its buffers is on.
 struct DeviceLiveBytes {
   LiveBytes total;
   llvm::MapVector<StringRef, LiveBytes> devices;
   StringRef defaultDevice;
-  llvm::DenseMap<Value, StringRef> deviceOf;
+  llvm::DenseMap<Value, Devices> deviceOf;
   // The device of each buffer the function returns (callers import it).
   SmallVector<StringRef> resultDevices;
 
@@ -339,16 +353,17 @@ struct DeviceLiveBytes {
   }
 
   void add(Value resource, StringRef device, int64_t bytes, bool input) {
-    deviceOf[resource] = device;
+    deviceOf[resource] = {device};
     for (LiveBytes *live : {&total, &devices[device]}) {
       (input ? live->inputs : live->allocated) += bytes;
       live->add(bytes);
     }
   }
 
-  void remove(StringRef device, int64_t bytes) {
+  void remove(const Devices &on, int64_t bytes) {
     total.live -= bytes;
-    devices[device].live -= bytes;
+    for (StringRef device : on)
+      devices[device].live -= bytes;
   }
 };
 
@@ -540,13 +555,18 @@ private:
     for (auto [arg, value] : llvm::zip_equal(args, yielded)) {
       if (!isa<ResourceType>(arg.getType()))
         continue;
-      StringRef device = deviceOf(value, loop);
-      if (device == deviceOf(arg, loop))
+      Devices devices = deviceOf(value, loop);
+      if (sameDevices(devices, deviceOf(arg, loop)))
         continue;
-      bytes.deviceOf[arg] = device;
+      bytes.deviceOf[arg] = devices;
       moved = true;
     }
     return moved;
+  }
+
+  static bool sameDevices(const Devices &a, const Devices &b) {
+    return a.size() == b.size() &&
+           llvm::all_of(a, [&](StringRef d) { return llvm::is_contained(b, d); });
   }
 
   void forgetCarried(ValueRange args) {
@@ -569,6 +589,11 @@ private:
       // a device carryToOtherDevices set for an iteration argument in an
       // earlier walk is not where this walk's initial value is.
       forgetCarried(forOp.getRegionIterArgs());
+      SmallVector<Devices> initDevices;
+      for (Value init : forOp.getInitArgs())
+        initDevices.push_back(isa<ResourceType>(init.getType())
+                                  ? deviceOf(init, &op)
+                                  : Devices());
       Snapshot start = snapshot();
       Snapshot before = start;
       if (failed(walkBlock(*forOp.getBody())))
@@ -583,18 +608,22 @@ private:
       // After the loop, its results are where the last iteration made
       // them. A loop that may run no iteration leaves them where they came
       // in instead: each device keeps the larger of the two live counts
-      // (an upper bound on both, the run time having one of them) where
-      // the loop is not itself in a loop.
-      for (auto [result, value] :
-           llvm::zip_equal(forOp.getResults(), yield.getOperands()))
-        if (isa<ResourceType>(result.getType()))
-          bytes.deviceOf[result] = deviceOf(value, &op);
+      // (an upper bound on both, the run time having one of them), and
+      // each result is on the devices of both, freed on each (so a loop
+      // nested in another leaves the outer iteration what it found).
+      bool mayRunNone = !forOp.getStaticTripCount();
+      for (auto [result, value, init] : llvm::zip_equal(
+               forOp.getResults(), yield.getOperands(), initDevices)) {
+        if (!isa<ResourceType>(result.getType()))
+          continue;
+        Devices devices = deviceOf(value, &op);
+        if (mayRunNone)
+          addDevices(devices, init);
+        bytes.deviceOf[result] = devices;
+      }
       if (failed(checkRepeats(&op, before)))
         return failure();
-      // (Not in a loop: the larger counts stay after the loop, and an outer
-      // iteration would then leave more live than it found.)
-      if (!forOp.getStaticTripCount() &&
-          !op.getParentOfType<LoopLikeOpInterface>()) {
+      if (mayRunNone) {
         takeLarger(start, snapshot());
         op.emitRemark() << "peak live bytes per device are an upper bound "
                            "after this loop: it may run no iteration, and "
@@ -639,10 +668,18 @@ private:
       if (!region.hasOneBlock())
         return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
                                << "' has several blocks";
-      return walkBlock(region.front());
+      if (failed(walkBlock(region.front())))
+        return failure();
+      addYieldedDevices(op, region);
+      return success();
     }
     Snapshot before = snapshot();
     std::optional<Snapshot> largest;
+    // Each result is on the devices the branches' yielded values are on
+    // (where they differ, the walk counts it on each after the op, through
+    // the larger of each device's counts, and frees it on each).
+    for (Value result : op.getResults())
+      bytes.deviceOf.erase(result);
     for (Region &region : op.getRegions()) {
       if (region.empty())
         continue;
@@ -655,6 +692,7 @@ private:
       }
       if (failed(walkBlock(region.front())))
         return failure();
+      addYieldedDevices(op, region);
       if (largest)
         takeLarger(*largest, snapshot());
       largest = snapshot();
@@ -662,17 +700,29 @@ private:
     return success();
   }
 
+  // Adds to the devices of each buffer branch region op `op` results in
+  // those of the value `region` (just walked) yields there.
+  void addYieldedDevices(Operation &op, Region &region) {
+    Operation *terminator = region.front().getTerminator();
+    for (auto [result, yielded] :
+         llvm::zip_equal(op.getResults(), terminator->getOperands()))
+      if (isa<ResourceType>(result.getType()))
+        addDevices(bytes.deviceOf[result], deviceOf(yielded, &op));
+  }
+
   // The device a resource is on: where it was made, following values
   // carried through regions back to the value passed in.
   // The nearest name on the way to its root that the walk knows the device
   // of wins: a loop's result may be on another device than its initial
   // value (carryToOtherDevices).
-  StringRef deviceOf(Value resource, Operation *freeing) {
-    StringRef device = knownDevice(resource);
-    return device.empty() ? bytes.placement(freeing) : device;
+  Devices deviceOf(Value resource, Operation *freeing) {
+    Devices devices = knownDevices(resource);
+    if (devices.empty())
+      devices.push_back(bytes.placement(freeing));
+    return devices;
   }
 
-  StringRef knownDevice(Value resource) {
+  Devices knownDevices(Value resource) {
     for (Value value = resource; value; value = Ownership::sourceOf(value)) {
       auto it = bytes.deviceOf.find(value);
       if (it != bytes.deviceOf.end())
@@ -749,10 +799,10 @@ private:
     } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (Value view : ret.getOperands()) {
         auto exportOp = view.getDefiningOp<TensorExportOp>();
-        StringRef device =
-            exportOp ? knownDevice(exportOp.getSource()) : StringRef();
-        bytes.resultDevices.push_back(device.empty() ? bytes.defaultDevice
-                                                     : device);
+        Devices devices =
+            exportOp ? knownDevices(exportOp.getSource()) : Devices();
+        bytes.resultDevices.push_back(devices.empty() ? bytes.defaultDevice
+                                                      : devices.front());
       }
     }
     return success();
