@@ -343,8 +343,9 @@ struct DeviceLiveBytes {
   llvm::MapVector<StringRef, LiveBytes> devices;
   StringRef defaultDevice;
   llvm::DenseMap<Value, Devices> deviceOf;
-  // The device of each buffer the function returns (callers import it).
-  SmallVector<StringRef> resultDevices;
+  // The devices of each buffer the function returns (callers import it
+  // there).
+  SmallVector<Devices> resultDevices;
 
   StringRef placement(Operation *op) {
     if (AffinityAttr affinity = getAffinity(op))
@@ -353,8 +354,16 @@ struct DeviceLiveBytes {
   }
 
   void add(Value resource, StringRef device, int64_t bytes, bool input) {
-    deviceOf[resource] = {device};
-    for (LiveBytes *live : {&total, &devices[device]}) {
+    add(resource, Devices{device}, bytes, input);
+  }
+
+  // A buffer on several devices counts on each (and once in the total).
+  void add(Value resource, const Devices &on, int64_t bytes, bool input) {
+    deviceOf[resource] = on;
+    SmallVector<LiveBytes *, 3> lives = {&total};
+    for (StringRef device : on)
+      lives.push_back(&devices[device]);
+    for (LiveBytes *live : lives) {
       (input ? live->inputs : live->allocated) += bytes;
       live->add(bytes);
     }
@@ -565,8 +574,9 @@ private:
   }
 
   static bool sameDevices(const Devices &a, const Devices &b) {
-    return a.size() == b.size() &&
-           llvm::all_of(a, [&](StringRef d) { return llvm::is_contained(b, d); });
+    return a.size() == b.size() && llvm::all_of(a, [&](StringRef d) {
+             return llvm::is_contained(b, d);
+           });
   }
 
   void forgetCarried(ValueRange args) {
@@ -625,10 +635,12 @@ private:
         return failure();
       if (mayRunNone) {
         takeLarger(start, snapshot());
-        op.emitRemark() << "peak live bytes per device are an upper bound "
-                           "after this loop: it may run no iteration, and "
-                           "then leaves a carried buffer on another device "
-                           "than its iterations do";
+        // (Once, though a loop nested in another is walked again.)
+        if (boundRemarked.insert(&op).second)
+          op.emitRemark() << "peak live bytes per device are an upper bound "
+                             "after this loop: it may run no iteration, and "
+                             "then leaves a carried buffer on another device "
+                             "than its iterations do";
       }
       return success();
     }
@@ -741,20 +753,20 @@ private:
       if (failed(size))
         return failure();
       // A result of a call to a function of the module: memory that callee
-      // allocated, on the device it allocated it on, now the caller's.
-      // Otherwise the host placed the input, not the program: on the first
-      // device.
+      // allocated, on the device it allocated it on (on each where the
+      // callee's walk does not know which), now the caller's. Otherwise the
+      // host placed the input, not the program: on the first device.
       auto call = importOp.getSource().getDefiningOp<func::CallOp>();
       bool calleeResult = call != nullptr;
-      StringRef device = bytes.defaultDevice;
+      Devices devices = {bytes.defaultDevice};
       if (calleeResult) {
         const DeviceLiveBytes *inCallee = calleeBytes(call);
         unsigned index = cast<OpResult>(importOp.getSource()).getResultNumber();
-        device = inCallee && index < inCallee->resultDevices.size()
-                     ? inCallee->resultDevices[index]
-                     : bytes.placement(&op);
+        devices = inCallee && index < inCallee->resultDevices.size()
+                      ? inCallee->resultDevices[index]
+                      : Devices{bytes.placement(&op)};
       }
-      bytes.add(importOp.getResult(), device, *size,
+      bytes.add(importOp.getResult(), devices, *size,
                 /*input=*/!calleeResult);
       // Consumed: a callee's result, or an argument the host handed over
       // (claimed where it entered, so the program is its only owner).
@@ -801,8 +813,9 @@ private:
         auto exportOp = view.getDefiningOp<TensorExportOp>();
         Devices devices =
             exportOp ? knownDevices(exportOp.getSource()) : Devices();
-        bytes.resultDevices.push_back(devices.empty() ? bytes.defaultDevice
-                                                      : devices.front());
+        if (devices.empty())
+          devices.push_back(bytes.defaultDevice);
+        bytes.resultDevices.push_back(devices);
       }
     }
     return success();
@@ -814,6 +827,7 @@ private:
   const CalleeExcess &calleeBytes;
   const ModuleDeviceUses &uses;
   Ownership ownership;
+  llvm::SmallPtrSet<Operation *, 4> boundRemarked;
 };
 
 // "3x5" -> {3, 5}; "" (a rank-0 input) -> {}.
