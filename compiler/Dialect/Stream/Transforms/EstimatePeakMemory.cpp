@@ -722,11 +722,12 @@ private:
         addDevices(bytes.deviceOf[result], deviceOf(yielded, &op));
   }
 
-  // The device a resource is on: where it was made, following values
+  // The devices a resource is on: where it was made, following values
   // carried through regions back to the value passed in.
-  // The nearest name on the way to its root that the walk knows the device
+  // The nearest name on the way to its root that the walk knows the devices
   // of wins: a loop's result may be on another device than its initial
-  // value (carryToOtherDevices).
+  // value (carryToOtherDevices), a branch region op's result on those of
+  // every branch (addYieldedDevices).
   Devices deviceOf(Value resource, Operation *freeing) {
     Devices devices = knownDevices(resource);
     if (devices.empty())
