@@ -159,6 +159,11 @@ public:
     return largest;
   }
 
+  // The size `resource` was allocated with (resourceSize, below).
+  std::optional<int64_t> bufferSize(Value resource) {
+    return resourceSize(resource);
+  }
+
 private:
   // A loop's iter_arg or result (an index carried with a tensor's dims):
   // known when every value passed into the position is the same.
@@ -599,13 +604,8 @@ private:
       // a device carryToOtherDevices set for an iteration argument in an
       // earlier walk is not where this walk's initial value is.
       forgetCarried(forOp.getRegionIterArgs());
-      SmallVector<Devices> initDevices;
-      for (Value init : forOp.getInitArgs())
-        initDevices.push_back(isa<ResourceType>(init.getType())
-                                  ? deviceOf(init, &op)
-                                  : Devices());
-      Snapshot start = snapshot();
-      Snapshot before = start;
+      Exit start = exitOf(forOp.getResults(), forOp.getInitArgs(), &op);
+      Snapshot before = start.live;
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
@@ -622,8 +622,9 @@ private:
       // each result is on the devices of both, freed on each (so a loop
       // nested in another leaves the outer iteration what it found).
       bool mayRunNone = !forOp.getStaticTripCount();
+      Exit after = exitOf(forOp.getResults(), yield.getOperands(), &op);
       for (auto [result, value, init] : llvm::zip_equal(
-               forOp.getResults(), yield.getOperands(), initDevices)) {
+               forOp.getResults(), yield.getOperands(), start.devices)) {
         if (!isa<ResourceType>(result.getType()))
           continue;
         Devices devices = deviceOf(value, &op);
@@ -634,7 +635,8 @@ private:
       if (failed(checkRepeats(&op, before)))
         return failure();
       if (mayRunNone) {
-        takeLarger(start, snapshot());
+        takeLarger(start.live, snapshot());
+        mergeExits({start, after}, forOp.getResults(), &op);
         // (Once, though a loop nested in another is walked again.)
         if (boundRemarked.insert(&op).second)
           op.emitRemark() << "peak live bytes per device are an upper bound "
@@ -688,10 +690,11 @@ private:
     Snapshot before = snapshot();
     std::optional<Snapshot> largest;
     // Each result is on the devices the branches' yielded values are on
-    // (where they differ, the walk counts it on each after the op, through
-    // the larger of each device's counts, and frees it on each).
+    // (where they differ, the walk counts it on each after the op and
+    // frees it on each: mergeExits).
     for (Value result : op.getResults())
       bytes.deviceOf.erase(result);
+    SmallVector<Exit> exits;
     for (Region &region : op.getRegions()) {
       if (region.empty())
         continue;
@@ -705,11 +708,79 @@ private:
       if (failed(walkBlock(region.front())))
         return failure();
       addYieldedDevices(op, region);
+      exits.push_back(exitOf(
+          op.getResults(), region.front().getTerminator()->getOperands(), &op));
       if (largest)
         takeLarger(*largest, snapshot());
       largest = snapshot();
     }
+    mergeExits(exits, op.getResults(), &op);
     return success();
+  }
+
+  // One way out of a region op: the live bytes then and, for each of the
+  // op's buffer results, the devices and size of the value it holds
+  // (nothing for other results).
+  struct Exit {
+    Snapshot live;
+    SmallVector<Devices> devices;
+    SmallVector<std::optional<int64_t>> sizes;
+  };
+
+  Exit exitOf(ValueRange results, ValueRange values, Operation *op) {
+    Exit exit{snapshot(), {}, {}};
+    for (auto [result, value] : llvm::zip_equal(results, values)) {
+      bool buffer = isa<ResourceType>(result.getType());
+      exit.devices.push_back(buffer ? deviceOf(value, op) : Devices());
+      exit.sizes.push_back(buffer ? evaluator.bufferSize(value) : 0);
+    }
+    return exit;
+  }
+
+  // After `takeLarger` of `exits` (each device's larger count), where a
+  // result of the op may be on another device than an exit's value
+  // (bytes.deviceOf of each result is already the union): the larger of
+  // each count is not enough, as a free of the result frees it on each of
+  // its devices, some other buffer being live there on the way out where
+  // the result is not. Each device then counts the largest of the exits'
+  // live bytes without the results, plus each result that may be on it.
+  // Where a size is not known the larger counts stay.
+  void mergeExits(ArrayRef<Exit> exits, ValueRange results, Operation *op) {
+    SmallVector<std::optional<int64_t>> sizes;
+    bool moves = false;
+    for (auto [i, result] : llvm::enumerate(results)) {
+      if (!isa<ResourceType>(result.getType())) {
+        sizes.push_back(0);
+        continue;
+      }
+      const Devices &devices = bytes.deviceOf[result];
+      for (const Exit &exit : exits)
+        moves |= !sameDevices(exit.devices[i], devices);
+      sizes.push_back(evaluator.bufferSize(result));
+    }
+    if (!moves)
+      return;
+    auto known = [](ArrayRef<std::optional<int64_t>> sizes) {
+      return llvm::all_of(sizes, [](auto size) { return size.has_value(); });
+    };
+    if (!known(sizes) ||
+        !llvm::all_of(exits, [&](const Exit &e) { return known(e.sizes); }))
+      return;
+    for (auto &[name, live] : bytes.devices) {
+      std::optional<int64_t> without;
+      for (const Exit &exit : exits) {
+        int64_t count = exit.live.devices.lookup(name).live;
+        for (auto [devices, size] : llvm::zip_equal(exit.devices, exit.sizes))
+          if (llvm::is_contained(devices, name))
+            count -= *size;
+        without = std::max(without.value_or(count), count);
+      }
+      live.live = *without;
+      for (auto [result, size] : llvm::zip_equal(results, sizes))
+        if (isa<ResourceType>(result.getType()) &&
+            llvm::is_contained(bytes.deviceOf[result], name))
+          live.live += *size;
+    }
   }
 
   // Adds to the devices of each buffer branch region op `op` results in
