@@ -134,9 +134,8 @@ FEATURES = {
     "tile_programs": (True, "now and then a whole @main of tiles: input rows read in place by "
                             "dispatches, tiles inserted into one buffer, straight and in an "
                             "scf.for; checks copies == 0"),
-    "two_device_region_tensor_ops": (False, "the tensor_gen.py steps inside regions of two-device "
-                                            "programs (the walk gives no peak: 'an iteration of "
-                                            "scf.for leaves 0 bytes more live')"),
+    "two_device_region_tensor_ops": (True, "the tensor_gen.py steps inside regions of two-device "
+                                           "programs"),
     "strided_slices": (True, "with slices, stride 2"),
     "loop_insert_slice": (True, "scf.for inserting tiles into the tensor it carries"),
 }

@@ -159,6 +159,11 @@ public:
     return largest;
   }
 
+  // The size `resource` was allocated with (resourceSize, below).
+  std::optional<int64_t> bufferSize(Value resource) {
+    return resourceSize(resource);
+  }
+
 private:
   // A loop's iter_arg or result (an index carried with a tensor's dims):
   // known when every value passed into the position is the same.
@@ -322,15 +327,30 @@ FailureOr<int64_t> sizeOf(Operation *op, Value size, SizeEvaluator &evaluator) {
                           << "(give input-shapes for dynamic inputs)";
 }
 
-// Live bytes of a function as a whole and on each device, and the device
+// The devices a buffer may be on: one, or several where the walk does not
+// know which one the run takes (an scf.if whose branches yield buffers on
+// different devices, a loop that may run no iteration and then leaves a
+// carried buffer where it came in). The walk counts such a buffer on each
+// of them and frees it on each: an upper bound on every device.
+using Devices = SmallVector<StringRef, 2>;
+
+// `into` with the devices of `more` it lacks, in order.
+void addDevices(Devices &into, const Devices &more) {
+  for (StringRef device : more)
+    if (!llvm::is_contained(into, device))
+      into.push_back(device);
+}
+
+// Live bytes of a function as a whole and on each device, and the devices
 // each of its buffers is on.
 struct DeviceLiveBytes {
   LiveBytes total;
   llvm::MapVector<StringRef, LiveBytes> devices;
   StringRef defaultDevice;
-  llvm::DenseMap<Value, StringRef> deviceOf;
-  // The device of each buffer the function returns (callers import it).
-  SmallVector<StringRef> resultDevices;
+  llvm::DenseMap<Value, Devices> deviceOf;
+  // The devices of each buffer the function returns (callers import it
+  // there).
+  SmallVector<Devices> resultDevices;
 
   StringRef placement(Operation *op) {
     if (AffinityAttr affinity = getAffinity(op))
@@ -339,16 +359,25 @@ struct DeviceLiveBytes {
   }
 
   void add(Value resource, StringRef device, int64_t bytes, bool input) {
-    deviceOf[resource] = device;
-    for (LiveBytes *live : {&total, &devices[device]}) {
+    add(resource, Devices{device}, bytes, input);
+  }
+
+  // A buffer on several devices counts on each (and once in the total).
+  void add(Value resource, const Devices &on, int64_t bytes, bool input) {
+    deviceOf[resource] = on;
+    SmallVector<LiveBytes *, 3> lives = {&total};
+    for (StringRef device : on)
+      lives.push_back(&devices[device]);
+    for (LiveBytes *live : lives) {
       (input ? live->inputs : live->allocated) += bytes;
       live->add(bytes);
     }
   }
 
-  void remove(StringRef device, int64_t bytes) {
+  void remove(const Devices &on, int64_t bytes) {
     total.live -= bytes;
-    devices[device].live -= bytes;
+    for (StringRef device : on)
+      devices[device].live -= bytes;
   }
 };
 
@@ -540,13 +569,19 @@ private:
     for (auto [arg, value] : llvm::zip_equal(args, yielded)) {
       if (!isa<ResourceType>(arg.getType()))
         continue;
-      StringRef device = deviceOf(value, loop);
-      if (device == deviceOf(arg, loop))
+      Devices devices = deviceOf(value, loop);
+      if (sameDevices(devices, deviceOf(arg, loop)))
         continue;
-      bytes.deviceOf[arg] = device;
+      bytes.deviceOf[arg] = devices;
       moved = true;
     }
     return moved;
+  }
+
+  static bool sameDevices(const Devices &a, const Devices &b) {
+    return a.size() == b.size() && llvm::all_of(a, [&](StringRef d) {
+             return llvm::is_contained(b, d);
+           });
   }
 
   void forgetCarried(ValueRange args) {
@@ -569,8 +604,8 @@ private:
       // a device carryToOtherDevices set for an iteration argument in an
       // earlier walk is not where this walk's initial value is.
       forgetCarried(forOp.getRegionIterArgs());
-      Snapshot start = snapshot();
-      Snapshot before = start;
+      Exit start = exitOf(forOp.getResults(), forOp.getInitArgs(), &op);
+      Snapshot before = start.live;
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
@@ -583,23 +618,31 @@ private:
       // After the loop, its results are where the last iteration made
       // them. A loop that may run no iteration leaves them where they came
       // in instead: each device keeps the larger of the two live counts
-      // (an upper bound on both, the run time having one of them) where
-      // the loop is not itself in a loop.
-      for (auto [result, value] :
-           llvm::zip_equal(forOp.getResults(), yield.getOperands()))
-        if (isa<ResourceType>(result.getType()))
-          bytes.deviceOf[result] = deviceOf(value, &op);
+      // (an upper bound on both, the run time having one of them), and
+      // each result is on the devices of both, freed on each (so a loop
+      // nested in another leaves the outer iteration what it found).
+      bool mayRunNone = !forOp.getStaticTripCount();
+      Exit after = exitOf(forOp.getResults(), yield.getOperands(), &op);
+      for (auto [result, value, init] : llvm::zip_equal(
+               forOp.getResults(), yield.getOperands(), start.devices)) {
+        if (!isa<ResourceType>(result.getType()))
+          continue;
+        Devices devices = deviceOf(value, &op);
+        if (mayRunNone)
+          addDevices(devices, init);
+        bytes.deviceOf[result] = devices;
+      }
       if (failed(checkRepeats(&op, before)))
         return failure();
-      // (Not in a loop: the larger counts stay after the loop, and an outer
-      // iteration would then leave more live than it found.)
-      if (!forOp.getStaticTripCount() &&
-          !op.getParentOfType<LoopLikeOpInterface>()) {
-        takeLarger(start, snapshot());
-        op.emitRemark() << "peak live bytes per device are an upper bound "
-                           "after this loop: it may run no iteration, and "
-                           "then leaves a carried buffer on another device "
-                           "than its iterations do";
+      if (mayRunNone) {
+        takeLarger(start.live, snapshot());
+        mergeExits({start, after}, forOp.getResults(), &op);
+        // (Once, though a loop nested in another is walked again.)
+        if (boundRemarked.insert(&op).second)
+          op.emitRemark() << "peak live bytes per device are an upper bound "
+                             "after this loop: it may run no iteration, and "
+                             "then leaves a carried buffer on another device "
+                             "than its iterations do";
       }
       return success();
     }
@@ -639,10 +682,19 @@ private:
       if (!region.hasOneBlock())
         return op.emitRemark() << "peak live bytes unknown: '" << op.getName()
                                << "' has several blocks";
-      return walkBlock(region.front());
+      if (failed(walkBlock(region.front())))
+        return failure();
+      addYieldedDevices(op, region);
+      return success();
     }
     Snapshot before = snapshot();
     std::optional<Snapshot> largest;
+    // Each result is on the devices the branches' yielded values are on
+    // (where they differ, the walk counts it on each after the op and
+    // frees it on each: mergeExits).
+    for (Value result : op.getResults())
+      bytes.deviceOf.erase(result);
+    SmallVector<Exit> exits;
     for (Region &region : op.getRegions()) {
       if (region.empty())
         continue;
@@ -655,24 +707,106 @@ private:
       }
       if (failed(walkBlock(region.front())))
         return failure();
+      addYieldedDevices(op, region);
+      exits.push_back(exitOf(
+          op.getResults(), region.front().getTerminator()->getOperands(), &op));
       if (largest)
         takeLarger(*largest, snapshot());
       largest = snapshot();
     }
+    mergeExits(exits, op.getResults(), &op);
     return success();
   }
 
-  // The device a resource is on: where it was made, following values
-  // carried through regions back to the value passed in.
-  // The nearest name on the way to its root that the walk knows the device
-  // of wins: a loop's result may be on another device than its initial
-  // value (carryToOtherDevices).
-  StringRef deviceOf(Value resource, Operation *freeing) {
-    StringRef device = knownDevice(resource);
-    return device.empty() ? bytes.placement(freeing) : device;
+  // One way out of a region op: the live bytes then and, for each of the
+  // op's buffer results, the devices and size of the value it holds
+  // (nothing for other results).
+  struct Exit {
+    Snapshot live;
+    SmallVector<Devices> devices;
+    SmallVector<std::optional<int64_t>> sizes;
+  };
+
+  Exit exitOf(ValueRange results, ValueRange values, Operation *op) {
+    Exit exit{snapshot(), {}, {}};
+    for (auto [result, value] : llvm::zip_equal(results, values)) {
+      bool buffer = isa<ResourceType>(result.getType());
+      exit.devices.push_back(buffer ? deviceOf(value, op) : Devices());
+      exit.sizes.push_back(buffer ? evaluator.bufferSize(value) : 0);
+    }
+    return exit;
   }
 
-  StringRef knownDevice(Value resource) {
+  // After `takeLarger` of `exits` (each device's larger count), where a
+  // result of the op may be on another device than an exit's value
+  // (bytes.deviceOf of each result is already the union): the larger of
+  // each count is not enough, as a free of the result frees it on each of
+  // its devices, some other buffer being live there on the way out where
+  // the result is not. Each device then counts the largest of the exits'
+  // live bytes without the results, plus each result that may be on it.
+  // Where a size is not known the larger counts stay.
+  void mergeExits(ArrayRef<Exit> exits, ValueRange results, Operation *op) {
+    SmallVector<std::optional<int64_t>> sizes;
+    bool moves = false;
+    for (auto [i, result] : llvm::enumerate(results)) {
+      if (!isa<ResourceType>(result.getType())) {
+        sizes.push_back(0);
+        continue;
+      }
+      const Devices &devices = bytes.deviceOf[result];
+      for (const Exit &exit : exits)
+        moves |= !sameDevices(exit.devices[i], devices);
+      sizes.push_back(evaluator.bufferSize(result));
+    }
+    if (!moves)
+      return;
+    auto known = [](ArrayRef<std::optional<int64_t>> sizes) {
+      return llvm::all_of(sizes, [](auto size) { return size.has_value(); });
+    };
+    if (!known(sizes) ||
+        !llvm::all_of(exits, [&](const Exit &e) { return known(e.sizes); }))
+      return;
+    for (auto &[name, live] : bytes.devices) {
+      std::optional<int64_t> without;
+      for (const Exit &exit : exits) {
+        int64_t count = exit.live.devices.lookup(name).live;
+        for (auto [devices, size] : llvm::zip_equal(exit.devices, exit.sizes))
+          if (llvm::is_contained(devices, name))
+            count -= *size;
+        without = std::max(without.value_or(count), count);
+      }
+      live.live = *without;
+      for (auto [result, size] : llvm::zip_equal(results, sizes))
+        if (isa<ResourceType>(result.getType()) &&
+            llvm::is_contained(bytes.deviceOf[result], name))
+          live.live += *size;
+    }
+  }
+
+  // Adds to the devices of each buffer branch region op `op` results in
+  // those of the value `region` (just walked) yields there.
+  void addYieldedDevices(Operation &op, Region &region) {
+    Operation *terminator = region.front().getTerminator();
+    for (auto [result, yielded] :
+         llvm::zip_equal(op.getResults(), terminator->getOperands()))
+      if (isa<ResourceType>(result.getType()))
+        addDevices(bytes.deviceOf[result], deviceOf(yielded, &op));
+  }
+
+  // The devices a resource is on: where it was made, following values
+  // carried through regions back to the value passed in.
+  // The nearest name on the way to its root that the walk knows the devices
+  // of wins: a loop's result may be on another device than its initial
+  // value (carryToOtherDevices), a branch region op's result on those of
+  // every branch (addYieldedDevices).
+  Devices deviceOf(Value resource, Operation *freeing) {
+    Devices devices = knownDevices(resource);
+    if (devices.empty())
+      devices.push_back(bytes.placement(freeing));
+    return devices;
+  }
+
+  Devices knownDevices(Value resource) {
     for (Value value = resource; value; value = Ownership::sourceOf(value)) {
       auto it = bytes.deviceOf.find(value);
       if (it != bytes.deviceOf.end())
@@ -691,20 +825,20 @@ private:
       if (failed(size))
         return failure();
       // A result of a call to a function of the module: memory that callee
-      // allocated, on the device it allocated it on, now the caller's.
-      // Otherwise the host placed the input, not the program: on the first
-      // device.
+      // allocated, on the device it allocated it on (on each where the
+      // callee's walk does not know which), now the caller's. Otherwise the
+      // host placed the input, not the program: on the first device.
       auto call = importOp.getSource().getDefiningOp<func::CallOp>();
       bool calleeResult = call != nullptr;
-      StringRef device = bytes.defaultDevice;
+      Devices devices = {bytes.defaultDevice};
       if (calleeResult) {
         const DeviceLiveBytes *inCallee = calleeBytes(call);
         unsigned index = cast<OpResult>(importOp.getSource()).getResultNumber();
-        device = inCallee && index < inCallee->resultDevices.size()
-                     ? inCallee->resultDevices[index]
-                     : bytes.placement(&op);
+        devices = inCallee && index < inCallee->resultDevices.size()
+                      ? inCallee->resultDevices[index]
+                      : Devices{bytes.placement(&op)};
       }
-      bytes.add(importOp.getResult(), device, *size,
+      bytes.add(importOp.getResult(), devices, *size,
                 /*input=*/!calleeResult);
       // Consumed: a callee's result, or an argument the host handed over
       // (claimed where it entered, so the program is its only owner).
@@ -749,10 +883,11 @@ private:
     } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (Value view : ret.getOperands()) {
         auto exportOp = view.getDefiningOp<TensorExportOp>();
-        StringRef device =
-            exportOp ? knownDevice(exportOp.getSource()) : StringRef();
-        bytes.resultDevices.push_back(device.empty() ? bytes.defaultDevice
-                                                     : device);
+        Devices devices =
+            exportOp ? knownDevices(exportOp.getSource()) : Devices();
+        if (devices.empty())
+          devices.push_back(bytes.defaultDevice);
+        bytes.resultDevices.push_back(devices);
       }
     }
     return success();
@@ -764,6 +899,7 @@ private:
   const CalleeExcess &calleeBytes;
   const ModuleDeviceUses &uses;
   Ownership ownership;
+  llvm::SmallPtrSet<Operation *, 4> boundRemarked;
 };
 
 // "3x5" -> {3, 5}; "" (a rank-0 input) -> {}.

@@ -365,7 +365,15 @@ def EstimatePeakMemoryPass
     without an affinity), which is the one the default topology picks
     (local devices reach each other's memory; `--lead-allocation-device`
     or links left to run time may pick another). Inputs count on the first
-    device, where `ferry-run` places them. Memory the
+    device, where `ferry-run` places them. A buffer the walk cannot place
+    on one device counts on each it may be on and is freed on each (an
+    upper bound on every one: after the op, each device counts the largest
+    of its ways out's live bytes without the op's results, plus each
+    result that may be on it): an `scf.if` / `scf.index_switch` result
+    whose branches yield buffers on different devices, the result of a
+    loop of dynamic trip count whose iterations move a carried buffer to
+    another device (with no iteration it stays where it came in), and a
+    callee's result that is either. Memory the
     runtime adds (an import into a device that cannot reach the buffer,
     staging copies `ferry-run` makes for a host that cannot map it) is
     outside the program and not counted.
