@@ -82,6 +82,21 @@ bool isRowMajorMatmul(linalg::LinalgOp op) {
          maps[2] == AffineMap::get(3, 0, {m, n}, context);
 }
 
+/// A linalg.batch_matmul of row-major matrices (C[b,m,n] += A[b,m,k] *
+/// B[b,k,n]). (A generic of the same maps is left alone: re-created as a
+/// generic per batch, the vectorizer made one-lane vectors of it.)
+bool isRowMajorBatchMatmul(linalg::LinalgOp op) {
+  if (!isa<linalg::BatchMatmulOp>(op) || op.getNumDpsInputs() != 2)
+    return false;
+  MLIRContext *context = op.getContext();
+  AffineExpr b, m, n, k;
+  bindDims(context, b, m, n, k);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0] == AffineMap::get(4, 0, {b, m, k}, context) &&
+         maps[1] == AffineMap::get(4, 0, {b, k, n}, context) &&
+         maps[2] == AffineMap::get(4, 0, {b, m, n}, context);
+}
+
 /// All loops parallel but the innermost, a reduction; one input and one
 /// init, the input read along the innermost loop.
 bool isInnermostReduction(linalg::LinalgOp op) {
@@ -218,8 +233,121 @@ void packB(RewriterBase &rewriter, func::FuncOp body, linalg::LinalgOp op,
   rewriter.modifyOpInPlace(op, [&] { b->set(packed); });
 }
 
+/// Splits loop `dim` of `op` (on memrefs; every operand indexed by it
+/// indexes with the bare loop) at the static `point` into two ops over
+/// subviews, the first over [0, point), the second over [point, extent);
+/// they run in that order, so a reduction loop keeps its order.
+std::pair<linalg::LinalgOp, linalg::LinalgOp>
+splitLoop(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
+          int64_t point, int64_t extent) {
+  Location loc = op.getLoc();
+  AffineExpr loop = getAffineDimExpr(dim, op.getContext());
+  rewriter.setInsertionPoint(op);
+  auto part = [&](int64_t offset, int64_t size) {
+    SmallVector<Value> operands;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      auto type = dyn_cast<MemRefType>(value.getType());
+      std::optional<unsigned> position =
+          type ? op.getMatchingIndexingMap(&operand).getResultPosition(loop)
+               : std::nullopt;
+      if (!position) {
+        operands.push_back(value);
+        continue;
+      }
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes =
+          memref::getMixedSizes(rewriter, loc, value);
+      SmallVector<OpFoldResult> strides(type.getRank(),
+                                        rewriter.getIndexAttr(1));
+      offsets[*position] = rewriter.getIndexAttr(offset);
+      sizes[*position] = rewriter.getIndexAttr(size);
+      operands.push_back(memref::SubViewOp::create(rewriter, loc, value,
+                                                   offsets, sizes, strides));
+    }
+    Operation *clone = rewriter.clone(*op);
+    clone->setOperands(operands);
+    return cast<linalg::LinalgOp>(clone);
+  };
+  linalg::LinalgOp first = part(0, point);
+  linalg::LinalgOp second = part(point, extent - point);
+  rewriter.eraseOp(op);
+  return {first, second};
+}
+
+/// Whether every operand of `op` indexed by loop `dim` indexes with the
+/// bare loop (so splitLoop applies).
+bool indexesPlainly(linalg::LinalgOp op, unsigned dim) {
+  AffineExpr loop = getAffineDimExpr(dim, op.getContext());
+  return llvm::all_of(op.getIndexingMapsArray(), [&](AffineMap map) {
+    return llvm::all_of(map.getResults(), [&](AffineExpr result) {
+      return result == loop || !result.isFunctionOfDim(dim);
+    });
+  });
+}
+
+/// Splits a static loop `dim` of `op` longer than `tile` but not a
+/// multiple of it into the multiple and the remainder (which gets a
+/// narrower tile of its own length instead of being a peeled partial tile
+/// left to scalar loops); returns the ops to tile, in order.
+SmallVector<linalg::LinalgOp> splitRemainder(RewriterBase &rewriter,
+                                             linalg::LinalgOp op, unsigned dim,
+                                             int64_t tile) {
+  int64_t extent = op.getStaticLoopRanges()[dim];
+  if (ShapedType::isDynamic(extent) || extent <= tile || extent % tile == 0 ||
+      !indexesPlainly(op, dim))
+    return {op};
+  auto [main, rest] =
+      splitLoop(rewriter, op, dim, extent - extent % tile, extent);
+  return {main, rest};
+}
+
+LogicalResult tileMatmulPanels(RewriterBase &rewriter, func::FuncOp body,
+                               linalg::LinalgOp op, const VectorTarget &target);
+
 LogicalResult tileMatmul(RewriterBase &rewriter, func::FuncOp body,
                          linalg::LinalgOp op, const VectorTarget &target) {
+  // A static n (or k) over a tile but not a multiple of it: the multiple in
+  // full tiles, the rest as one narrower panel (n % 2W lanes, k % 256
+  // deep), so no column of C is left to scalar loops.
+  int64_t width = 2 * lanes(target, resultElementType(op));
+  for (linalg::LinalgOp columns : splitRemainder(rewriter, op, 1, width))
+    for (linalg::LinalgOp part :
+         splitRemainder(rewriter, columns, 2, kMatmulDepth))
+      if (failed(tileMatmulPanels(rewriter, body, part, target)))
+        return failure();
+  return success();
+}
+
+/// A batch matmul: one row-major matmul per batch (a loop over the
+/// workgroup's batches; the workgroups split the batches, or the rows of a
+/// batch of one), each through tileMatmul.
+LogicalResult tileBatchMatmul(RewriterBase &rewriter, func::FuncOp body,
+                              linalg::LinalgOp op, const VectorTarget &target) {
+  FailureOr<linalg::LinalgOp> batch = tile(rewriter, op, {1, 0, 0, 0});
+  if (failed(batch))
+    return op->emitOpError("could not be tiled into batches");
+  // The batch's operands as matrices (rank-reducing subviews) under a
+  // linalg.matmul.
+  Location loc = batch->getLoc();
+  rewriter.setInsertionPoint(*batch);
+  SmallVector<Value> matrices;
+  for (Value operand : batch->getOperation()->getOperands()) {
+    auto type = cast<MemRefType>(operand.getType());
+    matrices.push_back(memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, operand, type.getShape().drop_front()));
+  }
+  auto matmul = linalg::MatmulOp::create(rewriter, loc,
+                                         ValueRange{matrices[0], matrices[1]},
+                                         ValueRange{matrices[2]});
+  rewriter.eraseOp(*batch);
+  return tileMatmul(rewriter, body, matmul, target);
+}
+
+LogicalResult tileMatmulPanels(RewriterBase &rewriter, func::FuncOp body,
+                               linalg::LinalgOp op,
+                               const VectorTarget &target) {
   // A static n or k shorter than a tile is one tile: tiled by 2W or 256,
   // the only tile would be the peeled partial one, left to scalar loops (a
   // classifier's 10 outputs: vectors of 10 lanes, which LLVM widens).
@@ -536,9 +664,14 @@ void streamLargeOutputs(RewriterBase &rewriter, func::FuncOp body) {
 } // namespace
 
 int64_t adjustWorkgroupTile(linalg::LinalgOp op, int64_t tile) {
-  if (!isRowMajorMatmul(op))
+  // A batch matmul of one batch is split by rows like a matmul; of more,
+  // by batches.
+  unsigned rowLoop = 0;
+  if (isRowMajorBatchMatmul(op) && op.getStaticLoopRanges()[0] == 1)
+    rowLoop = 1;
+  else if (!isRowMajorMatmul(op))
     return tile;
-  int64_t rows = op.getStaticLoopRanges()[0];
+  int64_t rows = op.getStaticLoopRanges()[rowLoop];
   tile = std::max(tile, !ShapedType::isDynamic(rows) &&
                                 rows < 4 * kMatmulWorkgroupRows
                             ? kSmallMatmulWorkgroupRows
@@ -576,6 +709,8 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
       LogicalResult done = success();
       if (isRowMajorMatmul(op))
         done = tileMatmul(rewriter, body, op, target);
+      else if (isRowMajorBatchMatmul(op))
+        done = tileBatchMatmul(rewriter, body, op, target);
       else if (isInnermostReduction(op) || isInnermostElementwise(op))
         done = tileInnermost(rewriter, op, target);
       if (failed(done))

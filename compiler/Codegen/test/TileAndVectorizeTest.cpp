@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 namespace ferry::codegen {
 namespace {
 
@@ -90,6 +92,56 @@ func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x10xf32>,
   EXPECT_NE(text.find("(vector<10xf32>, vector<10xf32>, vector<10xf32>)"),
             std::string::npos)
       << text;
+}
+
+/// Whether `text` multiplies scalar f32s (what linalg-to-loops makes of
+/// an op left unvectorized).
+bool hasScalarFloatMultiply(const std::string &text) {
+  return std::regex_search(text, std::regex("llvm\\.fmul [^\n]*: f32\n"));
+}
+
+TEST(TileAndVectorizeTest, MatmulRemainderColumnsAreANarrowerBlock) {
+  // n = 40 = 32 + 8 and k = 300 = 256 + 44: the last 8 columns are a block
+  // of 8 lanes and the last 44 rows of B a shallower panel, not scalar
+  // loops.
+  std::string text = lower(R"mlir(
+func.func @matmul(%a: tensor<64x300xf32>, %b: tensor<300x40xf32>,
+                  %c: tensor<64x40xf32>) -> tensor<64x40xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x300xf32>, tensor<300x40xf32>)
+                     outs(%c : tensor<64x40xf32>) -> tensor<64x40xf32>
+  return %r : tensor<64x40xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(vector<8xf32>, vector<8xf32>, vector<8xf32>)"),
+            std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
+TEST(TileAndVectorizeTest, BatchMatmulIsAMatmulPerBatch) {
+  // n = 48 = 32 + 16: full and remainder blocks in every batch.
+  std::string text = lower(R"mlir(
+func.func @bmm(%a: tensor<4x64x128xf32>, %b: tensor<4x128x48xf32>,
+               %c: tensor<4x64x48xf32>) -> tensor<4x64x48xf32> {
+  %r = linalg.batch_matmul
+      ins(%a, %b : tensor<4x64x128xf32>, tensor<4x128x48xf32>)
+      outs(%c : tensor<4x64x48xf32>) -> tensor<4x64x48xf32>
+  return %r : tensor<4x64x48xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(vector<16xf32>, vector<16xf32>, vector<16xf32>)"),
+            std::string::npos);
+  // B's panels packed on the stack (128 x 32 and 128 x 16 floats).
+  EXPECT_NE(text.find("4096"), std::string::npos);
+  EXPECT_NE(text.find("2048"), std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
 }
 
 TEST(TileAndVectorizeTest, NoSimdLeavesScalarLoops) {
