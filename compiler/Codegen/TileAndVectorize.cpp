@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
@@ -385,6 +386,128 @@ LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// Output columns (ow) of a convolution or pooling register block.
+constexpr int64_t kConvColumns = 8;
+
+/// An NHWC convolution or pooling whose channel loop (F of
+/// conv_2d_nhwc_hwcf, C of the depthwise convolution and the pooling ops)
+/// is contiguous in the output: the loop vectorized.
+std::optional<unsigned> nhwcChannelLoop(linalg::LinalgOp op) {
+  if (isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+          linalg::PoolingNhwcSumOp, linalg::PoolingNhwcMaxOp>(op))
+    return 3;
+  return std::nullopt;
+}
+
+/// An NHWC convolution or pooling: register blocks of 8 output columns by
+/// 2W channels (or the channels when fewer) for one output row, one filter
+/// row and column and (conv_2d_nhwc_hwcf) one input channel, which
+/// linalg's 1-D convolution vectorizer turns into FMAs of a broadcast input
+/// and a vector of filter channels (sums and maxima for pooling), the block
+/// of outputs carried in registers across the window and input channels.
+/// Channels over 2W but not a multiple of it get a narrower last block; a
+/// partial block of columns is vectorized at its width too (the tiles are
+/// marked before tiling, so the peeled partial tiles are marked as well).
+LogicalResult tileConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
+                              unsigned channels, const VectorTarget &target) {
+  int64_t width = 2 * lanes(target, resultElementType(op));
+  for (linalg::LinalgOp part : splitRemainder(rewriter, op, channels, width)) {
+    int64_t extent = part.getStaticLoopRanges()[channels];
+    int64_t partWidth = width;
+    if (!ShapedType::isDynamic(extent) && extent < width)
+      partWidth = std::max<int64_t>(extent, 1);
+    SmallVector<int64_t> sizes(part.getNumLoops(), 1);
+    sizes[2] = kConvColumns;
+    sizes[channels] = partWidth;
+    markForVectors(part);
+    if (failed(tile(rewriter, part, sizes)))
+      return op->emitOpError("could not be tiled into register blocks");
+  }
+  return success();
+}
+
+/// Rewrites each marked 2-D convolution or pooling tile of static loop
+/// ranges with one output row and one filter row into its 1-D form over
+/// rank-reducing subviews (H dropped), which linalg's vectorizer takes; the
+/// 1-D op keeps the mark. (Upstream's DownscaleSizeOneWindowed2DConvolution
+/// does this on tensors only.) The tile's input window is given its static
+/// width, (OW - 1) * stride + (KW - 1) * dilation + 1: tiling bounds it by
+/// the input's extent, which does not fold, and the vectorizer takes static
+/// shapes only; the convolution reads no more than that window.
+void decomposeMarkedConvolutions(RewriterBase &rewriter, func::FuncOp body) {
+  SmallVector<linalg::LinalgOp> convs;
+  body.walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(kVectorize) && nhwcChannelLoop(op))
+      convs.push_back(op);
+  });
+  for (linalg::LinalgOp op : convs) {
+    // Loops n, oh, ow, channel, kh, kw (and c of conv_2d_nhwc_hwcf).
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+    auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+    if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges[1] != 1 ||
+        ranges[4] != 1 || !strides || !dilations)
+      continue;
+    int64_t stride = strides.getValues<int64_t>()[1];
+    int64_t dilation = dilations.getValues<int64_t>()[1];
+    int64_t inputChannels =
+        isa<linalg::Conv2DNhwcHwcfOp>(op) ? ranges[6] : ranges[3];
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value input = op.getDpsInputOperand(0)->get();
+    auto inputType = cast<MemRefType>(input.getType());
+    SmallVector<int64_t> window{
+        ranges[0], 1, (ranges[2] - 1) * stride + (ranges[5] - 1) * dilation + 1,
+        inputChannels};
+    SmallVector<OpFoldResult> zeros(4, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(4, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), window);
+    auto rowType = memref::SubViewOp::inferRankReducedResultType(
+        {window[0], window[2], window[3]}, inputType, zeros, sizes, ones);
+    Value row = memref::SubViewOp::create(rewriter, loc, rowType, input, zeros,
+                                          sizes, ones);
+    // The filter (window) and the output without their first row.
+    auto dropRow = [&](Value value, unsigned dim) {
+      ArrayRef<int64_t> shape = cast<MemRefType>(value.getType()).getShape();
+      SmallVector<int64_t> reduced(shape);
+      reduced.erase(reduced.begin() + dim);
+      return memref::createCanonicalRankReducingSubViewOp(rewriter, loc, value,
+                                                          reduced);
+    };
+    Value filter = dropRow(op.getDpsInputOperand(1)->get(), 0);
+    Value output = dropRow(op.getDpsInitOperand(0)->get(), 1);
+    Attribute stride1 = rewriter.getI64TensorAttr({stride});
+    Attribute dilation1 = rewriter.getI64TensorAttr({dilation});
+    SmallVector<Value> inputs{row, filter};
+    SmallVector<Value> outputs{output};
+    Operation *oneD =
+        llvm::TypeSwitch<Operation *, Operation *>(op)
+            .Case([&](linalg::Conv2DNhwcHwcfOp) {
+              return linalg::Conv1DNwcWcfOp::create(rewriter, loc, TypeRange{},
+                                                    inputs, outputs, stride1,
+                                                    dilation1);
+            })
+            .Case([&](linalg::DepthwiseConv2DNhwcHwcOp) {
+              return linalg::DepthwiseConv1DNwcWcOp::create(
+                  rewriter, loc, TypeRange{}, inputs, outputs, stride1,
+                  dilation1);
+            })
+            .Case([&](linalg::PoolingNhwcSumOp) {
+              return linalg::PoolingNwcSumOp::create(rewriter, loc, TypeRange{},
+                                                     inputs, outputs, stride1,
+                                                     dilation1);
+            })
+            .Case([&](linalg::PoolingNhwcMaxOp) {
+              return linalg::PoolingNwcMaxOp::create(rewriter, loc, TypeRange{},
+                                                     inputs, outputs, stride1,
+                                                     dilation1);
+            });
+    markForVectors(cast<linalg::LinalgOp>(oneD));
+    rewriter.eraseOp(op);
+  }
+}
+
 /// Applies `patterns` to `body` until nothing changes.
 LogicalResult apply(func::FuncOp body, RewritePatternSet &&patterns) {
   return applyPatternsGreedily(body, std::move(patterns));
@@ -711,6 +834,8 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
         done = tileMatmul(rewriter, body, op, target);
       else if (isRowMajorBatchMatmul(op))
         done = tileBatchMatmul(rewriter, body, op, target);
+      else if (std::optional<unsigned> channels = nhwcChannelLoop(op))
+        done = tileConvolution(rewriter, op, *channels, target);
       else if (isInnermostReduction(op) || isInnermostElementwise(op))
         done = tileInnermost(rewriter, op, target);
       if (failed(done))
@@ -718,6 +843,7 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
     }
     if (failed(applyPatternsGreedily(body, canonicalize)))
       return failure();
+    decomposeMarkedConvolutions(rewriter, body);
     vectorizeMarked(rewriter, body);
     if (failed(applyPatternsGreedily(body, canonicalize)))
       return failure();

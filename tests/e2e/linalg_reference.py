@@ -101,6 +101,13 @@ CASES = {
     # 1e-4 for sums of 300 products in another order)
     "matmul_remainders": ([(3, 13, 300), (3, 300, 40), (20, 70), (70, 50)],
                           lambda a, b, x, y: [a @ b, x @ y], 1e-4),
+    "window_remainders": ([(2, 11, 25, 5), (3, 2, 5, 40), (1, 10, 21, 48),
+                           (3, 3, 48)],
+                          lambda x, f, img, dw: [
+                              conv_nhwc(x, f, (1, 2), (2, 1)),
+                              depthwise(img, dw, (2, 1), (1, 2)),
+                              pool_max(img, 2, 2, (1, 1), (1, 1)),
+                              pool_sum(img, 3, 3, (2, 2), (1, 1))]),
     # linalg_softmax.mlir
     "softmax": ([(3, 5)], lambda x: [softmax(x, 1), softmax(x, 0),
                                      np.exp(x)]),

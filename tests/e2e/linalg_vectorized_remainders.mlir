@@ -27,3 +27,41 @@ func.func @matmuls(%a: tensor<3x13x300xf32>, %b: tensor<3x300x40xf32>, %x: tenso
   %mm = linalg.matmul ins(%x, %y : tensor<20x70xf32>, tensor<70x50xf32>) outs(%z1 : tensor<20x50xf32>) -> tensor<20x50xf32>
   return %bm, %mm : tensor<3x13x40xf32>, tensor<20x50xf32>
 }
+
+// Convolutions and pooling vectorized along their channels (F of
+// conv_2d_nhwc_hwcf: 40; C of the depthwise convolution and pooling: 48,
+// over 2W but not a multiple of it) in blocks of 8 output columns (12, 17,
+// 20 and 10 of them: partial blocks), strided and dilated.
+// RUN: %python %S/linalg_reference.py window_remainders inputs %t.w
+// RUN: ferry-run %t.fvm --function=windows --input=@%t.w.in0.npy --input=@%t.w.in1.npy --input=@%t.w.in2.npy --input=@%t.w.in3.npy --output=@%t.w.sync.out0.npy --output=@%t.w.sync.out1.npy --output=@%t.w.sync.out2.npy --output=@%t.w.sync.out3.npy --device=__device_0=local-sync --stats=%t.w.sync.json > /dev/null
+// RUN: ferry-run %t.fvm --function=windows --input=@%t.w.in0.npy --input=@%t.w.in1.npy --input=@%t.w.in2.npy --input=@%t.w.in3.npy --output=@%t.w.task.out0.npy --output=@%t.w.task.out1.npy --output=@%t.w.task.out2.npy --output=@%t.w.task.out3.npy --device=__device_0=local-task --stats=%t.w.task.json > /dev/null
+// RUN: %python %S/linalg_reference.py window_remainders check %t.w sync task | FileCheck %s --check-prefix=WINDOWS
+// WINDOWS: window_remainders: 4 results match NumPy
+// RUN: %python %S/check_stats.py %t.w.sync.json live_bytes_at_exit=0 copies=0 dispatches=4 peak_bytes=140024
+// RUN: %python %S/check_stats.py %t.w.task.json live_bytes_at_exit=0 copies=0 dispatches=4 peak_bytes=140024
+// The walk of this function (the RUN line of @matmuls prints both):
+// WALK: remark: peak live bytes: 140024 (inputs 57848, allocated 82176)
+func.func @windows(%x: tensor<2x11x25x5xf32>, %f: tensor<3x2x5x40xf32>, %img: tensor<1x10x21x48xf32>, %dw: tensor<3x3x48xf32>)
+    -> (tensor<2x7x12x40xf32>, tensor<1x4x17x48xf32>, tensor<1x9x20x48xf32>, tensor<1x4x10x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant -3.40282347E+38 : f32
+  %e0 = tensor.empty() : tensor<2x7x12x40xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x7x12x40xf32>) -> tensor<2x7x12x40xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {strides = dense<[1, 2]> : tensor<2xi64>, dilations = dense<[2, 1]> : tensor<2xi64>}
+      ins(%x, %f : tensor<2x11x25x5xf32>, tensor<3x2x5x40xf32>) outs(%z0 : tensor<2x7x12x40xf32>) -> tensor<2x7x12x40xf32>
+  %e1 = tensor.empty() : tensor<1x4x17x48xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x4x17x48xf32>) -> tensor<1x4x17x48xf32>
+  %depth = linalg.depthwise_conv_2d_nhwc_hwc {strides = dense<[2, 1]> : tensor<2xi64>, dilations = dense<[1, 2]> : tensor<2xi64>}
+      ins(%img, %dw : tensor<1x10x21x48xf32>, tensor<3x3x48xf32>) outs(%z1 : tensor<1x4x17x48xf32>) -> tensor<1x4x17x48xf32>
+  %w2 = tensor.empty() : tensor<2x2xf32>
+  %e2 = tensor.empty() : tensor<1x9x20x48xf32>
+  %l2 = linalg.fill ins(%lowest : f32) outs(%e2 : tensor<1x9x20x48xf32>) -> tensor<1x9x20x48xf32>
+  %max = linalg.pooling_nhwc_max {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%img, %w2 : tensor<1x10x21x48xf32>, tensor<2x2xf32>) outs(%l2 : tensor<1x9x20x48xf32>) -> tensor<1x9x20x48xf32>
+  %w3 = tensor.empty() : tensor<3x3xf32>
+  %e3 = tensor.empty() : tensor<1x4x10x48xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x4x10x48xf32>) -> tensor<1x4x10x48xf32>
+  %sum = linalg.pooling_nhwc_sum {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%img, %w3 : tensor<1x10x21x48xf32>, tensor<3x3xf32>) outs(%z3 : tensor<1x4x10x48xf32>) -> tensor<1x4x10x48xf32>
+  return %conv, %depth, %max, %sum : tensor<2x7x12x40xf32>, tensor<1x4x17x48xf32>, tensor<1x9x20x48xf32>, tensor<1x4x10x48xf32>
+}

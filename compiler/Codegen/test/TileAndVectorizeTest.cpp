@@ -144,6 +144,70 @@ func.func @bmm(%a: tensor<4x64x128xf32>, %b: tensor<4x128x48xf32>,
   EXPECT_FALSE(hasScalarFloatMultiply(text));
 }
 
+TEST(TileAndVectorizeTest, ConvNhwcHwcfBecomesFmasAlongOutputChannels) {
+  // F = 40 = 32 + 8, OW = 10 = 8 + 2: full and remainder blocks, all
+  // vectorized along F; the input broadcast, the filter a vector of F.
+  std::string text = lower(R"mlir(
+func.func @conv(%x: tensor<1x12x12x3xf32>, %f: tensor<3x3x3x40xf32>,
+                %o: tensor<1x10x10x40xf32>) -> tensor<1x10x10x40xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf
+      {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %f : tensor<1x12x12x3xf32>, tensor<3x3x3x40xf32>)
+      outs(%o : tensor<1x10x10x40xf32>) -> tensor<1x10x10x40xf32>
+  return %r : tensor<1x10x10x40xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(vector<8xf32>, vector<8xf32>, vector<8xf32>)"),
+            std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
+TEST(TileAndVectorizeTest, DepthwiseConvBecomesFmasAlongChannels) {
+  // C = 48 = 32 + 16, strided and dilated.
+  std::string text = lower(R"mlir(
+func.func @dw(%x: tensor<2x13x13x48xf32>, %f: tensor<3x3x48xf32>,
+              %o: tensor<2x5x5x48xf32>) -> tensor<2x5x5x48xf32> {
+  %r = linalg.depthwise_conv_2d_nhwc_hwc
+      {strides = dense<2> : tensor<2xi64>, dilations = dense<2> : tensor<2xi64>}
+      ins(%x, %f : tensor<2x13x13x48xf32>, tensor<3x3x48xf32>)
+      outs(%o : tensor<2x5x5x48xf32>) -> tensor<2x5x5x48xf32>
+  return %r : tensor<2x5x5x48xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(vector<16xf32>, vector<16xf32>, vector<16xf32>)"),
+            std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
+TEST(TileAndVectorizeTest, PoolingBecomesVectorsAlongChannels) {
+  std::string text = lower(R"mlir(
+func.func @pool(%x: tensor<1x9x9x32xf32>, %w: tensor<2x2xf32>,
+                %o: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  %r = linalg.pooling_nhwc_max
+      {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x9x9x32xf32>, tensor<2x2xf32>)
+      outs(%o : tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+)mlir",
+                           512);
+  // maximumf as a compare and select (arith-expand) of 32 lanes, never of
+  // scalars.
+  EXPECT_TRUE(std::regex_search(
+      text, std::regex("llvm\\.fcmp [^\n]*: vector<32xf32>\n")))
+      << text;
+  EXPECT_FALSE(
+      std::regex_search(text, std::regex("llvm\\.fcmp [^\n]*: f32\n")));
+}
+
 TEST(TileAndVectorizeTest, NoSimdLeavesScalarLoops) {
   std::string text = lower(kMatmul, 0);
   EXPECT_EQ(text.find("vector<"), std::string::npos);
