@@ -12,16 +12,39 @@
 //   C is hoisted out of the k loop, so it stays in 16 registers while k
 //   runs. The summation order of each element of C is unchanged (k in
 //   order); each step is one fused multiply-add (one rounding, not two).
-// - reductions over the innermost loop (a row sum): 4W elements of a row at
-//   a time into vector.multi_reduction, the accumulator hoisted out of the
-//   loop; the horizontal sums may be reassociated (partial sums of 4W
-//   lanes: the result differs from the sequential sum by rounding only).
+//   A static n (k) over 2W (256) but not a multiple of it is split first:
+//   the multiple as above, the rest as one narrower panel (n % 2W lanes,
+//   k % 256 deep).
+// - batch_matmul: tiled by batch, each batch a linalg.matmul over
+//   rank-reducing subviews, tiled as above.
+// - vecmat (y[n] += x[k] * A[k,n]): blocks of 4W lanes of y, an FMA of a
+//   broadcast x[k] and a vector of A per k, the block hoisted out of k.
+// - NHWC convolutions and pooling (conv_2d_nhwc_hwcf along F,
+//   depthwise_conv_2d_nhwc_hwc and pooling_nhwc_sum/max along C): blocks of
+//   8 output columns by 2W channels for one output row and filter row (and
+//   one input channel), rewritten to their 1-D forms and vectorized by
+//   linalg's convolution vectorizer into FMAs of a broadcast input and a
+//   vector of filter channels (sums, maxima), the block of outputs hoisted
+//   out of the window and channel loops. Channels over 2W but not a
+//   multiple of it are split as a matmul's n is.
+// - reductions over the innermost loop (a row sum, matvec, dot): 4W
+//   elements at a time into a multiply (if any) and vector.multi_reduction,
+//   the accumulator hoisted out of the loop; the horizontal sums may be
+//   reassociated (partial sums of 4W lanes: the result differs from the
+//   sequential sum by rounding only).
 // - elementwise ops whose operands all run along the innermost loop (or do
 //   not depend on it): tiled by 4W along it and vectorized.
+//   For both, a static innermost loop over 4W is split as a matmul's n is.
 //
 // Each tiling loop's last partial tile is peeled off, so the main loops'
-// tiles have static shapes and are vectorized without masks; partial tiles,
-// like any other op, are left for linalg-to-loops.
+// tiles have static shapes and are vectorized without masks; a partial
+// tile whose shape folds to static (static extents) is vectorized at that
+// shape, a register block or tile of dynamic shape (a dynamic extent, or
+// the last workgroup's rows) with masks in the full tile's vector shape.
+// Left for linalg-to-loops: a matmul's last column panel when n is dynamic
+// (the panel is neither packed nor blocked), a convolution's partial tiles
+// of dynamic shape, ops with an i1 operand (readsOrWritesI1), and ops of
+// no pattern above (conv_2d_nchw_fchw, transposes, ...).
 //
 // On targets that ask for it (x86), the vector stores of a large binding
 // the workgroup only writes become non-temporal where aligned
@@ -59,6 +82,9 @@ constexpr int64_t kMatmulDepth = 256;
 /// rows, so that small batches still spread over threads.
 constexpr int64_t kMatmulWorkgroupRows = 128;
 constexpr int64_t kSmallMatmulWorkgroupRows = 64;
+
+/// Columns a vecmat workgroup takes a multiple of.
+constexpr int64_t kVecmatColumns = 64;
 
 /// SIMD width in elements of `type` (at least 1).
 int64_t lanes(const VectorTarget &target, Type type) {
@@ -98,18 +124,44 @@ bool isRowMajorBatchMatmul(linalg::LinalgOp op) {
          maps[2] == AffineMap::get(4, 0, {b, m, n}, context);
 }
 
-/// All loops parallel but the innermost, a reduction; one input and one
-/// init, the input read along the innermost loop.
+/// All loops parallel but the innermost, a reduction; one init, every
+/// input read along the innermost loop (last) or independent of it, at
+/// least one along it: a row sum, linalg.matvec and linalg.dot.
 bool isInnermostReduction(linalg::LinalgOp op) {
   unsigned loops = op.getNumLoops();
-  if (loops < 1 || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+  if (loops < 1 || op.getNumDpsInputs() < 1 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 1 ||
       !linalg::isReductionIterator(op.getIteratorTypesArray().back()))
     return false;
-  AffineMap input = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  return input.isProjectedPermutation() && input.getNumResults() > 0 &&
-         input.getResults().back() ==
-             getAffineDimExpr(loops - 1, op.getContext());
+  AffineExpr innermost = getAffineDimExpr(loops - 1, op.getContext());
+  bool along = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!isa<MemRefType>(input->get().getType()) ||
+        !map.isProjectedPermutation())
+      return false;
+    if (!map.isFunctionOfDim(loops - 1))
+      continue;
+    if (map.getResults().back() != innermost)
+      return false;
+    along = true;
+  }
+  return along;
+}
+
+/// A vector times a row-major matrix (y[n] += x[k] * A[k,n]):
+/// linalg.vecmat or a generic of the same maps.
+bool isVecmat(linalg::LinalgOp op) {
+  if (op.getNumLoops() != 2 || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return false;
+  MLIRContext *context = op.getContext();
+  AffineExpr n, k;
+  bindDims(context, n, k);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0] == AffineMap::get(2, 0, {k}, context) &&
+         maps[1] == AffineMap::get(2, 0, {k, n}, context) &&
+         maps[2] == AffineMap::get(2, 0, {n}, context);
 }
 
 /// All loops parallel, the init an identity, every input either read along
@@ -148,6 +200,16 @@ bool hasVectorizableBody(linalg::LinalgOp op) {
   });
 }
 
+/// Whether `op` has an i1 operand in memory: a vector of i1 is stored as
+/// packed bits, while a memref<...xi1> (and Ferry's buffers) hold a byte per
+/// element, so such ops stay scalar.
+bool readsOrWritesI1(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && memref.getElementType().isInteger(1);
+  });
+}
+
 bool hasDynamicShape(linalg::LinalgOp op) {
   return llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
 }
@@ -177,9 +239,57 @@ FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
 constexpr llvm::StringLiteral kVectorize = "ferry.vectorize";
 
 /// Marks `op` (a tile) to be vectorized once the bounds of the tiles are
-/// folded (vectorizeMarked).
-void markForVectors(linalg::LinalgOp op) {
-  op->setAttr(kVectorize, UnitAttr::get(op.getContext()));
+/// folded (vectorizeMarked); `sizes` are the tile sizes it is about to be
+/// tiled by (0: untiled), the bounds of a partial tile's loops.
+void markForVectors(linalg::LinalgOp op, ArrayRef<int64_t> sizes = {}) {
+  op->setAttr(kVectorize, DenseI64ArrayAttr::get(op.getContext(), sizes));
+}
+
+/// Tiles `op` by `sizes` with every tile marked for vectors, the peeled
+/// partial tiles too (the mark is copied with the op).
+FailureOr<linalg::LinalgOp> tileAndMark(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        ArrayRef<int64_t> sizes) {
+  markForVectors(op, sizes);
+  return tile(rewriter, op, sizes);
+}
+
+/// The vector shape of a marked op: none for a static shape (the op's
+/// own); for a partial tile (dynamic loop ranges), each dynamic range's
+/// tile size, in which the op is vectorized with masks; std::nullopt if a
+/// dynamic range has no bound.
+std::optional<SmallVector<int64_t>> maskedVectorSizes(linalg::LinalgOp op,
+                                                      DenseI64ArrayAttr mark) {
+  if (!hasDynamicShape(op))
+    return SmallVector<int64_t>{};
+  // Not on f16 or bf16 (emulated in f32): masked, the bf16 rounding came
+  // out as a call of __truncsfbf2, which images must not need.
+  if (llvm::any_of(op->getOperandTypes(), [](Type type) {
+        return isa<Float16Type, BFloat16Type>(getElementTypeOrSelf(type));
+      }))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!mark || mark.size() != static_cast<int64_t>(ranges.size()))
+    return std::nullopt;
+  SmallVector<int64_t> sizes;
+  for (auto [range, size] : llvm::zip(ranges, mark.asArrayRef())) {
+    if (!ShapedType::isDynamic(range))
+      sizes.push_back(range);
+    else if (size > 0)
+      sizes.push_back(size);
+    else
+      return std::nullopt;
+  }
+  return sizes;
+}
+
+/// Whether `op` is vectorized into a vector.contract (lowered to outer
+/// products: register blocks of a matmul, a vecmat or a convolution); a
+/// matvec or a dot is not, but into a multiply and a vector reduction
+/// along k (as outer products, its blocks of one output would be scalar
+/// FMAs).
+bool isContraction(linalg::LinalgOp op) {
+  return linalg::isaContractionOpInterface(op) && !isInnermostReduction(op);
 }
 
 /// Vectorizes every marked op of `body` of static shape (the tiles of the
@@ -192,17 +302,19 @@ void vectorizeMarked(RewriterBase &rewriter, func::FuncOp body) {
       marked.push_back(op);
   });
   for (linalg::LinalgOp op : marked) {
+    auto mark = op->getAttrOfType<DenseI64ArrayAttr>(kVectorize);
     op->removeAttr(kVectorize);
-    if (hasDynamicShape(op) || failed(linalg::vectorizeOpPrecondition(op)))
+    std::optional<SmallVector<int64_t>> sizes = maskedVectorSizes(op, mark);
+    if (!sizes || failed(linalg::vectorizeOpPrecondition(op, *sizes)))
       continue;
+    SmallVector<bool> scalable(sizes->size(), false);
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::VectorizationResult> result =
-        linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
-                          /*inputScalableVecDims=*/{},
+        linalg::vectorize(rewriter, op, *sizes, scalable,
                           /*vectorizeNDExtract=*/false,
                           /*flatten1DDepthwiseConv=*/false,
                           /*assumeDynamicDimsMatchVecSizes=*/false,
-                          /*createNamedContraction=*/true);
+                          /*createNamedContraction=*/isContraction(op));
     if (succeeded(result))
       rewriter.eraseOp(op);
   }
@@ -364,25 +476,46 @@ LogicalResult tileMatmulPanels(RewriterBase &rewriter, func::FuncOp body,
   if (failed(panel))
     return op->emitOpError("could not be tiled into panels of B");
   packB(rewriter, body, *panel, depth, width);
-  FailureOr<linalg::LinalgOp> block =
-      tile(rewriter, *panel, {kMatmulRows, width, 1});
-  if (failed(block))
+  if (failed(tileAndMark(rewriter, *panel, {kMatmulRows, width, 1})))
     return panel->getOperation()->emitOpError(
         "could not be tiled into register blocks");
-  markForVectors(*block);
   return success();
 }
 
 /// A row reduction or an elementwise op: 4W lanes of the innermost loop at
-/// a time, one iteration of every other.
+/// a time, one iteration of every other; a static innermost loop over 4W
+/// but not a multiple of it leaves its remainder as one narrower tile.
 LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op,
                             const VectorTarget &target) {
-  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-  sizes.back() = 4 * lanes(target, resultElementType(op));
-  FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
-  if (failed(tiled))
-    return op->emitOpError("could not be tiled for vectorization");
-  markForVectors(*tiled);
+  int64_t width = 4 * lanes(target, resultElementType(op));
+  unsigned innermost = op.getNumLoops() - 1;
+  for (linalg::LinalgOp part : splitRemainder(rewriter, op, innermost, width)) {
+    SmallVector<int64_t> sizes(part.getNumLoops(), 1);
+    int64_t extent = part.getStaticLoopRanges()[innermost];
+    sizes.back() = ShapedType::isDynamic(extent)
+                       ? width
+                       : std::clamp<int64_t>(extent, 1, width);
+    if (failed(tileAndMark(rewriter, part, sizes)))
+      return op->emitOpError("could not be tiled for vectorization");
+  }
+  return success();
+}
+
+/// A vecmat: 4W lanes of y (of A's rows) at a time, each an FMA of a
+/// broadcast element of x and a vector of A per k, the block of y carried
+/// in registers across k; n over 4W but not a multiple of it leaves a
+/// narrower last block.
+LogicalResult tileVecmat(RewriterBase &rewriter, linalg::LinalgOp op,
+                         const VectorTarget &target) {
+  int64_t width = 4 * lanes(target, resultElementType(op));
+  for (linalg::LinalgOp part : splitRemainder(rewriter, op, 0, width)) {
+    int64_t extent = part.getStaticLoopRanges()[0];
+    int64_t partWidth = ShapedType::isDynamic(extent)
+                            ? width
+                            : std::clamp<int64_t>(extent, 1, width);
+    if (failed(tileAndMark(rewriter, part, {partWidth, 1})))
+      return op->emitOpError("could not be tiled for vectorization");
+  }
   return success();
 }
 
@@ -419,8 +552,7 @@ LogicalResult tileConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
     SmallVector<int64_t> sizes(part.getNumLoops(), 1);
     sizes[2] = kConvColumns;
     sizes[channels] = partWidth;
-    markForVectors(part);
-    if (failed(tile(rewriter, part, sizes)))
+    if (failed(tileAndMark(rewriter, part, sizes)))
       return op->emitOpError("could not be tiled into register blocks");
   }
   return success();
@@ -594,12 +726,6 @@ LogicalResult lowerVectors(func::FuncOp body) {
   MLIRContext *context = body.getContext();
   {
     RewritePatternSet patterns(context);
-    vector::populateVectorReductionToContractPatterns(patterns);
-    if (failed(apply(body, std::move(patterns))))
-      return failure();
-  }
-  {
-    RewritePatternSet patterns(context);
     vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
     vector::populateVectorContractLoweringPatterns(
         patterns, vector::VectorContractLowering::OuterProduct);
@@ -641,8 +767,8 @@ constexpr int64_t kNontemporalMinBytes = 8 << 20;
 constexpr int64_t kNontemporalAlignment = 64;
 
 /// The uses of `binding` (through subviews) if every one only writes it:
-/// vector and scalar stores, linalg ops whose payload does not read their
-/// output, metadata; std::nullopt if anything may read it.
+/// vector (masked too) and scalar stores, linalg ops whose payload does not
+/// read their output, metadata; std::nullopt if anything may read it.
 std::optional<SmallVector<Operation *>> writeOnlyUses(Value binding) {
   SmallVector<Operation *> uses;
   SmallVector<Value> views{binding};
@@ -657,6 +783,12 @@ std::optional<SmallVector<Operation *>> writeOnlyUses(Value binding) {
       if (isa<memref::DimOp, memref::ExtractStridedMetadataOp>(user))
         continue;
       if (auto store = dyn_cast<vector::StoreOp>(user);
+          store && store.getBase() == view) {
+        uses.push_back(user);
+        continue;
+      }
+      // A partial tile's masked store: a write, kept plain.
+      if (auto store = dyn_cast<vector::MaskedStoreOp>(user);
           store && store.getBase() == view) {
         uses.push_back(user);
         continue;
@@ -789,6 +921,10 @@ void streamLargeOutputs(RewriterBase &rewriter, func::FuncOp body) {
 int64_t adjustWorkgroupTile(linalg::LinalgOp op, int64_t tile) {
   // A batch matmul of one batch is split by rows like a matmul; of more,
   // by batches.
+  // A vecmat's workgroups take whole blocks of 4W columns (64: four 512-bit
+  // registers of f32, a multiple of 4W on narrower targets).
+  if (isVecmat(op))
+    return llvm::divideCeil(tile, kVecmatColumns) * kVecmatColumns;
   unsigned rowLoop = 0;
   if (isRowMajorBatchMatmul(op) && op.getStaticLoopRanges()[0] == 1)
     rowLoop = 1;
@@ -827,7 +963,8 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
     if (ops.empty())
       continue;
     for (linalg::LinalgOp op : ops) {
-      if (!resultElementType(op).isIntOrFloat() || !hasVectorizableBody(op))
+      if (!resultElementType(op).isIntOrFloat() || !hasVectorizableBody(op) ||
+          readsOrWritesI1(op))
         continue;
       LogicalResult done = success();
       if (isRowMajorMatmul(op))
@@ -836,6 +973,8 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
         done = tileBatchMatmul(rewriter, body, op, target);
       else if (std::optional<unsigned> channels = nhwcChannelLoop(op))
         done = tileConvolution(rewriter, op, *channels, target);
+      else if (isVecmat(op))
+        done = tileVecmat(rewriter, op, target);
       else if (isInnermostReduction(op) || isInnermostElementwise(op))
         done = tileInnermost(rewriter, op, target);
       if (failed(done))

@@ -101,6 +101,11 @@ CASES = {
     # 1e-4 for sums of 300 products in another order)
     "matmul_remainders": ([(3, 13, 300), (3, 300, 40), (20, 70), (70, 50)],
                           lambda a, b, x, y: [a @ b, x @ y], 1e-4),
+    "vector_products": ([(37, 300), (300,), (300, 70), (1000,), (1000,)],
+                        lambda a, x, b, u, v: [a @ x, x @ b,
+                                               np.array(u @ v)], 1e-4),
+    # linalg_vectorized_remainders.mlir: an i1 result of 600 elements
+    "compare_i1": ([(600,), (600,)], lambda a, b: [a < b]),
     "window_remainders": ([(2, 11, 25, 5), (3, 2, 5, 40), (1, 10, 21, 48),
                            (3, 3, 48)],
                           lambda x, f, img, dw: [
@@ -130,6 +135,10 @@ def main(argv):
     for suffix in argv[3:]:
         for i, e in enumerate(expected):
             got = np.load("%s.%s.out%d.npy" % (prefix, suffix, i))
+            if e.dtype == np.bool_:
+                np.testing.assert_array_equal(
+                    got, e, err_msg="%s result %d (%s)" % (case, i, suffix))
+                continue
             np.testing.assert_allclose(
                 got, e, rtol=tolerance, atol=tolerance,
                 err_msg="%s result %d (%s)" % (case, i, suffix))

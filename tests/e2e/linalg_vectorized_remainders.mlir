@@ -3,8 +3,9 @@
 // a batch_matmul (a matmul per batch) and a matmul whose n is over 2W but
 // not a multiple of it (40 and 50 columns: a narrower last register block)
 // and whose k is not a multiple of the 256-deep panel (300: a 44-deep
-// last panel), with 13 and 20 rows (a partial block of 8 rows). What the
-// kernels become is checked by ferry_codegen_test (TileAndVectorizeTest).
+// last panel), with 13 and 20 rows (a partial block of 8 rows); then
+// convolutions and pooling, matvec / vecmat / dot, and an i1 result. What
+// the kernels become is checked by ferry_codegen_test (TileAndVectorizeTest).
 // RUN: %python %S/linalg_reference.py matmul_remainders inputs %t
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --function=matmuls --input=@%t.in0.npy --input=@%t.in1.npy --input=@%t.in2.npy --input=@%t.in3.npy --output=@%t.sync.out0.npy --output=@%t.sync.out1.npy --device=__device_0=local-sync --stats=%t.sync.json > /dev/null
@@ -39,7 +40,8 @@ func.func @matmuls(%a: tensor<3x13x300xf32>, %b: tensor<3x300x40xf32>, %x: tenso
 // WINDOWS: window_remainders: 4 results match NumPy
 // RUN: %python %S/check_stats.py %t.w.sync.json live_bytes_at_exit=0 copies=0 dispatches=4 peak_bytes=140024
 // RUN: %python %S/check_stats.py %t.w.task.json live_bytes_at_exit=0 copies=0 dispatches=4 peak_bytes=140024
-// The walk of this function (the RUN line of @matmuls prints both):
+// The walk of this function (the RUN line of @matmuls prints every
+// function's):
 // WALK: remark: peak live bytes: 140024 (inputs 57848, allocated 82176)
 func.func @windows(%x: tensor<2x11x25x5xf32>, %f: tensor<3x2x5x40xf32>, %img: tensor<1x10x21x48xf32>, %dw: tensor<3x3x48xf32>)
     -> (tensor<2x7x12x40xf32>, tensor<1x4x17x48xf32>, tensor<1x9x20x48xf32>, tensor<1x4x10x48xf32>) {
@@ -64,4 +66,43 @@ func.func @windows(%x: tensor<2x11x25x5xf32>, %f: tensor<3x2x5x40xf32>, %img: te
   %sum = linalg.pooling_nhwc_sum {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
       ins(%img, %w3 : tensor<1x10x21x48xf32>, tensor<3x3xf32>) outs(%z3 : tensor<1x4x10x48xf32>) -> tensor<1x4x10x48xf32>
   return %conv, %depth, %max, %sum : tensor<2x7x12x40xf32>, tensor<1x4x17x48xf32>, tensor<1x9x20x48xf32>, tensor<1x4x10x48xf32>
+}
+
+// matvec and dot vectorized along k (300 and 1000: a narrower last tile),
+// vecmat along n (70: the second workgroup's 6 columns a masked block).
+// RUN: %python %S/linalg_reference.py vector_products inputs %t.v
+// RUN: ferry-run %t.fvm --function=products --input=@%t.v.in0.npy --input=@%t.v.in1.npy --input=@%t.v.in2.npy --input=@%t.v.in3.npy --input=@%t.v.in4.npy --output=@%t.v.sync.out0.npy --output=@%t.v.sync.out1.npy --output=@%t.v.sync.out2.npy --device=__device_0=local-sync --stats=%t.v.sync.json > /dev/null
+// RUN: ferry-run %t.fvm --function=products --input=@%t.v.in0.npy --input=@%t.v.in1.npy --input=@%t.v.in2.npy --input=@%t.v.in3.npy --input=@%t.v.in4.npy --output=@%t.v.task.out0.npy --output=@%t.v.task.out1.npy --output=@%t.v.task.out2.npy --device=__device_0=local-task --stats=%t.v.task.json > /dev/null
+// RUN: %python %S/linalg_reference.py vector_products check %t.v sync task | FileCheck %s --check-prefix=PRODUCTS
+// PRODUCTS: vector_products: 3 results match NumPy
+// RUN: %python %S/check_stats.py %t.v.sync.json live_bytes_at_exit=0 copies=0 dispatches=3 peak_bytes=138032
+// RUN: %python %S/check_stats.py %t.v.task.json live_bytes_at_exit=0 copies=0 dispatches=3 peak_bytes=138032
+// WALK: remark: peak live bytes: 138032 (inputs 137600, allocated 432)
+func.func @products(%a: tensor<37x300xf32>, %x: tensor<300xf32>, %b: tensor<300x70xf32>, %u: tensor<1000xf32>, %v: tensor<1000xf32>)
+    -> (tensor<37xf32>, tensor<70xf32>, tensor<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<37xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<37xf32>) -> tensor<37xf32>
+  %mv = linalg.matvec ins(%a, %x : tensor<37x300xf32>, tensor<300xf32>) outs(%z0 : tensor<37xf32>) -> tensor<37xf32>
+  %e1 = tensor.empty() : tensor<70xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<70xf32>) -> tensor<70xf32>
+  %vm = linalg.vecmat ins(%x, %b : tensor<300xf32>, tensor<300x70xf32>) outs(%z1 : tensor<70xf32>) -> tensor<70xf32>
+  %e2 = tensor.empty() : tensor<f32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<f32>) -> tensor<f32>
+  %d = linalg.dot ins(%u, %v : tensor<1000xf32>, tensor<1000xf32>) outs(%z2 : tensor<f32>) -> tensor<f32>
+  return %mv, %vm, %d : tensor<37xf32>, tensor<70xf32>, tensor<f32>
+}
+
+// An elementwise op on i1 memory stays scalar: vectors of i1 are stored as
+// packed bits, a buffer of i1 holds a byte per element (600 elements, over
+// 4W: vectorized, the result was wrong in 239 of them).
+// RUN: %python %S/linalg_reference.py compare_i1 inputs %t.b
+// RUN: ferry-run %t.fvm --function=compare --input=@%t.b.in0.npy --input=@%t.b.in1.npy --output=@%t.b.sync.out0.npy --device=__device_0=local-sync > /dev/null
+// RUN: ferry-run %t.fvm --function=compare --input=@%t.b.in0.npy --input=@%t.b.in1.npy --output=@%t.b.task.out0.npy --device=__device_0=local-task > /dev/null
+// RUN: %python %S/linalg_reference.py compare_i1 check %t.b sync task | FileCheck %s --check-prefix=I1
+// I1: compare_i1: 1 results match NumPy
+// WALK: remark: peak live bytes: 5400 (inputs 4800, allocated 600)
+func.func @compare(%a: tensor<600xf32>, %b: tensor<600xf32>) -> tensor<600xi1> {
+  %m = arith.cmpf olt, %a, %b : tensor<600xf32>
+  return %m : tensor<600xi1>
 }

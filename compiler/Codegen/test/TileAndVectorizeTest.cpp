@@ -208,6 +208,57 @@ func.func @pool(%x: tensor<1x9x9x32xf32>, %w: tensor<2x2xf32>,
       std::regex_search(text, std::regex("llvm\\.fcmp [^\n]*: f32\n")));
 }
 
+TEST(TileAndVectorizeTest, MatvecVecmatAndDotAreVectorized) {
+  // matvec and dot along k (300 = 4 x 64 + 44, 1000 = 15 x 64 + 40) into
+  // vector reductions, vecmat along n (70 = 64 + 6) as FMAs.
+  std::string text = lower(R"mlir(
+func.func @matvec(%a: tensor<37x300xf32>, %x: tensor<300xf32>,
+                  %y: tensor<37xf32>) -> tensor<37xf32> {
+  %r = linalg.matvec ins(%a, %x : tensor<37x300xf32>, tensor<300xf32>)
+                     outs(%y : tensor<37xf32>) -> tensor<37xf32>
+  return %r : tensor<37xf32>
+}
+func.func @vecmat(%x: tensor<300xf32>, %a: tensor<300x70xf32>,
+                  %y: tensor<70xf32>) -> tensor<70xf32> {
+  %r = linalg.vecmat ins(%x, %a : tensor<300xf32>, tensor<300x70xf32>)
+                     outs(%y : tensor<70xf32>) -> tensor<70xf32>
+  return %r : tensor<70xf32>
+}
+func.func @dot(%x: tensor<1000xf32>, %z: tensor<1000xf32>,
+               %s: tensor<f32>) -> tensor<f32> {
+  %r = linalg.dot ins(%x, %z : tensor<1000xf32>, tensor<1000xf32>)
+                  outs(%s : tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+)mlir",
+                           512);
+  for (const char *name : {"matvec", "vecmat", "dot"}) {
+    size_t begin = text.find(std::string("llvm.func @") + name + "__body");
+    ASSERT_NE(begin, std::string::npos) << name << "\n" << text;
+    size_t end = text.find("llvm.func @", begin + 1);
+    std::string body = text.substr(begin, end - begin);
+    EXPECT_FALSE(hasScalarFloatMultiply(body)) << name << "\n" << body;
+    if (std::string(name) == "vecmat") {
+      EXPECT_NE(body.find("(vector<64xf32>, vector<64xf32>, vector<64xf32>)"),
+                std::string::npos)
+          << body;
+      // The last 6 columns: a partial workgroup (64 columns each), a
+      // masked block of 64 lanes.
+      EXPECT_NE(body.find("llvm.intr.masked.load"), std::string::npos) << body;
+      EXPECT_NE(body.find("llvm.intr.masked.store"), std::string::npos);
+    } else {
+      EXPECT_NE(body.find("llvm.intr.vector.reduce.fadd"), std::string::npos)
+          << name << "\n"
+          << body;
+      EXPECT_NE(body.find(": vector<64xf32>"), std::string::npos);
+      EXPECT_NE(body.find(": vector<" +
+                          std::string(name[0] == 'm' ? "44" : "40") + "xf32>"),
+                std::string::npos)
+          << name;
+    }
+  }
+}
+
 TEST(TileAndVectorizeTest, NoSimdLeavesScalarLoops) {
   std::string text = lower(kMatmul, 0);
   EXPECT_EQ(text.find("vector<"), std::string::npos);
