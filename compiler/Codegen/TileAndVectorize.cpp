@@ -40,10 +40,10 @@
 // tiles have static shapes and are vectorized without masks; a partial
 // tile whose shape folds to static (static extents) is vectorized at that
 // shape, a register block or tile of dynamic shape (a dynamic extent, or
-// the last workgroup's rows) with masks in the full tile's vector shape.
-// Left for linalg-to-loops: a matmul's last column panel when n is dynamic
-// (the panel is neither packed nor blocked), a convolution's partial tiles
-// of dynamic shape, ops with an i1 operand (readsOrWritesI1), and ops of
+// the last workgroup's rows) with masks in the full tile's vector shape (a
+// matmul's last panel of a dynamic n or k is cut into register blocks too,
+// reading B in place). Left for linalg-to-loops: a convolution's partial
+// tiles of dynamic shape, ops with an i1 operand (readsOrWritesI1), and ops of
 // no pattern above (conv_2d_nchw_fchw, transposes, ...).
 //
 // On targets that ask for it (x86), the vector stores of a large binding
@@ -215,8 +215,9 @@ bool hasDynamicShape(linalg::LinalgOp op) {
 }
 
 /// Tiles `op` by `sizes` (0: untiled) into loops; returns the tiled op.
-FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
-                                 ArrayRef<int64_t> sizes) {
+FailureOr<linalg::LinalgOp>
+tile(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+     SmallVectorImpl<linalg::LinalgOp> *partials = nullptr) {
   linalg::LinalgTilingOptions options;
   options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
   rewriter.setInsertionPoint(op);
@@ -230,8 +231,11 @@ FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
   for (Operation *loop : tiled->loops) {
     auto forOp = dyn_cast<scf::ForOp>(loop);
     scf::ForOp partial;
-    if (forOp)
-      (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+    if (forOp &&
+        succeeded(
+            scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial)) &&
+        partials)
+      partial.walk([&](linalg::LinalgOp clone) { partials->push_back(clone); });
   }
   return tiled->op;
 }
@@ -472,13 +476,20 @@ LogicalResult tileMatmulPanels(RewriterBase &rewriter, func::FuncOp body,
   int64_t k = ranges[2];
   if (!ShapedType::isDynamic(k) && k < depth)
     depth = std::max<int64_t>(k, 1);
-  FailureOr<linalg::LinalgOp> panel = tile(rewriter, op, {0, width, depth});
+  SmallVector<linalg::LinalgOp> partialPanels;
+  FailureOr<linalg::LinalgOp> panel =
+      tile(rewriter, op, {0, width, depth}, &partialPanels);
   if (failed(panel))
     return op->emitOpError("could not be tiled into panels of B");
   packB(rewriter, body, *panel, depth, width);
   if (failed(tileAndMark(rewriter, *panel, {kMatmulRows, width, 1})))
     return panel->getOperation()->emitOpError(
         "could not be tiled into register blocks");
+  // The last panel of a dynamic n (or k): register blocks over B in place,
+  // masked where narrower than 2W.
+  for (linalg::LinalgOp partial : partialPanels)
+    if (failed(tileAndMark(rewriter, partial, {kMatmulRows, width, 1})))
+      return partial->emitOpError("could not be tiled into register blocks");
   return success();
 }
 

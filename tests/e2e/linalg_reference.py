@@ -101,6 +101,7 @@ CASES = {
     # 1e-4 for sums of 300 products in another order)
     "matmul_remainders": ([(3, 13, 300), (3, 300, 40), (20, 70), (70, 50)],
                           lambda a, b, x, y: [a @ b, x @ y], 1e-4),
+    "matmul_dynamic": ([(21, 70), (70, 50)], lambda x, y: [x @ y], 1e-4),
     "vector_products": ([(37, 300), (300,), (300, 70), (1000,), (1000,)],
                         lambda a, x, b, u, v: [a @ x, x @ b,
                                                np.array(u @ v)], 1e-4),

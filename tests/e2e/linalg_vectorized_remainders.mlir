@@ -3,8 +3,8 @@
 // a batch_matmul (a matmul per batch) and a matmul whose n is over 2W but
 // not a multiple of it (40 and 50 columns: a narrower last register block)
 // and whose k is not a multiple of the 256-deep panel (300: a 44-deep
-// last panel), with 13 and 20 rows (a partial block of 8 rows); then
-// convolutions and pooling, matvec / vecmat / dot, and an i1 result. What
+// last panel), with 13 and 20 rows (a partial block of 8 rows); then the
+// same of dynamic shape, convolutions and pooling, matvec / vecmat / dot, and an i1 result. What
 // the kernels become is checked by ferry_codegen_test (TileAndVectorizeTest).
 // RUN: %python %S/linalg_reference.py matmul_remainders inputs %t
 // RUN: ferry-compile %s -o %t.fvm
@@ -27,6 +27,25 @@ func.func @matmuls(%a: tensor<3x13x300xf32>, %b: tensor<3x300x40xf32>, %x: tenso
   %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<20x50xf32>) -> tensor<20x50xf32>
   %mm = linalg.matmul ins(%x, %y : tensor<20x70xf32>, tensor<70x50xf32>) outs(%z1 : tensor<20x50xf32>) -> tensor<20x50xf32>
   return %bm, %mm : tensor<3x13x40xf32>, tensor<20x50xf32>
+}
+
+// A matmul of dynamic shape: its last column panel (50 = 32 + 18 on
+// AVX-512) and its last rows (21 = 2 x 8 + 5) are masked register blocks.
+// RUN: %python %S/linalg_reference.py matmul_dynamic inputs %t.d
+// RUN: ferry-run %t.fvm --function=matmul_dynamic --input=@%t.d.in0.npy --input=@%t.d.in1.npy --output=@%t.d.sync.out0.npy --device=__device_0=local-sync > /dev/null
+// RUN: ferry-run %t.fvm --function=matmul_dynamic --input=@%t.d.in0.npy --input=@%t.d.in1.npy --output=@%t.d.task.out0.npy --device=__device_0=local-task > /dev/null
+// RUN: %python %S/linalg_reference.py matmul_dynamic check %t.d sync task | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: matmul_dynamic: 1 results match NumPy
+func.func @matmul_dynamic(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %y, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.matmul ins(%x, %y : tensor<?x?xf32>, tensor<?x?xf32>) outs(%z : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
 }
 
 // Convolutions and pooling vectorized along their channels (F of

@@ -121,6 +121,26 @@ func.func @matmul(%a: tensor<64x300xf32>, %b: tensor<300x40xf32>,
   EXPECT_FALSE(hasScalarFloatMultiply(text));
 }
 
+TEST(TileAndVectorizeTest, DynamicMatmulLastColumnPanelIsMasked) {
+  // n dynamic: its last panel (n % 32 columns at run time) is register
+  // blocks of masked 32-lane vectors, not scalar loops.
+  std::string text = lower(R"mlir(
+func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x?xf32>,
+                  %c: tensor<64x?xf32>) -> tensor<64x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x?xf32>)
+                     outs(%c : tensor<64x?xf32>) -> tensor<64x?xf32>
+  return %r : tensor<64x?xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("llvm.intr.masked.load"), std::string::npos);
+  EXPECT_NE(text.find("llvm.intr.masked.store"), std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
 TEST(TileAndVectorizeTest, BatchMatmulIsAMatmulPerBatch) {
   // n = 48 = 32 + 16: full and remainder blocks in every batch.
   std::string text = lower(R"mlir(
