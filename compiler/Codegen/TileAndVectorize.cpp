@@ -26,7 +26,9 @@
 //   linalg's convolution vectorizer into FMAs of a broadcast input and a
 //   vector of filter channels (sums, maxima), the block of outputs hoisted
 //   out of the window and channel loops. Channels over 2W but not a
-//   multiple of it are split as a matmul's n is.
+//   multiple of it are split as a matmul's n is. conv_2d_nchw_fchw: blocks
+//   of 8 filters by 2W output columns (contiguous in NCHW), each tile an
+//   outer product of filter values and a (strided) input row.
 // - reductions over the innermost loop (a row sum, matvec, dot): 4W
 //   elements at a time into a multiply (if any) and vector.multi_reduction,
 //   the accumulator hoisted out of the loop; the horizontal sums may be
@@ -43,8 +45,8 @@
 // the last workgroup's rows) with masks in the full tile's vector shape (a
 // matmul's last panel of a dynamic n or k is cut into register blocks too,
 // reading B in place). Left for linalg-to-loops: a convolution's partial
-// tiles of dynamic shape, ops with an i1 operand (readsOrWritesI1), and ops of
-// no pattern above (conv_2d_nchw_fchw, transposes, ...).
+// tiles of dynamic shape, ops with an i1 operand (readsOrWritesI1), and
+// ops of no pattern above (transposes, ...).
 //
 // On targets that ask for it (x86), the vector stores of a large binding
 // the workgroup only writes become non-temporal where aligned
@@ -218,8 +220,16 @@ bool hasDynamicShape(linalg::LinalgOp op) {
 FailureOr<linalg::LinalgOp>
 tile(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
      SmallVectorImpl<linalg::LinalgOp> *partials = nullptr) {
+  // A tile no larger than a static extent: tiled by more, the main loop
+  // would be empty and the one tile a peeled partial one, whose inner
+  // loops are not peeled.
+  SmallVector<int64_t> clamped(sizes);
+  for (auto [size, range] : llvm::zip(clamped, op.getStaticLoopRanges()))
+    if (!ShapedType::isDynamic(range) && size > range)
+      size = std::max<int64_t>(range, 1);
   linalg::LinalgTilingOptions options;
-  options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
+  options.setTileSizes(clamped).setLoopType(
+      linalg::LinalgTilingLoopType::Loops);
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::TiledLinalgOp> tiled =
       linalg::tileLinalgOp(rewriter, op, options);
@@ -567,6 +577,80 @@ LogicalResult tileConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
       return op->emitOpError("could not be tiled into register blocks");
   }
   return success();
+}
+
+/// conv_2d_nchw_fchw: register blocks of 8 filters by 2W output columns
+/// (contiguous in NCHW) for one output row, one input channel and one
+/// filter element, each an outer product (a broadcast filter value times a
+/// vector of input columns) into the block of outputs, which is carried in
+/// registers across the channel and window loops (rewriteNchwTiles).
+LogicalResult tileNchwConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  const VectorTarget &target) {
+  int64_t width = 2 * lanes(target, resultElementType(op));
+  int64_t columns = op.getStaticLoopRanges()[3];
+  if (!ShapedType::isDynamic(columns) && columns < width)
+    width = std::max<int64_t>(columns, 1);
+  if (failed(tileAndMark(rewriter, op, {1, kMatmulRows, 1, width, 1, 1, 1})))
+    return op->emitOpError("could not be tiled into register blocks");
+  return success();
+}
+
+/// Rewrites each marked conv_2d_nchw_fchw tile of static loop ranges with
+/// one image, output row, input channel and filter element as a generic
+/// over rank-reducing subviews: out[f, w] = out[f, w] + in[w] * filter[f]
+/// (the convolution's own body), in[w] a strided view of the input row
+/// (stride: the convolution's), which the vectorizer takes as an
+/// elementwise op with a broadcast operand.
+void rewriteNchwTiles(RewriterBase &rewriter, func::FuncOp body) {
+  SmallVector<linalg::Conv2DNchwFchwOp> convs;
+  body.walk([&](linalg::Conv2DNchwFchwOp op) {
+    if (op->hasAttr(kVectorize))
+      convs.push_back(op);
+  });
+  MLIRContext *context = body.getContext();
+  for (linalg::Conv2DNchwFchwOp op : convs) {
+    // Loops n, f, oh, ow, c, kh, kw.
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges[0] != 1 ||
+        ranges[2] != 1 || ranges[4] != 1 || ranges[5] != 1 || ranges[6] != 1)
+      continue;
+    int64_t filters = ranges[1], columns = ranges[3];
+    int64_t stride = op.getStrides().getValues<int64_t>()[1];
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto index = [&](int64_t value) -> OpFoldResult {
+      return rewriter.getIndexAttr(value);
+    };
+    // The input row's columns ow * stride (ow < columns), as a 1-D view.
+    Value input = op.getDpsInputOperand(0)->get();
+    SmallVector<OpFoldResult> zeros(4, index(0));
+    SmallVector<OpFoldResult> sizes{index(1), index(1), index(1),
+                                    index(columns)};
+    SmallVector<OpFoldResult> steps{index(1), index(1), index(1),
+                                    index(stride)};
+    auto rowType = memref::SubViewOp::inferRankReducedResultType(
+        {columns}, cast<MemRefType>(input.getType()), zeros, sizes, steps);
+    Value row = memref::SubViewOp::create(rewriter, loc, rowType, input, zeros,
+                                          sizes, steps);
+    Value filter = memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, op.getDpsInputOperand(1)->get(), {filters});
+    Value output = memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, op.getDpsInitOperand(0)->get(), {filters, columns});
+    AffineExpr f, w;
+    bindDims(context, f, w);
+    SmallVector<AffineMap> maps{AffineMap::get(2, 0, {w}, context),
+                                AffineMap::get(2, 0, {f}, context),
+                                AffineMap::get(2, 0, {f, w}, context)};
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    auto generic =
+        linalg::GenericOp::create(rewriter, loc, ValueRange{row, filter},
+                                  ValueRange{output}, maps, iterators);
+    rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
+                               generic.getRegion().end());
+    markForVectors(generic);
+    rewriter.eraseOp(op);
+  }
 }
 
 /// Rewrites each marked 2-D convolution or pooling tile of static loop
@@ -982,6 +1066,8 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
         done = tileMatmul(rewriter, body, op, target);
       else if (isRowMajorBatchMatmul(op))
         done = tileBatchMatmul(rewriter, body, op, target);
+      else if (isa<linalg::Conv2DNchwFchwOp>(op))
+        done = tileNchwConvolution(rewriter, op, target);
       else if (std::optional<unsigned> channels = nhwcChannelLoop(op))
         done = tileConvolution(rewriter, op, *channels, target);
       else if (isVecmat(op))
@@ -994,6 +1080,7 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
     if (failed(applyPatternsGreedily(body, canonicalize)))
       return failure();
     decomposeMarkedConvolutions(rewriter, body);
+    rewriteNchwTiles(rewriter, body);
     vectorizeMarked(rewriter, body);
     if (failed(applyPatternsGreedily(body, canonicalize)))
       return failure();

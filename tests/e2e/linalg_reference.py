@@ -105,6 +105,8 @@ CASES = {
     "vector_products": ([(37, 300), (300,), (300, 70), (1000,), (1000,)],
                         lambda a, x, b, u, v: [a @ x, x @ b,
                                                np.array(u @ v)], 1e-4),
+    "nchw_remainders": ([(2, 3, 12, 75), (12, 3, 3, 3)],
+                        lambda x, f: [conv_nchw(x, f, (1, 2), (2, 1))]),
     # linalg_vectorized_remainders.mlir: an i1 result of 600 elements
     "compare_i1": ([(600,), (600,)], lambda a, b: [a < b]),
     "window_remainders": ([(2, 11, 25, 5), (3, 2, 5, 40), (1, 10, 21, 48),

@@ -4,7 +4,7 @@
 // not a multiple of it (40 and 50 columns: a narrower last register block)
 // and whose k is not a multiple of the 256-deep panel (300: a 44-deep
 // last panel), with 13 and 20 rows (a partial block of 8 rows); then the
-// same of dynamic shape, convolutions and pooling, matvec / vecmat / dot, and an i1 result. What
+// same of dynamic shape, convolutions (NHWC and NCHW) and pooling, matvec / vecmat / dot, and an i1 result. What
 // the kernels become is checked by ferry_codegen_test (TileAndVectorizeTest).
 // RUN: %python %S/linalg_reference.py matmul_remainders inputs %t
 // RUN: ferry-compile %s -o %t.fvm
@@ -85,6 +85,22 @@ func.func @windows(%x: tensor<2x11x25x5xf32>, %f: tensor<3x2x5x40xf32>, %img: te
   %sum = linalg.pooling_nhwc_sum {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
       ins(%img, %w3 : tensor<1x10x21x48xf32>, tensor<3x3xf32>) outs(%z3 : tensor<1x4x10x48xf32>) -> tensor<1x4x10x48xf32>
   return %conv, %depth, %max, %sum : tensor<2x7x12x40xf32>, tensor<1x4x17x48xf32>, tensor<1x9x20x48xf32>, tensor<1x4x10x48xf32>
+}
+
+// conv_2d_nchw_fchw vectorized along its output columns (37 = 32 + 5 on
+// AVX-512) in blocks of 8 filters (12 = 8 + 4), strided and dilated.
+// RUN: %python %S/linalg_reference.py nchw_remainders inputs %t.n
+// RUN: ferry-run %t.fvm --function=nchw --input=@%t.n.in0.npy --input=@%t.n.in1.npy --output=@%t.n.sync.out0.npy --device=__device_0=local-sync > /dev/null
+// RUN: ferry-run %t.fvm --function=nchw --input=@%t.n.in0.npy --input=@%t.n.in1.npy --output=@%t.n.task.out0.npy --device=__device_0=local-task > /dev/null
+// RUN: %python %S/linalg_reference.py nchw_remainders check %t.n sync task | FileCheck %s --check-prefix=NCHW
+// NCHW: nchw_remainders: 1 results match NumPy
+func.func @nchw(%x: tensor<2x3x12x75xf32>, %f: tensor<12x3x3x3xf32>) -> tensor<2x12x8x37xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x12x8x37xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x12x8x37xf32>) -> tensor<2x12x8x37xf32>
+  %r = linalg.conv_2d_nchw_fchw {strides = dense<[1, 2]> : tensor<2xi64>, dilations = dense<[2, 1]> : tensor<2xi64>}
+      ins(%x, %f : tensor<2x3x12x75xf32>, tensor<12x3x3x3xf32>) outs(%z : tensor<2x12x8x37xf32>) -> tensor<2x12x8x37xf32>
+  return %r : tensor<2x12x8x37xf32>
 }
 
 // matvec and dot vectorized along k (300 and 1000: a narrower last tile),

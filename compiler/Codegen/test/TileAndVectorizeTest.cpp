@@ -186,6 +186,27 @@ func.func @conv(%x: tensor<1x12x12x3xf32>, %f: tensor<3x3x3x40xf32>,
   EXPECT_FALSE(hasScalarFloatMultiply(text));
 }
 
+TEST(TileAndVectorizeTest, ConvNchwFchwIsVectorizedAlongOutputColumns) {
+  // OW = 40 = 32 + 8 (a partial block of 8 lanes), F = 12 = 8 + 4.
+  std::string text = lower(R"mlir(
+func.func @conv(%x: tensor<1x3x12x42xf32>, %f: tensor<12x3x3x3xf32>,
+                %o: tensor<1x12x10x40xf32>) -> tensor<1x12x10x40xf32> {
+  %r = linalg.conv_2d_nchw_fchw
+      {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %f : tensor<1x3x12x42xf32>, tensor<12x3x3x3xf32>)
+      outs(%o : tensor<1x12x10x40xf32>) -> tensor<1x12x10x40xf32>
+  return %r : tensor<1x12x10x40xf32>
+}
+)mlir",
+                           512);
+  EXPECT_TRUE(std::regex_search(
+      text, std::regex("llvm\\.fmul [^\n]*: vector<32xf32>\n")))
+      << text;
+  EXPECT_TRUE(std::regex_search(
+      text, std::regex("llvm\\.fmul [^\n]*: vector<8xf32>\n")));
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
 TEST(TileAndVectorizeTest, DepthwiseConvBecomesFmasAlongChannels) {
   // C = 48 = 32 + 16, strided and dilated.
   std::string text = lower(R"mlir(
