@@ -5,6 +5,10 @@
 //   sgemm 1024^3 f32   local-sync (one thread)  vs  OpenBLAS cblas_sgemm on
 //                      one thread (when the build found it); local-task on 2
 //                      worker threads  vs  local-sync
+//   batch_matmul       16 x 256^3 f32  vs  OpenBLAS sgemm per batch, one
+//                      thread
+//   conv_2d_nhwc_hwcf  3x3, 58x58x64 image, 64 filters  vs  a C++ loop nest
+//                      and im2col + OpenBLAS sgemm on one thread
 //   elementwise chain  8 f32 ops over 16M elements  vs  memcpy of the same
 //                      64 MiB (bytes counted read + written once, both)
 //   row sum            4096x4096 f32  vs  the same memcpy bandwidth
@@ -13,8 +17,8 @@
 //                      bench/kernels/mlp_vs_numpy.sh
 // Results are spot-checked against a scalar reference; a wrong result skips
 // the benchmark with an error. Modules are found through FERRY_BENCH_KERNELS
-// (a directory holding sgemm.fvm, elementwise_chain.fvm, row_sum.fvm,
-// mlp_batch256.fvm),
+// (a directory holding sgemm.fvm, batch_matmul.fvm, conv2d.fvm,
+// elementwise_chain.fvm, row_sum.fvm, mlp_batch256.fvm),
 // defaulting to the build's.
 #include <benchmark/benchmark.h>
 
@@ -191,6 +195,212 @@ void BM_Baseline_SgemmOpenBLAS1Thread(benchmark::State &state) {
   setFlops(state);
 }
 BENCHMARK(BM_Baseline_SgemmOpenBLAS1Thread)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+#endif
+
+// --- batch_matmul
+// ------------------------------------------------------------- 16 batches of
+// 256x256x256 f32, against OpenBLAS sgemm on one thread called once per batch
+// (the same flops).
+
+constexpr int64_t kBatches = 16;
+constexpr int64_t kBatchDim = 256;
+constexpr int64_t kBatchMatrix = kBatchDim * kBatchDim;
+
+void setBatchFlops(benchmark::State &state) {
+  state.counters["GFLOPS"] = benchmark::Counter(
+      2.0 * kBatches * kBatchDim * kBatchMatrix * state.iterations() / 1e9,
+      benchmark::Counter::kIsRate);
+}
+
+void BM_BatchMatmul_Ferry(benchmark::State &state) {
+  Runner runner("batch_matmul", DeviceChoice(state.range(0)));
+  if (!runner.error.empty())
+    return state.SkipWithError(runner.error.c_str());
+  std::vector<float> a = randomValues(kBatches * kBatchMatrix, 6);
+  std::vector<float> b = randomValues(kBatches * kBatchMatrix, 7);
+  std::vector<int64_t> shape{kBatches, kBatchDim, kBatchDim};
+  runner.addArgument(a, shape);
+  runner.addArgument(b, shape);
+  float *c = runner.addArgument(
+      std::vector<float>(kBatches * kBatchMatrix, 7.0f), shape);
+  for (auto _ : state)
+    if (!runner.invoke(state, "batch_matmul"))
+      return;
+  for (int64_t batch : {int64_t(0), int64_t(9), kBatches - 1}) {
+    for (int64_t i : {int64_t(0), int64_t(100), kBatchDim - 1}) {
+      for (int64_t j : {int64_t(0), int64_t(201), kBatchDim - 1}) {
+        const float *x = a.data() + batch * kBatchMatrix;
+        const float *y = b.data() + batch * kBatchMatrix;
+        double want = 0;
+        for (int64_t k = 0; k < kBatchDim; ++k)
+          want += double(x[i * kBatchDim + k]) * y[k * kBatchDim + j];
+        if (!close(c[batch * kBatchMatrix + i * kBatchDim + j], want, 1e-4))
+          return state.SkipWithError("wrong batch_matmul result");
+      }
+    }
+  }
+  setBatchFlops(state);
+}
+BENCHMARK(BM_BatchMatmul_Ferry)
+    ->ArgName("local_task2")
+    ->Arg(kSync)
+    ->Arg(kTask2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+#ifdef FERRY_BENCH_HAVE_OPENBLAS
+void BM_Baseline_BatchMatmulOpenBLAS1Thread(benchmark::State &state) {
+  openblas_set_num_threads(1);
+  std::vector<float> a = randomValues(kBatches * kBatchMatrix, 6);
+  std::vector<float> b = randomValues(kBatches * kBatchMatrix, 7);
+  std::vector<float> c(kBatches * kBatchMatrix);
+  for (auto _ : state) {
+    for (int64_t batch = 0; batch < kBatches; ++batch)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kBatchDim,
+                  kBatchDim, kBatchDim, 1.0f, a.data() + batch * kBatchMatrix,
+                  kBatchDim, b.data() + batch * kBatchMatrix, kBatchDim, 0.0f,
+                  c.data() + batch * kBatchMatrix, kBatchDim);
+    benchmark::ClobberMemory();
+  }
+  setBatchFlops(state);
+}
+BENCHMARK(BM_Baseline_BatchMatmulOpenBLAS1Thread)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+#endif
+
+// --- conv_2d_nhwc_hwcf
+// --------------------------------------------------------- A 3x3 convolution,
+// 1x58x58x64 image, 64 filters, stride 1 (56x56 outputs), against a
+// hand-written C++ loop nest (output channels innermost, which the C++ compiler
+// vectorizes) and, when found, im2col + OpenBLAS sgemm on one thread (the
+// im2col copy timed too).
+
+constexpr int64_t kConvIn = 58;
+constexpr int64_t kConvOut = 56;
+constexpr int64_t kConvWindow = 3;
+constexpr int64_t kConvChannels = 64; // input channels and filters
+
+void setConvFlops(benchmark::State &state) {
+  state.counters["GFLOPS"] = benchmark::Counter(
+      2.0 * kConvOut * kConvOut * kConvChannels * kConvWindow * kConvWindow *
+          kConvChannels * state.iterations() / 1e9,
+      benchmark::Counter::kIsRate);
+}
+
+double convReference(const std::vector<float> &x, const std::vector<float> &f,
+                     int64_t oh, int64_t ow, int64_t fo) {
+  double sum = 0;
+  for (int64_t kh = 0; kh < kConvWindow; ++kh)
+    for (int64_t kw = 0; kw < kConvWindow; ++kw)
+      for (int64_t c = 0; c < kConvChannels; ++c)
+        sum += double(x[((oh + kh) * kConvIn + ow + kw) * kConvChannels + c]) *
+               f[((kh * kConvWindow + kw) * kConvChannels + c) * kConvChannels +
+                 fo];
+  return sum;
+}
+
+bool convMatches(const std::vector<float> &x, const std::vector<float> &f,
+                 const float *out) {
+  for (int64_t oh : {int64_t(0), int64_t(30), kConvOut - 1})
+    for (int64_t ow : {int64_t(0), int64_t(17), kConvOut - 1})
+      for (int64_t fo : {int64_t(0), int64_t(40), kConvChannels - 1})
+        if (!close(out[(oh * kConvOut + ow) * kConvChannels + fo],
+                   convReference(x, f, oh, ow, fo), 1e-4))
+          return false;
+  return true;
+}
+
+void BM_Conv2d_Ferry(benchmark::State &state) {
+  Runner runner("conv2d", DeviceChoice(state.range(0)));
+  if (!runner.error.empty())
+    return state.SkipWithError(runner.error.c_str());
+  std::vector<float> x = randomValues(kConvIn * kConvIn * kConvChannels, 8);
+  std::vector<float> f = randomValues(
+      kConvWindow * kConvWindow * kConvChannels * kConvChannels, 9);
+  runner.addArgument(x, {1, kConvIn, kConvIn, kConvChannels});
+  runner.addArgument(f,
+                     {kConvWindow, kConvWindow, kConvChannels, kConvChannels});
+  float *out = runner.addArgument(
+      std::vector<float>(kConvOut * kConvOut * kConvChannels, 7.0f),
+      {1, kConvOut, kConvOut, kConvChannels});
+  for (auto _ : state)
+    if (!runner.invoke(state, "conv2d"))
+      return;
+  if (!convMatches(x, f, out))
+    return state.SkipWithError("wrong conv2d result");
+  setConvFlops(state);
+}
+BENCHMARK(BM_Conv2d_Ferry)
+    ->ArgName("local_task2")
+    ->Arg(kSync)
+    ->Arg(kTask2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_Baseline_Conv2dLoop(benchmark::State &state) {
+  std::vector<float> x = randomValues(kConvIn * kConvIn * kConvChannels, 8);
+  std::vector<float> f = randomValues(
+      kConvWindow * kConvWindow * kConvChannels * kConvChannels, 9);
+  std::vector<float> out(kConvOut * kConvOut * kConvChannels);
+  for (auto _ : state) {
+    for (int64_t oh = 0; oh < kConvOut; ++oh) {
+      for (int64_t ow = 0; ow < kConvOut; ++ow) {
+        float *o = out.data() + (oh * kConvOut + ow) * kConvChannels;
+        for (int64_t fo = 0; fo < kConvChannels; ++fo)
+          o[fo] = 0.0f;
+        for (int64_t kh = 0; kh < kConvWindow; ++kh) {
+          for (int64_t kw = 0; kw < kConvWindow; ++kw) {
+            const float *in =
+                x.data() + ((oh + kh) * kConvIn + ow + kw) * kConvChannels;
+            const float *w = f.data() + (kh * kConvWindow + kw) *
+                                            kConvChannels * kConvChannels;
+            for (int64_t c = 0; c < kConvChannels; ++c)
+              for (int64_t fo = 0; fo < kConvChannels; ++fo)
+                o[fo] += in[c] * w[c * kConvChannels + fo];
+          }
+        }
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  if (!convMatches(x, f, out.data()))
+    return state.SkipWithError("wrong conv2d loop result");
+  setConvFlops(state);
+}
+BENCHMARK(BM_Baseline_Conv2dLoop)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+#ifdef FERRY_BENCH_HAVE_OPENBLAS
+void BM_Baseline_Conv2dIm2colOpenBLAS1Thread(benchmark::State &state) {
+  openblas_set_num_threads(1);
+  std::vector<float> x = randomValues(kConvIn * kConvIn * kConvChannels, 8);
+  std::vector<float> f = randomValues(
+      kConvWindow * kConvWindow * kConvChannels * kConvChannels, 9);
+  constexpr int64_t kPatch = kConvWindow * kConvWindow * kConvChannels;
+  std::vector<float> columns(kConvOut * kConvOut * kPatch);
+  std::vector<float> out(kConvOut * kConvOut * kConvChannels);
+  for (auto _ : state) {
+    // Each output pixel's 3x3x64 window as a row (kh, kw, c order, that of
+    // the filter's rows).
+    for (int64_t oh = 0; oh < kConvOut; ++oh)
+      for (int64_t ow = 0; ow < kConvOut; ++ow)
+        for (int64_t kh = 0; kh < kConvWindow; ++kh)
+          std::memcpy(columns.data() + (oh * kConvOut + ow) * kPatch +
+                          kh * kConvWindow * kConvChannels,
+                      x.data() + ((oh + kh) * kConvIn + ow) * kConvChannels,
+                      kConvWindow * kConvChannels * sizeof(float));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kConvOut * kConvOut,
+                kConvChannels, kPatch, 1.0f, columns.data(), kPatch, f.data(),
+                kConvChannels, 0.0f, out.data(), kConvChannels);
+    benchmark::ClobberMemory();
+  }
+  if (!convMatches(x, f, out.data()))
+    return state.SkipWithError("wrong im2col conv2d result");
+  setConvFlops(state);
+}
+BENCHMARK(BM_Baseline_Conv2dIm2colOpenBLAS1Thread)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 #endif

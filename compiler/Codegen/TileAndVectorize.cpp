@@ -12,16 +12,41 @@
 //   C is hoisted out of the k loop, so it stays in 16 registers while k
 //   runs. The summation order of each element of C is unchanged (k in
 //   order); each step is one fused multiply-add (one rounding, not two).
-// - reductions over the innermost loop (a row sum): 4W elements of a row at
-//   a time into vector.multi_reduction, the accumulator hoisted out of the
-//   loop; the horizontal sums may be reassociated (partial sums of 4W
-//   lanes: the result differs from the sequential sum by rounding only).
+//   A static n (k) over 2W (256) but not a multiple of it is split first:
+//   the multiple as above, the rest as one narrower panel (n % 2W lanes,
+//   k % 256 deep).
+// - batch_matmul: tiled by batch, each batch a linalg.matmul over
+//   rank-reducing subviews, tiled as above.
+// - vecmat (y[n] += x[k] * A[k,n]): blocks of 4W lanes of y, an FMA of a
+//   broadcast x[k] and a vector of A per k, the block hoisted out of k.
+// - NHWC convolutions and pooling (conv_2d_nhwc_hwcf along F,
+//   depthwise_conv_2d_nhwc_hwc and pooling_nhwc_sum/max along C): blocks of
+//   8 output columns by 2W channels for one output row and filter row (and
+//   one input channel), rewritten to their 1-D forms and vectorized by
+//   linalg's convolution vectorizer into FMAs of a broadcast input and a
+//   vector of filter channels (sums, maxima), the block of outputs hoisted
+//   out of the window and channel loops. Channels over 2W but not a
+//   multiple of it are split as a matmul's n is. conv_2d_nchw_fchw: blocks
+//   of 8 filters by 2W output columns (contiguous in NCHW), each tile an
+//   outer product of filter values and a (strided) input row.
+// - reductions over the innermost loop (a row sum, matvec, dot): 4W
+//   elements at a time into a multiply (if any) and vector.multi_reduction,
+//   the accumulator hoisted out of the loop; the horizontal sums may be
+//   reassociated (partial sums of 4W lanes: the result differs from the
+//   sequential sum by rounding only).
 // - elementwise ops whose operands all run along the innermost loop (or do
 //   not depend on it): tiled by 4W along it and vectorized.
+//   For both, a static innermost loop over 4W is split as a matmul's n is.
 //
 // Each tiling loop's last partial tile is peeled off, so the main loops'
-// tiles have static shapes and are vectorized without masks; partial tiles,
-// like any other op, are left for linalg-to-loops.
+// tiles have static shapes and are vectorized without masks; a partial
+// tile whose shape folds to static (static extents) is vectorized at that
+// shape, a register block or tile of dynamic shape (a dynamic extent, or
+// the last workgroup's rows) with masks in the full tile's vector shape (a
+// matmul's last panel of a dynamic n or k is cut into register blocks too,
+// reading B in place). Left for linalg-to-loops: a convolution's partial
+// tiles of dynamic shape, ops with an i1 operand (readsOrWritesI1), and
+// ops of no pattern above (transposes, ...).
 //
 // On targets that ask for it (x86), the vector stores of a large binding
 // the workgroup only writes become non-temporal where aligned
@@ -41,6 +66,7 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
@@ -58,6 +84,9 @@ constexpr int64_t kMatmulDepth = 256;
 /// rows, so that small batches still spread over threads.
 constexpr int64_t kMatmulWorkgroupRows = 128;
 constexpr int64_t kSmallMatmulWorkgroupRows = 64;
+
+/// Columns a vecmat workgroup takes a multiple of.
+constexpr int64_t kVecmatColumns = 64;
 
 /// SIMD width in elements of `type` (at least 1).
 int64_t lanes(const VectorTarget &target, Type type) {
@@ -82,18 +111,59 @@ bool isRowMajorMatmul(linalg::LinalgOp op) {
          maps[2] == AffineMap::get(3, 0, {m, n}, context);
 }
 
-/// All loops parallel but the innermost, a reduction; one input and one
-/// init, the input read along the innermost loop.
+/// A linalg.batch_matmul of row-major matrices (C[b,m,n] += A[b,m,k] *
+/// B[b,k,n]). (A generic of the same maps is left alone: re-created as a
+/// generic per batch, the vectorizer made one-lane vectors of it.)
+bool isRowMajorBatchMatmul(linalg::LinalgOp op) {
+  if (!isa<linalg::BatchMatmulOp>(op) || op.getNumDpsInputs() != 2)
+    return false;
+  MLIRContext *context = op.getContext();
+  AffineExpr b, m, n, k;
+  bindDims(context, b, m, n, k);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0] == AffineMap::get(4, 0, {b, m, k}, context) &&
+         maps[1] == AffineMap::get(4, 0, {b, k, n}, context) &&
+         maps[2] == AffineMap::get(4, 0, {b, m, n}, context);
+}
+
+/// All loops parallel but the innermost, a reduction; one init, every
+/// input read along the innermost loop (last) or independent of it, at
+/// least one along it: a row sum, linalg.matvec and linalg.dot.
 bool isInnermostReduction(linalg::LinalgOp op) {
   unsigned loops = op.getNumLoops();
-  if (loops < 1 || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+  if (loops < 1 || op.getNumDpsInputs() < 1 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 1 ||
       !linalg::isReductionIterator(op.getIteratorTypesArray().back()))
     return false;
-  AffineMap input = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  return input.isProjectedPermutation() && input.getNumResults() > 0 &&
-         input.getResults().back() ==
-             getAffineDimExpr(loops - 1, op.getContext());
+  AffineExpr innermost = getAffineDimExpr(loops - 1, op.getContext());
+  bool along = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!isa<MemRefType>(input->get().getType()) ||
+        !map.isProjectedPermutation())
+      return false;
+    if (!map.isFunctionOfDim(loops - 1))
+      continue;
+    if (map.getResults().back() != innermost)
+      return false;
+    along = true;
+  }
+  return along;
+}
+
+/// A vector times a row-major matrix (y[n] += x[k] * A[k,n]):
+/// linalg.vecmat or a generic of the same maps.
+bool isVecmat(linalg::LinalgOp op) {
+  if (op.getNumLoops() != 2 || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return false;
+  MLIRContext *context = op.getContext();
+  AffineExpr n, k;
+  bindDims(context, n, k);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0] == AffineMap::get(2, 0, {k}, context) &&
+         maps[1] == AffineMap::get(2, 0, {k, n}, context) &&
+         maps[2] == AffineMap::get(2, 0, {n}, context);
 }
 
 /// All loops parallel, the init an identity, every input either read along
@@ -132,15 +202,34 @@ bool hasVectorizableBody(linalg::LinalgOp op) {
   });
 }
 
+/// Whether `op` has an i1 operand in memory: a vector of i1 is stored as
+/// packed bits, while a memref<...xi1> (and Ferry's buffers) hold a byte per
+/// element, so such ops stay scalar.
+bool readsOrWritesI1(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && memref.getElementType().isInteger(1);
+  });
+}
+
 bool hasDynamicShape(linalg::LinalgOp op) {
   return llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
 }
 
 /// Tiles `op` by `sizes` (0: untiled) into loops; returns the tiled op.
-FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
-                                 ArrayRef<int64_t> sizes) {
+FailureOr<linalg::LinalgOp>
+tile(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+     SmallVectorImpl<linalg::LinalgOp> *partials = nullptr) {
+  // A tile no larger than a static extent: tiled by more, the main loop
+  // would be empty and the one tile a peeled partial one, whose inner
+  // loops are not peeled.
+  SmallVector<int64_t> clamped(sizes);
+  for (auto [size, range] : llvm::zip(clamped, op.getStaticLoopRanges()))
+    if (!ShapedType::isDynamic(range) && size > range)
+      size = std::max<int64_t>(range, 1);
   linalg::LinalgTilingOptions options;
-  options.setTileSizes(sizes).setLoopType(linalg::LinalgTilingLoopType::Loops);
+  options.setTileSizes(clamped).setLoopType(
+      linalg::LinalgTilingLoopType::Loops);
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::TiledLinalgOp> tiled =
       linalg::tileLinalgOp(rewriter, op, options);
@@ -152,8 +241,11 @@ FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
   for (Operation *loop : tiled->loops) {
     auto forOp = dyn_cast<scf::ForOp>(loop);
     scf::ForOp partial;
-    if (forOp)
-      (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+    if (forOp &&
+        succeeded(
+            scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial)) &&
+        partials)
+      partial.walk([&](linalg::LinalgOp clone) { partials->push_back(clone); });
   }
   return tiled->op;
 }
@@ -161,9 +253,57 @@ FailureOr<linalg::LinalgOp> tile(RewriterBase &rewriter, linalg::LinalgOp op,
 constexpr llvm::StringLiteral kVectorize = "ferry.vectorize";
 
 /// Marks `op` (a tile) to be vectorized once the bounds of the tiles are
-/// folded (vectorizeMarked).
-void markForVectors(linalg::LinalgOp op) {
-  op->setAttr(kVectorize, UnitAttr::get(op.getContext()));
+/// folded (vectorizeMarked); `sizes` are the tile sizes it is about to be
+/// tiled by (0: untiled), the bounds of a partial tile's loops.
+void markForVectors(linalg::LinalgOp op, ArrayRef<int64_t> sizes = {}) {
+  op->setAttr(kVectorize, DenseI64ArrayAttr::get(op.getContext(), sizes));
+}
+
+/// Tiles `op` by `sizes` with every tile marked for vectors, the peeled
+/// partial tiles too (the mark is copied with the op).
+FailureOr<linalg::LinalgOp> tileAndMark(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        ArrayRef<int64_t> sizes) {
+  markForVectors(op, sizes);
+  return tile(rewriter, op, sizes);
+}
+
+/// The vector shape of a marked op: none for a static shape (the op's
+/// own); for a partial tile (dynamic loop ranges), each dynamic range's
+/// tile size, in which the op is vectorized with masks; std::nullopt if a
+/// dynamic range has no bound.
+std::optional<SmallVector<int64_t>> maskedVectorSizes(linalg::LinalgOp op,
+                                                      DenseI64ArrayAttr mark) {
+  if (!hasDynamicShape(op))
+    return SmallVector<int64_t>{};
+  // Not on f16 or bf16 (emulated in f32): masked, the bf16 rounding came
+  // out as a call of __truncsfbf2, which images must not need.
+  if (llvm::any_of(op->getOperandTypes(), [](Type type) {
+        return isa<Float16Type, BFloat16Type>(getElementTypeOrSelf(type));
+      }))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!mark || mark.size() != static_cast<int64_t>(ranges.size()))
+    return std::nullopt;
+  SmallVector<int64_t> sizes;
+  for (auto [range, size] : llvm::zip(ranges, mark.asArrayRef())) {
+    if (!ShapedType::isDynamic(range))
+      sizes.push_back(range);
+    else if (size > 0)
+      sizes.push_back(size);
+    else
+      return std::nullopt;
+  }
+  return sizes;
+}
+
+/// Whether `op` is vectorized into a vector.contract (lowered to outer
+/// products: register blocks of a matmul, a vecmat or a convolution); a
+/// matvec or a dot is not, but into a multiply and a vector reduction
+/// along k (as outer products, its blocks of one output would be scalar
+/// FMAs).
+bool isContraction(linalg::LinalgOp op) {
+  return linalg::isaContractionOpInterface(op) && !isInnermostReduction(op);
 }
 
 /// Vectorizes every marked op of `body` of static shape (the tiles of the
@@ -176,17 +316,19 @@ void vectorizeMarked(RewriterBase &rewriter, func::FuncOp body) {
       marked.push_back(op);
   });
   for (linalg::LinalgOp op : marked) {
+    auto mark = op->getAttrOfType<DenseI64ArrayAttr>(kVectorize);
     op->removeAttr(kVectorize);
-    if (hasDynamicShape(op) || failed(linalg::vectorizeOpPrecondition(op)))
+    std::optional<SmallVector<int64_t>> sizes = maskedVectorSizes(op, mark);
+    if (!sizes || failed(linalg::vectorizeOpPrecondition(op, *sizes)))
       continue;
+    SmallVector<bool> scalable(sizes->size(), false);
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::VectorizationResult> result =
-        linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
-                          /*inputScalableVecDims=*/{},
+        linalg::vectorize(rewriter, op, *sizes, scalable,
                           /*vectorizeNDExtract=*/false,
                           /*flatten1DDepthwiseConv=*/false,
                           /*assumeDynamicDimsMatchVecSizes=*/false,
-                          /*createNamedContraction=*/true);
+                          /*createNamedContraction=*/isContraction(op));
     if (succeeded(result))
       rewriter.eraseOp(op);
   }
@@ -218,8 +360,121 @@ void packB(RewriterBase &rewriter, func::FuncOp body, linalg::LinalgOp op,
   rewriter.modifyOpInPlace(op, [&] { b->set(packed); });
 }
 
+/// Splits loop `dim` of `op` (on memrefs; every operand indexed by it
+/// indexes with the bare loop) at the static `point` into two ops over
+/// subviews, the first over [0, point), the second over [point, extent);
+/// they run in that order, so a reduction loop keeps its order.
+std::pair<linalg::LinalgOp, linalg::LinalgOp>
+splitLoop(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
+          int64_t point, int64_t extent) {
+  Location loc = op.getLoc();
+  AffineExpr loop = getAffineDimExpr(dim, op.getContext());
+  rewriter.setInsertionPoint(op);
+  auto part = [&](int64_t offset, int64_t size) {
+    SmallVector<Value> operands;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      auto type = dyn_cast<MemRefType>(value.getType());
+      std::optional<unsigned> position =
+          type ? op.getMatchingIndexingMap(&operand).getResultPosition(loop)
+               : std::nullopt;
+      if (!position) {
+        operands.push_back(value);
+        continue;
+      }
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes =
+          memref::getMixedSizes(rewriter, loc, value);
+      SmallVector<OpFoldResult> strides(type.getRank(),
+                                        rewriter.getIndexAttr(1));
+      offsets[*position] = rewriter.getIndexAttr(offset);
+      sizes[*position] = rewriter.getIndexAttr(size);
+      operands.push_back(memref::SubViewOp::create(rewriter, loc, value,
+                                                   offsets, sizes, strides));
+    }
+    Operation *clone = rewriter.clone(*op);
+    clone->setOperands(operands);
+    return cast<linalg::LinalgOp>(clone);
+  };
+  linalg::LinalgOp first = part(0, point);
+  linalg::LinalgOp second = part(point, extent - point);
+  rewriter.eraseOp(op);
+  return {first, second};
+}
+
+/// Whether every operand of `op` indexed by loop `dim` indexes with the
+/// bare loop (so splitLoop applies).
+bool indexesPlainly(linalg::LinalgOp op, unsigned dim) {
+  AffineExpr loop = getAffineDimExpr(dim, op.getContext());
+  return llvm::all_of(op.getIndexingMapsArray(), [&](AffineMap map) {
+    return llvm::all_of(map.getResults(), [&](AffineExpr result) {
+      return result == loop || !result.isFunctionOfDim(dim);
+    });
+  });
+}
+
+/// Splits a static loop `dim` of `op` longer than `tile` but not a
+/// multiple of it into the multiple and the remainder (which gets a
+/// narrower tile of its own length instead of being a peeled partial tile
+/// left to scalar loops); returns the ops to tile, in order.
+SmallVector<linalg::LinalgOp> splitRemainder(RewriterBase &rewriter,
+                                             linalg::LinalgOp op, unsigned dim,
+                                             int64_t tile) {
+  int64_t extent = op.getStaticLoopRanges()[dim];
+  if (ShapedType::isDynamic(extent) || extent <= tile || extent % tile == 0 ||
+      !indexesPlainly(op, dim))
+    return {op};
+  auto [main, rest] =
+      splitLoop(rewriter, op, dim, extent - extent % tile, extent);
+  return {main, rest};
+}
+
+LogicalResult tileMatmulPanels(RewriterBase &rewriter, func::FuncOp body,
+                               linalg::LinalgOp op, const VectorTarget &target);
+
 LogicalResult tileMatmul(RewriterBase &rewriter, func::FuncOp body,
                          linalg::LinalgOp op, const VectorTarget &target) {
+  // A static n (or k) over a tile but not a multiple of it: the multiple in
+  // full tiles, the rest as one narrower panel (n % 2W lanes, k % 256
+  // deep), so no column of C is left to scalar loops.
+  int64_t width = 2 * lanes(target, resultElementType(op));
+  for (linalg::LinalgOp columns : splitRemainder(rewriter, op, 1, width))
+    for (linalg::LinalgOp part :
+         splitRemainder(rewriter, columns, 2, kMatmulDepth))
+      if (failed(tileMatmulPanels(rewriter, body, part, target)))
+        return failure();
+  return success();
+}
+
+/// A batch matmul: one row-major matmul per batch (a loop over the
+/// workgroup's batches; the workgroups split the batches, or the rows of a
+/// batch of one), each through tileMatmul.
+LogicalResult tileBatchMatmul(RewriterBase &rewriter, func::FuncOp body,
+                              linalg::LinalgOp op, const VectorTarget &target) {
+  FailureOr<linalg::LinalgOp> batch = tile(rewriter, op, {1, 0, 0, 0});
+  if (failed(batch))
+    return op->emitOpError("could not be tiled into batches");
+  // The batch's operands as matrices (rank-reducing subviews) under a
+  // linalg.matmul.
+  Location loc = batch->getLoc();
+  rewriter.setInsertionPoint(*batch);
+  SmallVector<Value> matrices;
+  for (Value operand : batch->getOperation()->getOperands()) {
+    auto type = cast<MemRefType>(operand.getType());
+    matrices.push_back(memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, operand, type.getShape().drop_front()));
+  }
+  auto matmul = linalg::MatmulOp::create(rewriter, loc,
+                                         ValueRange{matrices[0], matrices[1]},
+                                         ValueRange{matrices[2]});
+  rewriter.eraseOp(*batch);
+  return tileMatmul(rewriter, body, matmul, target);
+}
+
+LogicalResult tileMatmulPanels(RewriterBase &rewriter, func::FuncOp body,
+                               linalg::LinalgOp op,
+                               const VectorTarget &target) {
   // A static n or k shorter than a tile is one tile: tiled by 2W or 256,
   // the only tile would be the peeled partial one, left to scalar loops (a
   // classifier's 10 outputs: vectors of 10 lanes, which LLVM widens).
@@ -231,30 +486,253 @@ LogicalResult tileMatmul(RewriterBase &rewriter, func::FuncOp body,
   int64_t k = ranges[2];
   if (!ShapedType::isDynamic(k) && k < depth)
     depth = std::max<int64_t>(k, 1);
-  FailureOr<linalg::LinalgOp> panel = tile(rewriter, op, {0, width, depth});
+  SmallVector<linalg::LinalgOp> partialPanels;
+  FailureOr<linalg::LinalgOp> panel =
+      tile(rewriter, op, {0, width, depth}, &partialPanels);
   if (failed(panel))
     return op->emitOpError("could not be tiled into panels of B");
   packB(rewriter, body, *panel, depth, width);
-  FailureOr<linalg::LinalgOp> block =
-      tile(rewriter, *panel, {kMatmulRows, width, 1});
-  if (failed(block))
+  if (failed(tileAndMark(rewriter, *panel, {kMatmulRows, width, 1})))
     return panel->getOperation()->emitOpError(
         "could not be tiled into register blocks");
-  markForVectors(*block);
+  // The last panel of a dynamic n (or k): register blocks over B in place,
+  // masked where narrower than 2W.
+  for (linalg::LinalgOp partial : partialPanels)
+    if (failed(tileAndMark(rewriter, partial, {kMatmulRows, width, 1})))
+      return partial->emitOpError("could not be tiled into register blocks");
   return success();
 }
 
 /// A row reduction or an elementwise op: 4W lanes of the innermost loop at
-/// a time, one iteration of every other.
+/// a time, one iteration of every other; a static innermost loop over 4W
+/// but not a multiple of it leaves its remainder as one narrower tile.
 LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op,
                             const VectorTarget &target) {
-  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
-  sizes.back() = 4 * lanes(target, resultElementType(op));
-  FailureOr<linalg::LinalgOp> tiled = tile(rewriter, op, sizes);
-  if (failed(tiled))
-    return op->emitOpError("could not be tiled for vectorization");
-  markForVectors(*tiled);
+  int64_t width = 4 * lanes(target, resultElementType(op));
+  unsigned innermost = op.getNumLoops() - 1;
+  for (linalg::LinalgOp part : splitRemainder(rewriter, op, innermost, width)) {
+    SmallVector<int64_t> sizes(part.getNumLoops(), 1);
+    int64_t extent = part.getStaticLoopRanges()[innermost];
+    sizes.back() = ShapedType::isDynamic(extent)
+                       ? width
+                       : std::clamp<int64_t>(extent, 1, width);
+    if (failed(tileAndMark(rewriter, part, sizes)))
+      return op->emitOpError("could not be tiled for vectorization");
+  }
   return success();
+}
+
+/// A vecmat: 4W lanes of y (of A's rows) at a time, each an FMA of a
+/// broadcast element of x and a vector of A per k, the block of y carried
+/// in registers across k; n over 4W but not a multiple of it leaves a
+/// narrower last block.
+LogicalResult tileVecmat(RewriterBase &rewriter, linalg::LinalgOp op,
+                         const VectorTarget &target) {
+  int64_t width = 4 * lanes(target, resultElementType(op));
+  for (linalg::LinalgOp part : splitRemainder(rewriter, op, 0, width)) {
+    int64_t extent = part.getStaticLoopRanges()[0];
+    int64_t partWidth = ShapedType::isDynamic(extent)
+                            ? width
+                            : std::clamp<int64_t>(extent, 1, width);
+    if (failed(tileAndMark(rewriter, part, {partWidth, 1})))
+      return op->emitOpError("could not be tiled for vectorization");
+  }
+  return success();
+}
+
+/// Output columns (ow) of a convolution or pooling register block.
+constexpr int64_t kConvColumns = 8;
+
+/// An NHWC convolution or pooling whose channel loop (F of
+/// conv_2d_nhwc_hwcf, C of the depthwise convolution and the pooling ops)
+/// is contiguous in the output: the loop vectorized.
+std::optional<unsigned> nhwcChannelLoop(linalg::LinalgOp op) {
+  if (isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+          linalg::PoolingNhwcSumOp, linalg::PoolingNhwcMaxOp>(op))
+    return 3;
+  return std::nullopt;
+}
+
+/// An NHWC convolution or pooling: register blocks of 8 output columns by
+/// 2W channels (or the channels when fewer) for one output row, one filter
+/// row and column and (conv_2d_nhwc_hwcf) one input channel, which
+/// linalg's 1-D convolution vectorizer turns into FMAs of a broadcast input
+/// and a vector of filter channels (sums and maxima for pooling), the block
+/// of outputs carried in registers across the window and input channels.
+/// Channels over 2W but not a multiple of it get a narrower last block; a
+/// partial block of columns is vectorized at its width too (the tiles are
+/// marked before tiling, so the peeled partial tiles are marked as well).
+LogicalResult tileConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
+                              unsigned channels, const VectorTarget &target) {
+  int64_t width = 2 * lanes(target, resultElementType(op));
+  for (linalg::LinalgOp part : splitRemainder(rewriter, op, channels, width)) {
+    int64_t extent = part.getStaticLoopRanges()[channels];
+    int64_t partWidth = width;
+    if (!ShapedType::isDynamic(extent) && extent < width)
+      partWidth = std::max<int64_t>(extent, 1);
+    SmallVector<int64_t> sizes(part.getNumLoops(), 1);
+    sizes[2] = kConvColumns;
+    sizes[channels] = partWidth;
+    if (failed(tileAndMark(rewriter, part, sizes)))
+      return op->emitOpError("could not be tiled into register blocks");
+  }
+  return success();
+}
+
+/// conv_2d_nchw_fchw: register blocks of 8 filters by 2W output columns
+/// (contiguous in NCHW) for one output row, one input channel and one
+/// filter element, each an outer product (a broadcast filter value times a
+/// vector of input columns) into the block of outputs, which is carried in
+/// registers across the channel and window loops (rewriteNchwTiles).
+LogicalResult tileNchwConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  const VectorTarget &target) {
+  int64_t width = 2 * lanes(target, resultElementType(op));
+  int64_t columns = op.getStaticLoopRanges()[3];
+  if (!ShapedType::isDynamic(columns) && columns < width)
+    width = std::max<int64_t>(columns, 1);
+  if (failed(tileAndMark(rewriter, op, {1, kMatmulRows, 1, width, 1, 1, 1})))
+    return op->emitOpError("could not be tiled into register blocks");
+  return success();
+}
+
+/// Rewrites each marked conv_2d_nchw_fchw tile of static loop ranges with
+/// one image, output row, input channel and filter element as a generic
+/// over rank-reducing subviews: out[f, w] = out[f, w] + in[w] * filter[f]
+/// (the convolution's own body), in[w] a strided view of the input row
+/// (stride: the convolution's), which the vectorizer takes as an
+/// elementwise op with a broadcast operand.
+void rewriteNchwTiles(RewriterBase &rewriter, func::FuncOp body) {
+  SmallVector<linalg::Conv2DNchwFchwOp> convs;
+  body.walk([&](linalg::Conv2DNchwFchwOp op) {
+    if (op->hasAttr(kVectorize))
+      convs.push_back(op);
+  });
+  MLIRContext *context = body.getContext();
+  for (linalg::Conv2DNchwFchwOp op : convs) {
+    // Loops n, f, oh, ow, c, kh, kw.
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges[0] != 1 ||
+        ranges[2] != 1 || ranges[4] != 1 || ranges[5] != 1 || ranges[6] != 1)
+      continue;
+    int64_t filters = ranges[1], columns = ranges[3];
+    int64_t stride = op.getStrides().getValues<int64_t>()[1];
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto index = [&](int64_t value) -> OpFoldResult {
+      return rewriter.getIndexAttr(value);
+    };
+    // The input row's columns ow * stride (ow < columns), as a 1-D view.
+    Value input = op.getDpsInputOperand(0)->get();
+    SmallVector<OpFoldResult> zeros(4, index(0));
+    SmallVector<OpFoldResult> sizes{index(1), index(1), index(1),
+                                    index(columns)};
+    SmallVector<OpFoldResult> steps{index(1), index(1), index(1),
+                                    index(stride)};
+    auto rowType = memref::SubViewOp::inferRankReducedResultType(
+        {columns}, cast<MemRefType>(input.getType()), zeros, sizes, steps);
+    Value row = memref::SubViewOp::create(rewriter, loc, rowType, input, zeros,
+                                          sizes, steps);
+    Value filter = memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, op.getDpsInputOperand(1)->get(), {filters});
+    Value output = memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, op.getDpsInitOperand(0)->get(), {filters, columns});
+    AffineExpr f, w;
+    bindDims(context, f, w);
+    SmallVector<AffineMap> maps{AffineMap::get(2, 0, {w}, context),
+                                AffineMap::get(2, 0, {f}, context),
+                                AffineMap::get(2, 0, {f, w}, context)};
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    auto generic =
+        linalg::GenericOp::create(rewriter, loc, ValueRange{row, filter},
+                                  ValueRange{output}, maps, iterators);
+    rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
+                               generic.getRegion().end());
+    markForVectors(generic);
+    rewriter.eraseOp(op);
+  }
+}
+
+/// Rewrites each marked 2-D convolution or pooling tile of static loop
+/// ranges with one output row and one filter row into its 1-D form over
+/// rank-reducing subviews (H dropped), which linalg's vectorizer takes; the
+/// 1-D op keeps the mark. (Upstream's DownscaleSizeOneWindowed2DConvolution
+/// does this on tensors only.) The tile's input window is given its static
+/// width, (OW - 1) * stride + (KW - 1) * dilation + 1: tiling bounds it by
+/// the input's extent, which does not fold, and the vectorizer takes static
+/// shapes only; the convolution reads no more than that window.
+void decomposeMarkedConvolutions(RewriterBase &rewriter, func::FuncOp body) {
+  SmallVector<linalg::LinalgOp> convs;
+  body.walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(kVectorize) && nhwcChannelLoop(op))
+      convs.push_back(op);
+  });
+  for (linalg::LinalgOp op : convs) {
+    // Loops n, oh, ow, channel, kh, kw (and c of conv_2d_nhwc_hwcf).
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+    auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+    if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges[1] != 1 ||
+        ranges[4] != 1 || !strides || !dilations)
+      continue;
+    int64_t stride = strides.getValues<int64_t>()[1];
+    int64_t dilation = dilations.getValues<int64_t>()[1];
+    int64_t inputChannels =
+        isa<linalg::Conv2DNhwcHwcfOp>(op) ? ranges[6] : ranges[3];
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value input = op.getDpsInputOperand(0)->get();
+    auto inputType = cast<MemRefType>(input.getType());
+    SmallVector<int64_t> window{
+        ranges[0], 1, (ranges[2] - 1) * stride + (ranges[5] - 1) * dilation + 1,
+        inputChannels};
+    SmallVector<OpFoldResult> zeros(4, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(4, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(rewriter.getContext(), window);
+    auto rowType = memref::SubViewOp::inferRankReducedResultType(
+        {window[0], window[2], window[3]}, inputType, zeros, sizes, ones);
+    Value row = memref::SubViewOp::create(rewriter, loc, rowType, input, zeros,
+                                          sizes, ones);
+    // The filter (window) and the output without their first row.
+    auto dropRow = [&](Value value, unsigned dim) {
+      ArrayRef<int64_t> shape = cast<MemRefType>(value.getType()).getShape();
+      SmallVector<int64_t> reduced(shape);
+      reduced.erase(reduced.begin() + dim);
+      return memref::createCanonicalRankReducingSubViewOp(rewriter, loc, value,
+                                                          reduced);
+    };
+    Value filter = dropRow(op.getDpsInputOperand(1)->get(), 0);
+    Value output = dropRow(op.getDpsInitOperand(0)->get(), 1);
+    Attribute stride1 = rewriter.getI64TensorAttr({stride});
+    Attribute dilation1 = rewriter.getI64TensorAttr({dilation});
+    SmallVector<Value> inputs{row, filter};
+    SmallVector<Value> outputs{output};
+    Operation *oneD =
+        llvm::TypeSwitch<Operation *, Operation *>(op)
+            .Case([&](linalg::Conv2DNhwcHwcfOp) {
+              return linalg::Conv1DNwcWcfOp::create(rewriter, loc, TypeRange{},
+                                                    inputs, outputs, stride1,
+                                                    dilation1);
+            })
+            .Case([&](linalg::DepthwiseConv2DNhwcHwcOp) {
+              return linalg::DepthwiseConv1DNwcWcOp::create(
+                  rewriter, loc, TypeRange{}, inputs, outputs, stride1,
+                  dilation1);
+            })
+            .Case([&](linalg::PoolingNhwcSumOp) {
+              return linalg::PoolingNwcSumOp::create(rewriter, loc, TypeRange{},
+                                                     inputs, outputs, stride1,
+                                                     dilation1);
+            })
+            .Case([&](linalg::PoolingNhwcMaxOp) {
+              return linalg::PoolingNwcMaxOp::create(rewriter, loc, TypeRange{},
+                                                     inputs, outputs, stride1,
+                                                     dilation1);
+            });
+    markForVectors(cast<linalg::LinalgOp>(oneD));
+    rewriter.eraseOp(op);
+  }
 }
 
 /// Applies `patterns` to `body` until nothing changes.
@@ -343,12 +821,6 @@ LogicalResult lowerVectors(func::FuncOp body) {
   MLIRContext *context = body.getContext();
   {
     RewritePatternSet patterns(context);
-    vector::populateVectorReductionToContractPatterns(patterns);
-    if (failed(apply(body, std::move(patterns))))
-      return failure();
-  }
-  {
-    RewritePatternSet patterns(context);
     vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
     vector::populateVectorContractLoweringPatterns(
         patterns, vector::VectorContractLowering::OuterProduct);
@@ -390,8 +862,8 @@ constexpr int64_t kNontemporalMinBytes = 8 << 20;
 constexpr int64_t kNontemporalAlignment = 64;
 
 /// The uses of `binding` (through subviews) if every one only writes it:
-/// vector and scalar stores, linalg ops whose payload does not read their
-/// output, metadata; std::nullopt if anything may read it.
+/// vector (masked too) and scalar stores, linalg ops whose payload does not
+/// read their output, metadata; std::nullopt if anything may read it.
 std::optional<SmallVector<Operation *>> writeOnlyUses(Value binding) {
   SmallVector<Operation *> uses;
   SmallVector<Value> views{binding};
@@ -406,6 +878,12 @@ std::optional<SmallVector<Operation *>> writeOnlyUses(Value binding) {
       if (isa<memref::DimOp, memref::ExtractStridedMetadataOp>(user))
         continue;
       if (auto store = dyn_cast<vector::StoreOp>(user);
+          store && store.getBase() == view) {
+        uses.push_back(user);
+        continue;
+      }
+      // A partial tile's masked store: a write, kept plain.
+      if (auto store = dyn_cast<vector::MaskedStoreOp>(user);
           store && store.getBase() == view) {
         uses.push_back(user);
         continue;
@@ -536,9 +1014,18 @@ void streamLargeOutputs(RewriterBase &rewriter, func::FuncOp body) {
 } // namespace
 
 int64_t adjustWorkgroupTile(linalg::LinalgOp op, int64_t tile) {
-  if (!isRowMajorMatmul(op))
+  // A batch matmul of one batch is split by rows like a matmul; of more,
+  // by batches.
+  // A vecmat's workgroups take whole blocks of 4W columns (64: four 512-bit
+  // registers of f32, a multiple of 4W on narrower targets).
+  if (isVecmat(op))
+    return llvm::divideCeil(tile, kVecmatColumns) * kVecmatColumns;
+  unsigned rowLoop = 0;
+  if (isRowMajorBatchMatmul(op) && op.getStaticLoopRanges()[0] == 1)
+    rowLoop = 1;
+  else if (!isRowMajorMatmul(op))
     return tile;
-  int64_t rows = op.getStaticLoopRanges()[0];
+  int64_t rows = op.getStaticLoopRanges()[rowLoop];
   tile = std::max(tile, !ShapedType::isDynamic(rows) &&
                                 rows < 4 * kMatmulWorkgroupRows
                             ? kSmallMatmulWorkgroupRows
@@ -571,11 +1058,20 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
     if (ops.empty())
       continue;
     for (linalg::LinalgOp op : ops) {
-      if (!resultElementType(op).isIntOrFloat() || !hasVectorizableBody(op))
+      if (!resultElementType(op).isIntOrFloat() || !hasVectorizableBody(op) ||
+          readsOrWritesI1(op))
         continue;
       LogicalResult done = success();
       if (isRowMajorMatmul(op))
         done = tileMatmul(rewriter, body, op, target);
+      else if (isRowMajorBatchMatmul(op))
+        done = tileBatchMatmul(rewriter, body, op, target);
+      else if (isa<linalg::Conv2DNchwFchwOp>(op))
+        done = tileNchwConvolution(rewriter, op, target);
+      else if (std::optional<unsigned> channels = nhwcChannelLoop(op))
+        done = tileConvolution(rewriter, op, *channels, target);
+      else if (isVecmat(op))
+        done = tileVecmat(rewriter, op, target);
       else if (isInnermostReduction(op) || isInnermostElementwise(op))
         done = tileInnermost(rewriter, op, target);
       if (failed(done))
@@ -583,6 +1079,8 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
     }
     if (failed(applyPatternsGreedily(body, canonicalize)))
       return failure();
+    decomposeMarkedConvolutions(rewriter, body);
+    rewriteNchwTiles(rewriter, body);
     vectorizeMarked(rewriter, body);
     if (failed(applyPatternsGreedily(body, canonicalize)))
       return failure();

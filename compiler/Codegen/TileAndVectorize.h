@@ -26,7 +26,9 @@ struct VectorTarget {
 /// The tile of the workgroup loop to give one workgroup of `op`, given the
 /// one chosen for its amount of work: for a matmul at least 128 rows (64
 /// under 512 rows) and a multiple of the register block's 8 (a workgroup
-/// packs each panel of B once for all its rows); other ops keep `tile`.
+/// packs each panel of B once for all its rows; a batch matmul of one
+/// batch likewise), for a vecmat a multiple of 64 columns (whole vector
+/// blocks); other ops keep `tile`.
 int64_t adjustWorkgroupTile(mlir::linalg::LinalgOp op, int64_t tile);
 
 /// Tiles and vectorizes the linalg ops (on memrefs) of every function of

@@ -1,6 +1,6 @@
 """NumPy references for the e2e tests of linalg convolution, pooling and
 softmax (linalg_conv_pool*.mlir, linalg_conv_workgroups.mlir,
-linalg_softmax.mlir).
+linalg_softmax.mlir, linalg_vectorized_remainders.mlir).
 
 usage: linalg_reference.py CASE inputs PREFIX
        linalg_reference.py CASE check PREFIX RESULT_SUFFIX...
@@ -8,7 +8,8 @@ usage: linalg_reference.py CASE inputs PREFIX
 `inputs` writes PREFIX.inN.npy (random f32 from a fixed seed, shapes of the
 case); `check` loads them, computes the case's results with NumPy and
 compares each PREFIX.SUFFIX.outN.npy with them (rtol 1e-5, atol 1e-5:
-float32 sums in another order; exp within MLIR's polynomial approximation).
+float32 sums in another order; exp within MLIR's polynomial approximation;
+a case may state a wider bound as its third element).
 """
 import sys
 
@@ -95,6 +96,26 @@ CASES = {
     # linalg_conv_workgroups.mlir
     "conv_split": ([(1, 24, 24, 4), (3, 3, 4, 8)],
                    lambda x, f: [conv_nhwc(x, f, (2, 2), (1, 1))]),
+    # linalg_vectorized_remainders.mlir: matmul panels, blocks and
+    # convolution tiles with remainders (k 300 = 256 + 44: rtol and atol
+    # 1e-4 for sums of 300 products in another order)
+    "matmul_remainders": ([(3, 13, 300), (3, 300, 40), (20, 70), (70, 50)],
+                          lambda a, b, x, y: [a @ b, x @ y], 1e-4),
+    "matmul_dynamic": ([(21, 70), (70, 50)], lambda x, y: [x @ y], 1e-4),
+    "vector_products": ([(37, 300), (300,), (300, 70), (1000,), (1000,)],
+                        lambda a, x, b, u, v: [a @ x, x @ b,
+                                               np.array(u @ v)], 1e-4),
+    "nchw_remainders": ([(2, 3, 12, 75), (12, 3, 3, 3)],
+                        lambda x, f: [conv_nchw(x, f, (1, 2), (2, 1))]),
+    # linalg_vectorized_remainders.mlir: an i1 result of 600 elements
+    "compare_i1": ([(600,), (600,)], lambda a, b: [a < b]),
+    "window_remainders": ([(2, 11, 25, 5), (3, 2, 5, 40), (1, 10, 21, 48),
+                           (3, 3, 48)],
+                          lambda x, f, img, dw: [
+                              conv_nhwc(x, f, (1, 2), (2, 1)),
+                              depthwise(img, dw, (2, 1), (1, 2)),
+                              pool_max(img, 2, 2, (1, 1), (1, 1)),
+                              pool_sum(img, 3, 3, (2, 2), (1, 1))]),
     # linalg_softmax.mlir
     "softmax": ([(3, 5)], lambda x: [softmax(x, 1), softmax(x, 0),
                                      np.exp(x)]),
@@ -104,7 +125,8 @@ CASES = {
 
 def main(argv):
     case, command, prefix = argv[:3]
-    shapes, reference = CASES[case]
+    shapes, reference = CASES[case][:2]
+    tolerance = CASES[case][2] if len(CASES[case]) > 2 else 1e-5
     if command == "inputs":
         rng = np.random.default_rng(20261202)
         for i, shape in enumerate(shapes):
@@ -116,8 +138,12 @@ def main(argv):
     for suffix in argv[3:]:
         for i, e in enumerate(expected):
             got = np.load("%s.%s.out%d.npy" % (prefix, suffix, i))
+            if e.dtype == np.bool_:
+                np.testing.assert_array_equal(
+                    got, e, err_msg="%s result %d (%s)" % (case, i, suffix))
+                continue
             np.testing.assert_allclose(
-                got, e, rtol=1e-5, atol=1e-5,
+                got, e, rtol=tolerance, atol=tolerance,
                 err_msg="%s result %d (%s)" % (case, i, suffix))
     print("%s: %d results match NumPy" % (case, len(expected)))
 

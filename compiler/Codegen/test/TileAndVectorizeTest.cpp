@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 namespace ferry::codegen {
 namespace {
 
@@ -90,6 +92,212 @@ func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x10xf32>,
   EXPECT_NE(text.find("(vector<10xf32>, vector<10xf32>, vector<10xf32>)"),
             std::string::npos)
       << text;
+}
+
+/// Whether `text` multiplies scalar f32s (what linalg-to-loops makes of
+/// an op left unvectorized).
+bool hasScalarFloatMultiply(const std::string &text) {
+  return std::regex_search(text, std::regex("llvm\\.fmul [^\n]*: f32\n"));
+}
+
+TEST(TileAndVectorizeTest, MatmulRemainderColumnsAreANarrowerBlock) {
+  // n = 40 = 32 + 8 and k = 300 = 256 + 44: the last 8 columns are a block
+  // of 8 lanes and the last 44 rows of B a shallower panel, not scalar
+  // loops.
+  std::string text = lower(R"mlir(
+func.func @matmul(%a: tensor<64x300xf32>, %b: tensor<300x40xf32>,
+                  %c: tensor<64x40xf32>) -> tensor<64x40xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x300xf32>, tensor<300x40xf32>)
+                     outs(%c : tensor<64x40xf32>) -> tensor<64x40xf32>
+  return %r : tensor<64x40xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(vector<8xf32>, vector<8xf32>, vector<8xf32>)"),
+            std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
+TEST(TileAndVectorizeTest, DynamicMatmulLastColumnPanelIsMasked) {
+  // n dynamic: its last panel (n % 32 columns at run time) is register
+  // blocks of masked 32-lane vectors, not scalar loops.
+  std::string text = lower(R"mlir(
+func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x?xf32>,
+                  %c: tensor<64x?xf32>) -> tensor<64x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x?xf32>)
+                     outs(%c : tensor<64x?xf32>) -> tensor<64x?xf32>
+  return %r : tensor<64x?xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("llvm.intr.masked.load"), std::string::npos);
+  EXPECT_NE(text.find("llvm.intr.masked.store"), std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
+TEST(TileAndVectorizeTest, BatchMatmulIsAMatmulPerBatch) {
+  // n = 48 = 32 + 16: full and remainder blocks in every batch.
+  std::string text = lower(R"mlir(
+func.func @bmm(%a: tensor<4x64x128xf32>, %b: tensor<4x128x48xf32>,
+               %c: tensor<4x64x48xf32>) -> tensor<4x64x48xf32> {
+  %r = linalg.batch_matmul
+      ins(%a, %b : tensor<4x64x128xf32>, tensor<4x128x48xf32>)
+      outs(%c : tensor<4x64x48xf32>) -> tensor<4x64x48xf32>
+  return %r : tensor<4x64x48xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(vector<16xf32>, vector<16xf32>, vector<16xf32>)"),
+            std::string::npos);
+  // B's panels packed on the stack (128 x 32 and 128 x 16 floats).
+  EXPECT_NE(text.find("4096"), std::string::npos);
+  EXPECT_NE(text.find("2048"), std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
+TEST(TileAndVectorizeTest, ConvNhwcHwcfBecomesFmasAlongOutputChannels) {
+  // F = 40 = 32 + 8, OW = 10 = 8 + 2: full and remainder blocks, all
+  // vectorized along F; the input broadcast, the filter a vector of F.
+  std::string text = lower(R"mlir(
+func.func @conv(%x: tensor<1x12x12x3xf32>, %f: tensor<3x3x3x40xf32>,
+                %o: tensor<1x10x10x40xf32>) -> tensor<1x10x10x40xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf
+      {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %f : tensor<1x12x12x3xf32>, tensor<3x3x3x40xf32>)
+      outs(%o : tensor<1x10x10x40xf32>) -> tensor<1x10x10x40xf32>
+  return %r : tensor<1x10x10x40xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(vector<8xf32>, vector<8xf32>, vector<8xf32>)"),
+            std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
+TEST(TileAndVectorizeTest, ConvNchwFchwIsVectorizedAlongOutputColumns) {
+  // OW = 40 = 32 + 8 (a partial block of 8 lanes), F = 12 = 8 + 4.
+  std::string text = lower(R"mlir(
+func.func @conv(%x: tensor<1x3x12x42xf32>, %f: tensor<12x3x3x3xf32>,
+                %o: tensor<1x12x10x40xf32>) -> tensor<1x12x10x40xf32> {
+  %r = linalg.conv_2d_nchw_fchw
+      {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %f : tensor<1x3x12x42xf32>, tensor<12x3x3x3xf32>)
+      outs(%o : tensor<1x12x10x40xf32>) -> tensor<1x12x10x40xf32>
+  return %r : tensor<1x12x10x40xf32>
+}
+)mlir",
+                           512);
+  EXPECT_TRUE(std::regex_search(
+      text, std::regex("llvm\\.fmul [^\n]*: vector<32xf32>\n")))
+      << text;
+  EXPECT_TRUE(std::regex_search(
+      text, std::regex("llvm\\.fmul [^\n]*: vector<8xf32>\n")));
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
+TEST(TileAndVectorizeTest, DepthwiseConvBecomesFmasAlongChannels) {
+  // C = 48 = 32 + 16, strided and dilated.
+  std::string text = lower(R"mlir(
+func.func @dw(%x: tensor<2x13x13x48xf32>, %f: tensor<3x3x48xf32>,
+              %o: tensor<2x5x5x48xf32>) -> tensor<2x5x5x48xf32> {
+  %r = linalg.depthwise_conv_2d_nhwc_hwc
+      {strides = dense<2> : tensor<2xi64>, dilations = dense<2> : tensor<2xi64>}
+      ins(%x, %f : tensor<2x13x13x48xf32>, tensor<3x3x48xf32>)
+      outs(%o : tensor<2x5x5x48xf32>) -> tensor<2x5x5x48xf32>
+  return %r : tensor<2x5x5x48xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(vector<16xf32>, vector<16xf32>, vector<16xf32>)"),
+            std::string::npos);
+  EXPECT_FALSE(hasScalarFloatMultiply(text));
+}
+
+TEST(TileAndVectorizeTest, PoolingBecomesVectorsAlongChannels) {
+  std::string text = lower(R"mlir(
+func.func @pool(%x: tensor<1x9x9x32xf32>, %w: tensor<2x2xf32>,
+                %o: tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> {
+  %r = linalg.pooling_nhwc_max
+      {strides = dense<2> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x9x9x32xf32>, tensor<2x2xf32>)
+      outs(%o : tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32>
+  return %r : tensor<1x4x4x32xf32>
+}
+)mlir",
+                           512);
+  // maximumf as a compare and select (arith-expand) of 32 lanes, never of
+  // scalars.
+  EXPECT_TRUE(std::regex_search(
+      text, std::regex("llvm\\.fcmp [^\n]*: vector<32xf32>\n")))
+      << text;
+  EXPECT_FALSE(
+      std::regex_search(text, std::regex("llvm\\.fcmp [^\n]*: f32\n")));
+}
+
+TEST(TileAndVectorizeTest, MatvecVecmatAndDotAreVectorized) {
+  // matvec and dot along k (300 = 4 x 64 + 44, 1000 = 15 x 64 + 40) into
+  // vector reductions, vecmat along n (70 = 64 + 6) as FMAs.
+  std::string text = lower(R"mlir(
+func.func @matvec(%a: tensor<37x300xf32>, %x: tensor<300xf32>,
+                  %y: tensor<37xf32>) -> tensor<37xf32> {
+  %r = linalg.matvec ins(%a, %x : tensor<37x300xf32>, tensor<300xf32>)
+                     outs(%y : tensor<37xf32>) -> tensor<37xf32>
+  return %r : tensor<37xf32>
+}
+func.func @vecmat(%x: tensor<300xf32>, %a: tensor<300x70xf32>,
+                  %y: tensor<70xf32>) -> tensor<70xf32> {
+  %r = linalg.vecmat ins(%x, %a : tensor<300xf32>, tensor<300x70xf32>)
+                     outs(%y : tensor<70xf32>) -> tensor<70xf32>
+  return %r : tensor<70xf32>
+}
+func.func @dot(%x: tensor<1000xf32>, %z: tensor<1000xf32>,
+               %s: tensor<f32>) -> tensor<f32> {
+  %r = linalg.dot ins(%x, %z : tensor<1000xf32>, tensor<1000xf32>)
+                  outs(%s : tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+)mlir",
+                           512);
+  for (const char *name : {"matvec", "vecmat", "dot"}) {
+    size_t begin = text.find(std::string("llvm.func @") + name + "__body");
+    ASSERT_NE(begin, std::string::npos) << name << "\n" << text;
+    size_t end = text.find("llvm.func @", begin + 1);
+    std::string body = text.substr(begin, end - begin);
+    EXPECT_FALSE(hasScalarFloatMultiply(body)) << name << "\n" << body;
+    if (std::string(name) == "vecmat") {
+      EXPECT_NE(body.find("(vector<64xf32>, vector<64xf32>, vector<64xf32>)"),
+                std::string::npos)
+          << body;
+      // The last 6 columns: a partial workgroup (64 columns each), a
+      // masked block of 64 lanes.
+      EXPECT_NE(body.find("llvm.intr.masked.load"), std::string::npos) << body;
+      EXPECT_NE(body.find("llvm.intr.masked.store"), std::string::npos);
+    } else {
+      EXPECT_NE(body.find("llvm.intr.vector.reduce.fadd"), std::string::npos)
+          << name << "\n"
+          << body;
+      EXPECT_NE(body.find(": vector<64xf32>"), std::string::npos);
+      EXPECT_NE(body.find(": vector<" +
+                          std::string(name[0] == 'm' ? "44" : "40") + "xf32>"),
+                std::string::npos)
+          << name;
+    }
+  }
 }
 
 TEST(TileAndVectorizeTest, NoSimdLeavesScalarLoops) {
