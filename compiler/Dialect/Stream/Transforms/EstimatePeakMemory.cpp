@@ -409,6 +409,10 @@ public:
            lastReleases.contains(dealloca.getCondition());
   }
 
+  bool isLastRelease(Value condition) const {
+    return lastReleases.contains(condition);
+  }
+
   // The value a resource was made as: host awaits and tied call results
   // yield the same buffer under another name.
   static Value root(Value resource) {
@@ -549,6 +553,71 @@ private:
     return moved;
   }
 
+  // The value of a dealloca's condition where the walk is: the release of
+  // the last owner, or an owned flag reference counting carries beside a
+  // value that is owned on some paths only (a constant, a loop's iter_arg
+  // in the iteration walked, what the last iteration or the branch taken
+  // yielded, or every branch where they agree). None where unknown.
+  std::optional<bool> conditionValue(Value value) {
+    if (auto it = flags.find(value); it != flags.end())
+      return it->second;
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return !constant.isZero();
+    if (value.getDefiningOp<ResourceReleaseOp>())
+      return ownership.isLastRelease(value);
+    auto result = dyn_cast<OpResult>(value);
+    if (!result)
+      return std::nullopt;
+    Operation *def = result.getOwner();
+    unsigned number = result.getResultNumber();
+    auto yielded = [&](Region &region) -> std::optional<bool> {
+      if (region.empty())
+        return std::nullopt;
+      return conditionValue(region.front().getTerminator()->getOperand(number));
+    };
+    if (auto forOp = dyn_cast<scf::ForOp>(def))
+      return runsNever(forOp) ? conditionValue(forOp.getInitArgs()[number])
+                              : yielded(forOp.getRegion());
+    if (!isBranchRegionOp(def))
+      return std::nullopt;
+    if (auto ifOp = dyn_cast<scf::IfOp>(def))
+      if (std::optional<bool> condition = conditionValue(ifOp.getCondition()))
+        return yielded(*condition ? ifOp.getThenRegion()
+                                  : ifOp.getElseRegion());
+    if (std::optional<Region *> taken = evaluator.takenRegion(def))
+      return *taken ? yielded(**taken) : std::nullopt;
+    std::optional<bool> common;
+    for (Region &region : def->getRegions()) {
+      std::optional<bool> value = yielded(region);
+      if (!value || (common && *common != *value))
+        return std::nullopt;
+      common = value;
+    }
+    return common;
+  }
+
+  // Sets the i1 iter_args (owned flags) of a loop to `values` (its inits,
+  // or what an iteration yielded). Returns whether any changed.
+  bool carryFlags(ValueRange args, ValueRange values) {
+    SmallVector<std::pair<Value, std::optional<bool>>> next;
+    for (auto [arg, value] : llvm::zip_equal(args, values))
+      if (arg.getType().isInteger(1))
+        next.push_back({arg, conditionValue(value)});
+    bool changed = false;
+    for (auto [arg, value] : next) {
+      auto it = flags.find(arg);
+      std::optional<bool> now =
+          it == flags.end() ? std::nullopt : std::optional(it->second);
+      changed |= now != value;
+      if (value)
+        flags[arg] = *value;
+      else
+        flags.erase(arg);
+    }
+    return changed;
+  }
+
   void forgetCarried(ValueRange args) {
     for (Value arg : args)
       bytes.deviceOf.erase(arg);
@@ -569,13 +638,19 @@ private:
       // a device carryToOtherDevices set for an iteration argument in an
       // earlier walk is not where this walk's initial value is.
       forgetCarried(forOp.getRegionIterArgs());
+      carryFlags(forOp.getRegionIterArgs(), forOp.getInitArgs());
       Snapshot start = snapshot();
       Snapshot before = start;
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-      if (!carryToOtherDevices(forOp.getRegionIterArgs(), yield.getOperands(),
-                               &op))
+      // An owned flag the first iteration changes (an initial value not
+      // owned, each iteration's owned, or the reverse) makes the second
+      // iteration the one that repeats, as a buffer moved to another device
+      // does.
+      bool moved = carryToOtherDevices(forOp.getRegionIterArgs(),
+                                       yield.getOperands(), &op);
+      if (!carryFlags(forOp.getRegionIterArgs(), yield.getOperands()) && !moved)
         return checkRepeats(&op, before);
       before = snapshot();
       if (failed(walkBlock(*forOp.getBody())))
@@ -593,7 +668,7 @@ private:
         return failure();
       // (Not in a loop: the larger counts stay after the loop, and an outer
       // iteration would then leave more live than it found.)
-      if (!forOp.getStaticTripCount() &&
+      if (moved && !forOp.getStaticTripCount() &&
           !op.getParentOfType<LoopLikeOpInterface>()) {
         takeLarger(start, snapshot());
         op.emitRemark() << "peak live bytes per device are an upper bound "
@@ -739,8 +814,18 @@ private:
         ownership.own(call.getResult(i));
       }
     } else if (auto dealloca = dyn_cast<ResourceDeallocaOp>(op)) {
-      if (!ownership.frees(dealloca))
-        return success();
+      if (Value condition = dealloca.getCondition()) {
+        std::optional<bool> frees = conditionValue(condition);
+        if (!frees && !unknownCondition) {
+          unknownCondition = true;
+          dealloca.emitRemark()
+              << "peak live bytes are an upper bound: the walk cannot tell "
+                 "whether this dealloca frees (its condition depends on a "
+                 "branch it cannot evaluate), and counts it as not freeing";
+        }
+        if (!frees.value_or(false))
+          return success();
+      }
       FailureOr<int64_t> size =
           sizeOf(&op, dealloca.getOperandSize(), evaluator);
       if (failed(size))
@@ -764,6 +849,9 @@ private:
   const CalleeExcess &calleeBytes;
   const ModuleDeviceUses &uses;
   Ownership ownership;
+  // The owned flags known where the walk is (see conditionValue).
+  llvm::DenseMap<Value, bool> flags;
+  bool unknownCondition = false;
 };
 
 // "3x5" -> {3, 5}; "" (a rank-0 input) -> {}.

@@ -268,7 +268,9 @@ def AutomaticReferenceCountingPass
     routing them to the device and queue that allocated them. Before a
     function returns it awaits all its deallocations.
   }];
-  let dependentDialects = ["::ferry::stream::StreamDialect"];
+  let dependentDialects = ["::ferry::stream::StreamDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def ReuseAllocationsPass : Pass<"stream-reuse-allocations", "mlir::ModuleOp"> {
