@@ -1318,6 +1318,47 @@ private:
     });
   }
 
+  // Whether `resource`, a result of a region op (a loop's or a branch's),
+  // may hold on some path a value the function cannot hand to its caller as
+  // its own: a constant, an argument (for a caller in the module, which
+  // takes ownership), storage already returned, or a value the function
+  // makes outside the op that it uses again besides passing it in (the
+  // result would alias it). Followed through the values passed into each
+  // position.
+  bool mayCarryBorrowed(Value resource,
+                        const llvm::SmallPtrSetImpl<Value> &returned) {
+    std::optional<CarriedPosition> start = getCarriedPosition(resource);
+    if (!start)
+      return false;
+    Operation *regionOp = resource.getDefiningOp();
+    SmallVector<Value> work{resource};
+    llvm::DenseSet<Value> seen;
+    while (!work.empty()) {
+      Value value = work.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      if (std::optional<CarriedPosition> position = getCarriedPosition(value)) {
+        for (OpOperand *in : position->incoming)
+          work.push_back(in->get());
+        continue;
+      }
+      if (value.getDefiningOp<AsyncConstantOp>() || returned.contains(value))
+        return true;
+      // The host's own argument may go back to it as a view; a caller in
+      // the module would take ownership of it.
+      if (auto importOp = value.getDefiningOp<TensorImportOp>()) {
+        if (!importOp.getConsume() && calledInternally)
+          return true;
+        continue;
+      }
+      bool inside = regionOp &&
+                    regionOp->isAncestor(value.getParentBlock()->getParentOp());
+      if (!inside && !value.hasOneUse())
+        return true;
+    }
+    return false;
+  }
+
   void importReturn(func::ReturnOp op) {
     SmallVector<Value> views;
     llvm::SmallPtrSet<Value, 4> returned;
@@ -1351,10 +1392,13 @@ private:
       // copied. The copy is a transfer, which copy elision keeps. So is a
       // constant, for every caller: the module's copy is read-only, and a
       // caller may write its results.
+      // A value a loop or branch carries is copied when it may be such
+      // storage, or one the function still uses elsewhere, on some path.
       auto importOp = storage.resource.getDefiningOp<TensorImportOp>();
       if (storage.resource.getDefiningOp<AsyncConstantOp>() ||
           (calledInternally && ((importOp && !importOp.getConsume()) ||
-                                returned.contains(storage.resource)))) {
+                                returned.contains(storage.resource))) ||
+          mayCarryBorrowed(storage.resource, returned)) {
         storage.resource = AsyncTransferOp::create(
             builder, op.getLoc(), resourceType(Lifetime::External),
             storage.resource, storage.size, storage.size);
