@@ -349,9 +349,19 @@ private:
                               "the op does not end with its timepoints";
         continue;
       }
+      // Every position of the op is known under the new op now.
+      for (auto it = carried.begin(); it != carried.end();) {
+        auto [positionOp, after, index] = it->first;
+        if (positionOp != op) {
+          ++it;
+          continue;
+        }
+        Carried state = it->second;
+        it = carried.erase(it);
+        carried[key({flagged, after, index})] = state;
+      }
       unsigned first = firstTimepoint(flagged) - indices.size();
       for (auto [rank, index] : llvm::enumerate(indices)) {
-        carried.erase(key({op, false, index}));
         carried[key({flagged, false, index})] = Carried::Flagged;
         flagSlots[key({flagged, false, index})] = first + rank;
       }

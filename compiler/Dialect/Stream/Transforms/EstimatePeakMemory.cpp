@@ -384,7 +384,10 @@ StringRef allocatingDevice(ResourceAllocaOp alloca, func::FuncOp func,
 // the memory still goes back at the program's dealloca, which waits for the
 // call's signal fence. So a `stream.resource.release` drops the last owner
 // exactly when the releases catch up with the retains, and the
-// `dealloca if` it guards frees then.
+// `dealloca if` it guards frees then. A carried value (a loop's or
+// branch's, whose root is only its first value) is released only where the
+// program owns it (reference counting's owned flag says where), as its one
+// owner: that release is the last.
 class Ownership {
 public:
   void own(Value resource) { owners[root(resource)] = 1; }
@@ -395,6 +398,13 @@ public:
       if (it != owners.end())
         ++it->second;
     } else if (auto release = dyn_cast<ResourceReleaseOp>(op)) {
+      // A carried value holds one iteration's (or branch's) buffer, which
+      // the program owns once: not its root's count, which is the initial
+      // value's.
+      if (carriedSource(release.getOperand())) {
+        lastReleases.insert(release.getResult());
+        return;
+      }
       auto it = owners.find(root(release.getOperand()));
       if (it != owners.end() && --it->second == 0)
         lastReleases.insert(release.getResult());

@@ -171,3 +171,35 @@ func.func @flagged_kept(%c: i1, %v: !hal.buffer_view, %s: index) {
   %k, %kt = stream.cmd.call @keep(%r) await(%rt) : (!stream.resource<external>{%s}) -> (!stream.resource<external>{%s}) => !stream.timepoint
   return
 }
+
+// -----
+
+// A loop with an owned position beside a flagged one: the owned one stays
+// owned when the op is rebuilt with the flag (its allocation handed on and
+// freed unconditionally), the flagged one is freed under its flag.
+// CHECK-LABEL: func.func @owned_beside_flagged
+// CHECK-NOT: indeterminate
+// CHECK: %[[L:.+]]:6 = scf.for {{.+}} iter_args(%[[P0:[^ ]+]] = %{{.+}}, %[[P1:[^ ]+]] = %{{.+}}, %[[OWN:[^ ]+]] = %false,
+// CHECK-DAG: stream.resource.dealloca origin await(%{{.+}}) %[[P0]] :
+// CHECK-DAG: stream.resource.dealloca origin if(%[[OWN]]) await(%{{.+}}) %[[P1]] :
+// CHECK: scf.yield
+// CHECK-DAG: stream.resource.dealloca origin await(%{{.+}}) %[[L]]#0 :
+// CHECK-DAG: stream.resource.dealloca origin if(%[[L]]#2) await(%{{.+}}) %[[L]]#1 :
+func.func @owned_beside_flagged(%v: !hal.buffer_view, %n: index, %s: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %a, %at = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
+  %t0 = stream.timepoint.immediate => !stream.timepoint
+  %r0, %r1, %rt0, %rt1, %done = scf.for %i = %c0 to %n step %c1 iter_args(%p0 = %a, %p1 = %in, %pt0 = %at, %pt1 = %t0, %all = %t0) -> (!stream.resource<external>, !stream.resource<external>, !stream.timepoint, !stream.timepoint, !stream.timepoint) {
+    %n0, %n0t = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
+    %n1, %n1t = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
+    %w = stream.timepoint.join max(%pt0, %pt1, %n0t, %n1t) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%p0, %p1, %n0) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+    %d2 = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%d) (%n0, %n0, %n1) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+    %all2 = stream.timepoint.join max(%all, %d2) => !stream.timepoint
+    scf.yield %n0, %n1, %d2, %d2, %all2 : !stream.resource<external>, !stream.resource<external>, !stream.timepoint, !stream.timepoint, !stream.timepoint
+  }
+  return
+}
