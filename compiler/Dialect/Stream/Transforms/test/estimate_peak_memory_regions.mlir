@@ -318,3 +318,33 @@ func.func @flagged_if(%c: i1, %v: !hal.buffer_view) {
   %u = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%rt) (%r, %r, %r) : (!stream.resource<external>{%c16}, !stream.resource<external>{%c16}, !stream.resource<external>{%c16}) => !stream.timepoint
   return
 }
+
+// -----
+
+func.func private @keep(tensor<4xi32>) -> tensor<4xi32>
+
+// The same loop, its carried value passed to an external function that may
+// keep it: reference counting releases it where its owned flag is set and
+// frees it if that was the last owner. The walk counts the program as the
+// one owner of what a loop carries (not of its initial value, the host's),
+// so each iteration after the first frees the value it replaces. Peak: the
+// input, the previous value, the new one and the call's result.
+// CHECK-LABEL: remark: peak live bytes: 64 (inputs 16, allocated
+func.func @flagged_loop_kept(%v: !hal.buffer_view) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c1000 = arith.constant 1000 : index
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%c16}
+  %t0 = stream.timepoint.immediate => !stream.timepoint
+  %r, %rt, %done = scf.for %i = %c0 to %c1000 step %c1 iter_args(%acc = %in, %acct = %t0, %all = %t0) -> (!stream.resource<external>, !stream.timepoint, !stream.timepoint) {
+    %new, %newt = stream.resource.alloca uninitialized : !stream.resource<external>{%c16} => !stream.timepoint
+    %k, %kt = stream.cmd.call @keep(%acc) await(%acct) : (!stream.resource<external>{%c16}) -> (!stream.resource<external>{%c16}) => !stream.timepoint
+    %w = stream.timepoint.join max(%kt, %newt) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%k, %k, %new) : (!stream.resource<external>{%c16}, !stream.resource<external>{%c16}, !stream.resource<external>{%c16}) => !stream.timepoint
+    %all2 = stream.timepoint.join max(%all, %d) => !stream.timepoint
+    scf.yield %new, %d, %all2 : !stream.resource<external>, !stream.timepoint, !stream.timepoint
+  }
+  return
+}
