@@ -660,8 +660,20 @@ private:
       // does.
       bool moved = carryToOtherDevices(forOp.getRegionIterArgs(),
                                        yield.getOperands(), &op);
-      if (!carryFlags(forOp.getRegionIterArgs(), yield.getOperands()) && !moved)
+      bool flagsChanged =
+          carryFlags(forOp.getRegionIterArgs(), yield.getOperands());
+      std::optional<APInt> tripCount = forOp.getStaticTripCount();
+      if (!moved && tripCount && tripCount->isOne())
+        return success(); // nothing repeats
+      if (!moved && !flagsChanged)
         return checkRepeats(&op, before);
+      // The second iteration may free what the first kept (or the
+      // reverse); with a dynamic trip count it may not run at all.
+      if (flagsChanged && !tripCount && upperBoundLoops.insert(&op).second)
+        op.emitRemark() << "peak live bytes are an upper bound: the walk "
+                           "counts a second iteration of this loop, whose "
+                           "owned flags differ from the first's, and it may "
+                           "run only one";
       before = snapshot();
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
@@ -862,6 +874,7 @@ private:
   // The owned flags known where the walk is (see conditionValue).
   llvm::DenseMap<Value, bool> flags;
   bool unknownCondition = false;
+  llvm::SmallPtrSet<Operation *, 2> upperBoundLoops;
 };
 
 // "3x5" -> {3, 5}; "" (a rank-0 input) -> {}.

@@ -348,3 +348,45 @@ func.func @flagged_loop_kept(%v: !hal.buffer_view) {
   }
   return
 }
+
+// -----
+
+// The flagged loop of @flagged_loop run once (a static trip count of 1):
+// its one iteration frees nothing and is not repeated, so the peak is the
+// input and the new value. Run a dynamic number of times: the walk counts
+// the second iteration's peak too, which may not run, and says so.
+// CHECK-LABEL: remark: peak live bytes: 32 (inputs 16, allocated 16)
+// CHECK: remark: peak live bytes are an upper bound: the walk counts a second iteration of this loop, whose owned flags differ from the first's, and it may run only one
+// CHECK: remark: peak live bytes: 48 (inputs 16, allocated 32)
+func.func @flagged_loop_once(%v: !hal.buffer_view) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%c16}
+  %t0 = stream.timepoint.immediate => !stream.timepoint
+  %r, %rt, %done = scf.for %i = %c0 to %c1 step %c1 iter_args(%acc = %in, %acct = %t0, %all = %t0) -> (!stream.resource<external>, !stream.timepoint, !stream.timepoint) {
+    %new, %newt = stream.resource.alloca uninitialized : !stream.resource<external>{%c16} => !stream.timepoint
+    %w = stream.timepoint.join max(%acct, %newt) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%acc, %acc, %new) : (!stream.resource<external>{%c16}, !stream.resource<external>{%c16}, !stream.resource<external>{%c16}) => !stream.timepoint
+    %all2 = stream.timepoint.join max(%all, %d) => !stream.timepoint
+    scf.yield %new, %d, %all2 : !stream.resource<external>, !stream.timepoint, !stream.timepoint
+  }
+  return
+}
+func.func @flagged_loop_dynamic(%v: !hal.buffer_view, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%c16}
+  %t0 = stream.timepoint.immediate => !stream.timepoint
+  %r, %rt, %done = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %in, %acct = %t0, %all = %t0) -> (!stream.resource<external>, !stream.timepoint, !stream.timepoint) {
+    %new, %newt = stream.resource.alloca uninitialized : !stream.resource<external>{%c16} => !stream.timepoint
+    %w = stream.timepoint.join max(%acct, %newt) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%acc, %acc, %new) : (!stream.resource<external>{%c16}, !stream.resource<external>{%c16}, !stream.resource<external>{%c16}) => !stream.timepoint
+    %all2 = stream.timepoint.join max(%all, %d) => !stream.timepoint
+    scf.yield %new, %d, %all2 : !stream.resource<external>, !stream.timepoint, !stream.timepoint
+  }
+  return
+}
