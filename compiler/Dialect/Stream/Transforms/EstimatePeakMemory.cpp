@@ -162,18 +162,41 @@ public:
 private:
   // A loop's iter_arg or result (an index carried with a tensor's dims):
   // known when every value passed into the position is the same.
+  // A value passed in may depend on the position itself (an scf.if in the
+  // body choosing between a new dim and the carried one, folded to a
+  // select): the first value passed in that does not is assumed for every
+  // member, and kept if every value passed in then agrees.
   std::optional<int64_t> carried(Value value) {
     std::optional<CarriedPosition> position = getCarriedPosition(value);
     if (!position)
       return std::nullopt;
     std::optional<int64_t> common;
+    SmallVector<Value> dependent;
     for (OpOperand *in : position->incoming) {
       if (llvm::is_contained(position->values, in->get()))
         continue; // passed on unchanged
+      auto saved = known;
       std::optional<int64_t> incoming = evaluate(in->get());
-      if (!incoming || (common && *common != *incoming))
+      if (!incoming) {
+        known = std::move(saved); // may be known under the assumption below
+        dependent.push_back(in->get());
+        continue;
+      }
+      if (common && *common != *incoming)
         return std::nullopt;
       common = incoming;
+    }
+    if (!common || dependent.empty())
+      return common;
+    auto saved = known;
+    for (Value member : position->values)
+      known[member] = common;
+    for (Value in : dependent) {
+      std::optional<int64_t> incoming = evaluate(in);
+      if (!incoming || *incoming != *common) {
+        known = std::move(saved);
+        return std::nullopt;
+      }
     }
     return common;
   }
