@@ -102,9 +102,10 @@ FEATURES = {
                                           "programs of dynamic shape (ferry-compile crashes "
                                           "importing them now and then)"),
     "linalg_dynamic": (True, "the linalg steps in programs of dynamic shape"),
-    "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "
-                                     "or results may be arguments, constants, captured values "
-                                     "or values used again (the walk gives no peak)"),
+    "indeterminate_carried": (True, "with tensor_regions, loops and ifs whose carried values "
+                                    "or results may be arguments, constants, captured values "
+                                    "or values used again (reference counting carries an owned "
+                                    "flag beside such a position)"),
     # Issues 14 and 15: tensor ops, element types, slices (tensor_gen.py).
     "types_half": (True, "f16 and bf16 tensors: truncf from f32, elementwise ops, extf back, "
                          "arguments and results (bf16 as <u2 bits)"),
