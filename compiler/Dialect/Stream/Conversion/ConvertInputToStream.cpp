@@ -1322,9 +1322,8 @@ private:
   // may hold on some path a value the function cannot hand to its caller as
   // its own: a constant, an argument (for a caller in the module, which
   // takes ownership), storage already returned, or a value the function
-  // makes outside the op that it uses again besides passing it in (the
-  // result would alias it). Followed through the values passed into each
-  // position.
+  // still uses after the op (the result would alias it). Followed through
+  // the values passed into each position.
   bool mayCarryBorrowed(Value resource,
                         const llvm::SmallPtrSetImpl<Value> &returned) {
     std::optional<CarriedPosition> start = getCarriedPosition(resource);
@@ -1351,9 +1350,14 @@ private:
           return true;
         continue;
       }
-      bool inside = regionOp &&
-                    regionOp->isAncestor(value.getParentBlock()->getParentOp());
-      if (!inside && !value.hasOneUse())
+      // Used after the op (in the block that holds both): the result may
+      // be that value while the function still needs it.
+      Block *block = value.getParentBlock();
+      Operation *anchor = block->findAncestorOpInBlock(*regionOp);
+      if (anchor && llvm::any_of(value.getUsers(), [&](Operation *user) {
+            Operation *use = block->findAncestorOpInBlock(*user);
+            return use && anchor->isBeforeInBlock(use);
+          }))
         return true;
     }
     return false;
