@@ -1321,17 +1321,21 @@ private:
   // Whether `resource`, a result of a region op (a loop's or a branch's),
   // may hold on some path a value the function cannot hand to its caller as
   // its own: a constant, an argument (for a caller in the module, which
-  // takes ownership), storage already returned, or a value the function
+  // takes ownership), storage returned as another result (directly, in
+  // `returned`, or possibly, in `returnedLeaves`), or a value the function
   // still uses after the op (the result would alias it). Followed through
-  // the values passed into each position.
+  // the values passed into each position; what it may hold is added to
+  // `returnedLeaves` when it is not.
   bool mayCarryBorrowed(Value resource,
-                        const llvm::SmallPtrSetImpl<Value> &returned) {
+                        const llvm::SmallPtrSetImpl<Value> &returned,
+                        llvm::DenseSet<Value> &returnedLeaves) {
     std::optional<CarriedPosition> start = getCarriedPosition(resource);
     if (!start)
       return false;
     Operation *regionOp = resource.getDefiningOp();
     SmallVector<Value> work{resource};
     llvm::DenseSet<Value> seen;
+    SmallVector<Value> leaves;
     while (!work.empty()) {
       Value value = work.pop_back_val();
       if (!seen.insert(value).second)
@@ -1341,8 +1345,10 @@ private:
           work.push_back(in->get());
         continue;
       }
-      if (value.getDefiningOp<AsyncConstantOp>() || returned.contains(value))
+      if (value.getDefiningOp<AsyncConstantOp>() || returned.contains(value) ||
+          returnedLeaves.contains(value))
         return true;
+      leaves.push_back(value);
       // The host's own argument may go back to it as a view; a caller in
       // the module would take ownership of it.
       if (auto importOp = value.getDefiningOp<TensorImportOp>()) {
@@ -1360,6 +1366,7 @@ private:
           }))
         return true;
     }
+    returnedLeaves.insert(leaves.begin(), leaves.end());
     return false;
   }
 
@@ -1381,6 +1388,12 @@ private:
       setAffinity(storage.resource.getDefiningOp(),
                   boundaryAffinity(func.getResultAttrDict(index)));
     }
+    // Every result's storage, for a carried result that may be one of them.
+    llvm::SmallPtrSet<Value, 4> allResults;
+    for (const TensorStorage &storage : results)
+      if (storage.resource)
+        allResults.insert(storage.resource);
+    llvm::DenseSet<Value> returnedLeaves;
     for (auto [index, operand] : llvm::enumerate(op.getOperands())) {
       // A scalar is returned as it is.
       if (!isTensor(operand.getType())) {
@@ -1402,7 +1415,7 @@ private:
       if (storage.resource.getDefiningOp<AsyncConstantOp>() ||
           (calledInternally && ((importOp && !importOp.getConsume()) ||
                                 returned.contains(storage.resource))) ||
-          mayCarryBorrowed(storage.resource, returned)) {
+          mayCarryBorrowed(storage.resource, allResults, returnedLeaves)) {
         storage.resource = AsyncTransferOp::create(
             builder, op.getLoc(), resourceType(Lifetime::External),
             storage.resource, storage.size, storage.size);

@@ -691,12 +691,16 @@ private:
       if (!moved && !flagsChanged)
         return checkRepeats(&op, before);
       // The second iteration may free what the first kept (or the
-      // reverse); with a dynamic trip count it may not run at all.
-      if (flagsChanged && !tripCount && upperBoundLoops.insert(&op).second)
+      // reverse), or start from other devices; with a dynamic trip count
+      // it may not run at all. (Not in a loop, moved buffers get the larger
+      // counts below, and a remark of their own.)
+      bool inLoop = op.getParentOfType<LoopLikeOpInterface>() != nullptr;
+      if (!tripCount && (flagsChanged || (moved && inLoop)) &&
+          upperBoundLoops.insert(&op).second)
         op.emitRemark() << "peak live bytes are an upper bound: the walk "
                            "counts a second iteration of this loop, whose "
-                           "owned flags differ from the first's, and it may "
-                           "run only one";
+                           "owned flags or carried buffers' devices differ "
+                           "from the first's, and it may run only one";
       before = snapshot();
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
@@ -713,8 +717,7 @@ private:
         return failure();
       // (Not in a loop: the larger counts stay after the loop, and an outer
       // iteration would then leave more live than it found.)
-      if (moved && !forOp.getStaticTripCount() &&
-          !op.getParentOfType<LoopLikeOpInterface>()) {
+      if (moved && !tripCount && !inLoop) {
         takeLarger(start, snapshot());
         op.emitRemark() << "peak live bytes per device are an upper bound "
                            "after this loop: it may run no iteration, and "

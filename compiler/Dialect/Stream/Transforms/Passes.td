@@ -374,7 +374,8 @@ def EstimatePeakMemoryPass
     first iteration changes a flag is walked a second time from what it
     yielded, and that one must repeat; with a dynamic trip count the second
     may not run, so the peak is an upper bound, said in a remark (a trip
-    count of 1 walks once). A flag the walk cannot evaluate (an `scf.if`
+    count of 1 walks once), as for a loop nested in another whose carried
+    buffer moves to another device. A flag the walk cannot evaluate (an `scf.if`
     on an unknown condition chose it) counts its free as not freeing: an
     upper bound, said in a remark. A release of a carried value is counted
     as its one owner's (its root is only the position's first value).

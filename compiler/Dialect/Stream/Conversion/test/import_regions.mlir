@@ -260,3 +260,26 @@ func.func @returns_carried_used_again(%a: tensor<4xi32>, %n: index) -> (tensor<4
   %z = arith.muli %x, %x : tensor<4xi32>
   return %r, %z : tensor<4xi32>, tensor<4xi32>
 }
+
+// -----
+
+// A loop's result that may be another result of the function (no
+// iteration leaves it the initial value, which is returned too): the same
+// storage would go back twice, so the loop's result is copied (random test
+// seed 16: "the buffer was already deallocated").
+// CHECK-LABEL: func.func @returns_carried_twice(
+// CHECK: %[[X:.+]] = stream.async.dispatch.entry
+// CHECK: %[[R:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[X]])
+// CHECK: %[[C:.+]] = stream.async.transfer %[[R]]
+// CHECK: stream.tensor.export %[[C]]
+// CHECK: stream.tensor.export %[[X]]
+func.func @returns_carried_twice(%a: tensor<4xi32>, %n: index) -> (tensor<4xi32>, tensor<4xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = arith.addi %a, %a : tensor<4xi32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<4xi32>) {
+    %y = arith.addi %acc, %acc : tensor<4xi32>
+    scf.yield %y : tensor<4xi32>
+  }
+  return %r, %x : tensor<4xi32>, tensor<4xi32>
+}
