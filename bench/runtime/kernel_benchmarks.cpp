@@ -291,6 +291,10 @@ void BM_MLPBatch256_Ferry(benchmark::State &state) {
                                      ? "expected one result"
                                      : results.status().toString().c_str());
   }
+  // Queue operations local-task ran on the calling thread, per call.
+  auto *local = static_cast<LocalDevice *>(runner.device.get());
+  state.counters["inline_ops"] = benchmark::Counter(
+      double(local->operationsRunInline()), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_MLPBatch256_Ferry)
     ->ArgName("local_task2")
