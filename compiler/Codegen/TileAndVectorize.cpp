@@ -137,6 +137,17 @@ bool hasVectorizableBody(linalg::LinalgOp op) {
   });
 }
 
+/// Whether an operand is a memref of elements narrower than a byte (i1).
+/// Memory holds one byte per i1, but a vector<Nxi1> load or store in LLVM
+/// is bit-packed (N bits): vectorized, a mask read 16 bytes as 16 bits.
+bool hasSubByteMemref(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && memref.getElementType().isIntOrFloat() &&
+           memref.getElementType().getIntOrFloatBitWidth() < 8;
+  });
+}
+
 bool hasDynamicShape(linalg::LinalgOp op) {
   return llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
 }
@@ -578,7 +589,8 @@ LogicalResult tileAndVectorize(ModuleOp module, const VectorTarget &target) {
     if (ops.empty())
       continue;
     for (linalg::LinalgOp op : ops) {
-      if (!resultElementType(op).isIntOrFloat() || !hasVectorizableBody(op))
+      if (!resultElementType(op).isIntOrFloat() || !hasVectorizableBody(op) ||
+          hasSubByteMemref(op))
         continue;
       LogicalResult done = success();
       if (isRowMajorMatmul(op))

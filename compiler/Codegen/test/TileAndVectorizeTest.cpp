@@ -142,6 +142,30 @@ func.func @scale(%x: tensor<64x1024xf32>, %out: tensor<64x1024xf32>)
   EXPECT_EQ(text.find("vector<64xf32>"), std::string::npos) << text;
 }
 
+TEST(TileAndVectorizeTest, MasksInMemoryStayScalar) {
+  // A select on an i1 mask read from memory (one byte per element): a
+  // vector<16xi1> load would read 16 bits, so the op stays scalar loops.
+  std::string text = lower(R"mlir(
+#map = affine_map<(d0) -> (d0)>
+func.func @pick(%m: tensor<1024xi1>, %x: tensor<1024xf32>,
+                %out: tensor<1024xf32>) -> tensor<1024xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #map, #map],
+                       iterator_types = ["parallel"]}
+      ins(%m, %x : tensor<1024xi1>, tensor<1024xf32>)
+      outs(%out : tensor<1024xf32>) {
+  ^bb0(%b: i1, %v: f32, %o: f32):
+    %zero = arith.constant 0.0 : f32
+    %s = arith.select %b, %v, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("llvm.select"), std::string::npos) << text;
+  EXPECT_EQ(text.find("xi1>"), std::string::npos) << text;
+}
+
 /// An elementwise op writing `%out` (of `type`) from `%x`; `body` computes
 /// `%m` from `%v` (the input) and `%o` (the output's old value).
 std::string elementwise(const char *type, const char *body) {
