@@ -18,7 +18,9 @@
 //     error and the call returns it when it is known at submission;
 //   - otherwise `signal` is signaled when the operation's effects are visible.
 // A synchronous driver does all of this before returning; an asynchronous one
-// returns OK once the operation is queued and resolves `signal` later.
+// returns OK once the operation is queued and resolves `signal` later (or
+// once it ran a small one on the calling thread: `signal` is then resolved,
+// and a failure still arrives only through it).
 //
 // Statistics: the allocator counts memory; the device counts the operations
 // it really ran (copies, fills, dispatches, ...), so tools report what
