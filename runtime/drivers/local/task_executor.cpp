@@ -80,9 +80,10 @@ void TaskExecutor::releaseClaim() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     running_ = false;
-    // Items queued meanwhile waited for this one; the queue thread, if
-    // parked, needs waking to run them.
-    wake = !queue_.empty() && std::exchange(queueThreadParked_, false);
+    // Items queued meanwhile waited for this one (and a shutdown() begun
+    // meanwhile waits to drain): the queue thread, if parked, needs waking.
+    wake = (!queue_.empty() || stopping_) &&
+           std::exchange(queueThreadParked_, false);
   }
   if (wake) {
     queueWakeUps_.fetch_add(1, std::memory_order_relaxed);
