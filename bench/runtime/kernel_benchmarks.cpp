@@ -14,7 +14,9 @@
 //   row sum            4096x4096 f32  vs  the same memcpy bandwidth
 //   MLP, batch 256     samples/mlp.mlir at batch 256, one call of @main;
 //                      NumPy's time is measured beside it by
-//                      bench/kernels/mlp_vs_numpy.sh
+//                      bench/kernels/mlp_vs_numpy.sh; `inline_ops` counts
+//                      the queue operations per call local-task ran on
+//                      the calling thread
 // Results are spot-checked against a scalar reference; a wrong result skips
 // the benchmark with an error. Modules are found through FERRY_BENCH_KERNELS
 // (a directory holding sgemm.fvm, batch_matmul.fvm, conv2d.fvm,
@@ -501,6 +503,10 @@ void BM_MLPBatch256_Ferry(benchmark::State &state) {
                                      ? "expected one result"
                                      : results.status().toString().c_str());
   }
+  // Queue operations local-task ran on the calling thread, per call.
+  auto *local = static_cast<LocalDevice *>(runner.device.get());
+  state.counters["inline_ops"] = benchmark::Counter(
+      double(local->operationsRunInline()), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_MLPBatch256_Ferry)
     ->ArgName("local_task2")

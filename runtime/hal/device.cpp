@@ -230,12 +230,13 @@ static QueueOperation describe(QueueOperationKind kind, uint64_t bytes = 0) {
 template <typename Work>
 Status Device::enqueue(const std::shared_ptr<Fence> &wait,
                        const std::shared_ptr<Fence> &signal,
-                       const QueueOperation &operation, Work &&work) {
+                       const QueueOperation &operation, WorkHints hints,
+                       Work &&work) {
   // The observer attached at submission hears about the execution; without
   // one the work runs unwrapped.
   if (DeviceObserver *observer = observer_.load(std::memory_order_acquire))
     return enqueue(
-        wait, signal,
+        wait, signal, hints,
         [this, observer, operation, work = std::forward<Work>(work)]() mutable {
           QueueOperation observed = operation;
           observed.start = QueueOperation::Clock::now();
@@ -245,21 +246,22 @@ Status Device::enqueue(const std::shared_ptr<Fence> &wait,
           observer->onQueueOperation(*this, observed);
           return status;
         });
-  return enqueue(wait, signal, std::forward<Work>(work));
+  return enqueue(wait, signal, hints, std::forward<Work>(work));
 }
 
 template <typename Work>
 Status Device::enqueue(const std::shared_ptr<Fence> &wait,
-                       const std::shared_ptr<Fence> &signal, Work &&work) {
+                       const std::shared_ptr<Fence> &signal, WorkHints hints,
+                       Work &&work) {
   if (!executesInline_)
-    return submit(wait, signal, std::forward<Work>(work));
+    return submit(wait, signal, std::forward<Work>(work), hints);
   return runOrdered(wait, signal, work);
 }
 
 Status Device::barrier(const std::shared_ptr<Fence> &wait,
                        const std::shared_ptr<Fence> &signal,
                        QueueOperationKind kind) {
-  return enqueue(wait, signal, describe(kind), [this] {
+  return enqueue(wait, signal, describe(kind), {.selfContained = true}, [this] {
     barriers_.fetch_add(1, std::memory_order_relaxed);
     return okStatus();
   });
@@ -295,11 +297,12 @@ Device::queueAlloca(const std::shared_ptr<Fence> &wait,
     return reject(signal, buffer.status().withContext(context()));
   auto operation = describe(QueueOperationKind::kAlloca, size);
   Status status =
-      enqueue(wait, signal, operation, [this, b = *buffer, context] {
-        allocas_.fetch_add(1, std::memory_order_relaxed);
-        Status status = allocator_->commitPooled(*b);
-        return status.ok() ? status : status.withContext(context());
-      });
+      enqueue(wait, signal, operation, {.selfContained = true},
+              [this, b = *buffer, context] {
+                allocas_.fetch_add(1, std::memory_order_relaxed);
+                Status status = allocator_->commitPooled(*b);
+                return status.ok() ? status : status.withContext(context());
+              });
   if (!status.ok())
     return status;
   return buffer;
@@ -336,11 +339,12 @@ Status Device::queueDealloca(const std::shared_ptr<Fence> &wait,
     return barrier(wait, signal, QueueOperationKind::kDealloca);
   auto operation =
       describe(QueueOperationKind::kDealloca, buffer->byteLength());
-  return enqueue(wait, signal, operation, [this, buffer, context] {
-    deallocas_.fetch_add(1, std::memory_order_relaxed);
-    Status status = buffer->release();
-    return status.ok() ? status : status.withContext(context());
-  });
+  return enqueue(wait, signal, operation, {.selfContained = true},
+                 [this, buffer, context] {
+                   deallocas_.fetch_add(1, std::memory_order_relaxed);
+                   Status status = buffer->release();
+                   return status.ok() ? status : status.withContext(context());
+                 });
 }
 
 Status Device::queueBarrier(const std::shared_ptr<Fence> &wait,
@@ -390,7 +394,8 @@ Status Device::queueFill(const std::shared_ptr<Fence> &wait,
   if (!status.ok())
     return reject(signal, status);
   auto operation = describe(QueueOperationKind::kFill, length);
-  return enqueue(wait, signal, operation, [=, this] {
+  WorkHints hints{.selfContained = !target->transferSource(), .bytes = length};
+  return enqueue(wait, signal, operation, hints, [=, this] {
     if (!target->data())
       return target->requireLive(context());
     bool mirror = target->transferSource() != nullptr;
@@ -440,7 +445,10 @@ Status Device::queueCopy(const std::shared_ptr<Fence> &wait,
   if (!status.ok())
     return reject(signal, status);
   auto operation = describe(QueueOperationKind::kCopy, length);
-  return enqueue(wait, signal, operation, [=, this] {
+  WorkHints hints{.selfContained =
+                      !source->transferSource() && !target->transferSource(),
+                  .bytes = 2 * length};
+  return enqueue(wait, signal, operation, hints, [=, this] {
     if (!source->data())
       return source->requireLive(context());
     if (!target->data())
@@ -487,23 +495,28 @@ Status Device::queueDispatch(
   operation.kernel = kernel;
   operation.elementType = elementType;
   operation.elementCount = count;
-  return enqueue(wait, signal, operation, [=, this, held = std::move(held)] {
-    std::vector<uint8_t *> pointers;
-    pointers.reserve(held.size());
-    for (const auto &buffer : held) {
-      if (!buffer->data())
-        return buffer->requireLive(context());
-      pointers.push_back(buffer->data());
-    }
-    FERRY_RETURN_IF_ERROR(transferMirrorsIn(held));
-    dispatches_.fetch_add(1, std::memory_order_relaxed);
-    Status status = executeDispatch(kernel, elementType, count, pointers);
-    if (!status.ok())
-      return status.withContext(context());
-    const Buffer &output = *held.back();
-    return output.transferSource() ? transferMirror(output, /*in=*/false)
-                                   : okStatus();
-  });
+  WorkHints hints{.selfContained = true,
+                  .bytes = held.size() * count * elementByteSize(elementType)};
+  for (const auto &buffer : held)
+    hints.selfContained &= !buffer->transferSource();
+  return enqueue(
+      wait, signal, operation, hints, [=, this, held = std::move(held)] {
+        std::vector<uint8_t *> pointers;
+        pointers.reserve(held.size());
+        for (const auto &buffer : held) {
+          if (!buffer->data())
+            return buffer->requireLive(context());
+          pointers.push_back(buffer->data());
+        }
+        FERRY_RETURN_IF_ERROR(transferMirrorsIn(held));
+        dispatches_.fetch_add(1, std::memory_order_relaxed);
+        Status status = executeDispatch(kernel, elementType, count, pointers);
+        if (!status.ok())
+          return status.withContext(context());
+        const Buffer &output = *held.back();
+        return output.transferSource() ? transferMirror(output, /*in=*/false)
+                                       : okStatus();
+      });
 }
 
 Status Device::queueDispatchEntry(
@@ -598,8 +611,13 @@ Status Device::queueDispatchEntry(
   operation.executable = executable->name();
   operation.entry = entry.name;
   operation.workgroups = workgroups;
+  WorkHints hints{.selfContained = true};
+  for (const DispatchBinding &binding : held) {
+    hints.selfContained &= !binding.buffer->transferSource();
+    hints.bytes += binding.length;
+  }
   return enqueue(
-      wait, signal, operation,
+      wait, signal, operation, hints,
       [=, this, held = std::move(held), constants = std::move(constants)] {
         const Executable::Entry &entry = executable->entries()[entryIndex];
         std::vector<void *> pointers;
@@ -695,10 +713,12 @@ Status Device::queueHostCall(const std::shared_ptr<Fence> &wait,
   if (!call)
     return reject(signal, invalidArgument(context(), ": the call is empty"));
   auto operation = describe(QueueOperationKind::kHostCall);
-  return enqueue(wait, signal, operation, [this, call = std::move(call)] {
-    hostCalls_.fetch_add(1, std::memory_order_relaxed);
-    return call();
-  });
+  // A host call may block on anything: never run on the submitting thread.
+  return enqueue(wait, signal, operation, {.selfContained = false},
+                 [this, call = std::move(call)] {
+                   hostCalls_.fetch_add(1, std::memory_order_relaxed);
+                   return call();
+                 });
 }
 
 Status validateDispatch(BuiltinKernel kernel, ElementType elementType,

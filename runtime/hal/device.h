@@ -18,7 +18,9 @@
 //     error and the call returns it when it is known at submission;
 //   - otherwise `signal` is signaled when the operation's effects are visible.
 // A synchronous driver does all of this before returning; an asynchronous one
-// returns OK once the operation is queued and resolves `signal` later.
+// returns OK once the operation is queued and resolves `signal` later (or
+// once it ran a small one on the calling thread: `signal` is then resolved,
+// and a failure still arrives only through it).
 //
 // Statistics: the allocator counts memory; the device counts the operations
 // it really ran (copies, fills, dispatches, ...), so tools report what
@@ -249,13 +251,25 @@ protected:
       : name_(std::move(name)), allocator_(std::move(allocator)),
         executesInline_(executesInline) {}
 
+  // What the base knows about submitted work, for an asynchronous driver
+  // choosing the thread that runs it.
+  struct WorkHints {
+    // The work waits on nothing but `wait`: it makes no host call and no
+    // transfer through another device's queue, so running it on the
+    // submitting thread cannot block on work queued after it.
+    bool selfContained = false;
+    // Bytes it reads and writes (of every binding, the range filled or
+    // copied; 0 for allocas, deallocas and barriers): its cost estimate.
+    uint64_t bytes = 0;
+  };
   // Runs `work` in queue order once `wait` is signaled and resolves `signal`
   // with its status (failing it with `wait`'s failure without running `work`
   // if `wait` failed). Synchronous drivers run it before returning and
-  // return its status; asynchronous ones return OK once it is queued.
+  // return its status; asynchronous ones return OK once it is queued (or
+  // once they ran it on the calling thread, which `hints` may allow).
   virtual Status submit(const std::shared_ptr<Fence> &wait,
                         const std::shared_ptr<Fence> &signal,
-                        std::function<Status()> work) = 0;
+                        std::function<Status()> work, WorkHints hints) = 0;
   // What submit() promises, for work that runs now on this thread: waits for
   // `wait`, runs `work` and resolves `signal` with its status (or with
   // `wait`'s failure, without running it). Inline drivers' submit(), the
@@ -324,13 +338,14 @@ private:
   // submit(), or inline for drivers that execute inline.
   template <typename Work>
   Status enqueue(const std::shared_ptr<Fence> &wait,
-                 const std::shared_ptr<Fence> &signal, Work &&work);
+                 const std::shared_ptr<Fence> &signal, WorkHints hints,
+                 Work &&work);
   // The same, reporting the execution as `operation` (with its timing and
   // outcome) to the observer attached at submission, if any.
   template <typename Work>
   Status enqueue(const std::shared_ptr<Fence> &wait,
                  const std::shared_ptr<Fence> &signal,
-                 const QueueOperation &operation, Work &&work);
+                 const QueueOperation &operation, WorkHints hints, Work &&work);
 
   std::string name_;
   std::shared_ptr<Allocator> allocator_;

@@ -7,7 +7,8 @@
 // while an observer is attached reports to that observer: the device reads
 // the clock around the operation's execution and calls onQueueOperation once
 // it has run (successfully or not), on the thread that ran it: the caller's
-// thread for local-sync, the device's queue thread for local-task. Operations
+// thread for local-sync, the device's queue thread for local-task (or the
+// caller's, for a small operation it ran inline: local_device.h). Operations
 // rejected at submission (bad arguments, missing capability bits) and
 // operations skipped because their wait fence failed never run and are not
 // reported.

@@ -1,7 +1,8 @@
 // hal.device.queue.dispatch.entry end to end: modules built with the tests'
 // BytecodeWriter carry the test executables (runtime/hal/testing/
 // test_executable.c), a Context loads them and runs their entries on
-// local-sync and local-task, which must agree. Checks before any workgroup
+// local-sync and local-task (running small dispatches on the calling thread
+// or queueing every one), which must agree. Checks before any workgroup
 // runs are proven by an output the kernel would have written staying as it
 // was.
 #include <cstring>
@@ -99,12 +100,17 @@ struct Recorder : hal::DeviceObserver {
   std::vector<std::string> names;
 };
 
-class DispatchEntryTest : public ::testing::TestWithParam<bool> {
+enum class Driver { kSync, kTask, kTaskQueued };
+
+class DispatchEntryTest : public ::testing::TestWithParam<Driver> {
 protected:
-  // local-task (two workers) for true, local-sync for false.
-  std::shared_ptr<hal::Device> device = LocalDevice::create(
+  // local-task has two workers.
+  std::shared_ptr<LocalDevice> device = LocalDevice::create(
       "device_a",
-      LocalDeviceOptions{.asynchronous = GetParam(), .workerCount = 2});
+      LocalDeviceOptions{.asynchronous = GetParam() != Driver::kSync,
+                         .workerCount = 2,
+                         .inlineSmallOperations =
+                             GetParam() != Driver::kTaskQueued});
 
   Result<Context> makeContext(const std::vector<uint8_t> &file) {
     Result<Module> module = Module::load(file);
@@ -134,9 +140,19 @@ protected:
   }
 };
 
-INSTANTIATE_TEST_SUITE_P(Drivers, DispatchEntryTest, ::testing::Bool(),
+INSTANTIATE_TEST_SUITE_P(Drivers, DispatchEntryTest,
+                         ::testing::Values(Driver::kSync, Driver::kTask,
+                                           Driver::kTaskQueued),
                          [](const auto &info) {
-                           return info.param ? "LocalTask" : "LocalSync";
+                           switch (info.param) {
+                           case Driver::kSync:
+                             return "LocalSync";
+                           case Driver::kTask:
+                             return "LocalTask";
+                           case Driver::kTaskQueued:
+                             return "LocalTaskQueued";
+                           }
+                           return "";
                          });
 
 // main(lhs, rhs) -> lhs + rhs over a 3x2x1 grid, as the compiler lowers a
@@ -171,6 +187,11 @@ TEST_P(DispatchEntryTest, AddsOverAGrid) {
     EXPECT_TRUE(op.ok);
   }
   EXPECT_EQ(dispatches, 1u);
+  // The program's queue is idle when it allocates the result and then
+  // dispatches: local-task runs both on the calling thread (with the same
+  // result, stats and report) unless told to queue them.
+  EXPECT_EQ(device->operationsRunInline(),
+            GetParam() == Driver::kTask ? 2u : 0u);
 }
 
 TEST_P(DispatchEntryTest, EveryWorkgroupRunsOnce) {

@@ -2,7 +2,8 @@
 // module of lowerDispatchesToLLVM for a 512-bit target (the numbers are
 // checked by ExecutableCompilerTest): the matmul's register blocks as FMAs
 // of 32-lane vectors with B packed into a stack buffer, the row sum as
-// reassociable vector reductions, an elementwise op as 64-lane vectors, a
+// reassociable vector reductions, an elementwise op as 16-lane vectors (one
+// register: load, compute and store one at a time), a
 // large output only written with non-temporal stores; and nothing
 // vectorized for a target without SIMD (vectorBits 0).
 #include "compiler/Codegen/TileAndVectorize.h"
@@ -326,7 +327,7 @@ func.func @row_sum(%x: tensor<64x4096xf32>, %out: tensor<64xf32>)
   EXPECT_NE(text.find("vector<64xf32>"), std::string::npos);
 }
 
-TEST(TileAndVectorizeTest, ElementwiseBecomesVectorsOfFourRegisters) {
+TEST(TileAndVectorizeTest, ElementwiseBecomesVectorsOfOneRegister) {
   std::string text = lower(R"mlir(
 #map = affine_map<(d0, d1) -> (d0, d1)>
 func.func @scale(%x: tensor<64x1024xf32>, %out: tensor<64x1024xf32>)
@@ -344,7 +345,33 @@ func.func @scale(%x: tensor<64x1024xf32>, %out: tensor<64x1024xf32>)
 )mlir",
                            512);
   EXPECT_NE(text.find("llvm.fmul"), std::string::npos) << text;
-  EXPECT_NE(text.find("vector<64xf32>"), std::string::npos);
+  EXPECT_NE(text.find("vector<16xf32>"), std::string::npos);
+  // Not 4 registers at a time: LLVM then grouped 4 loads and 4 stores.
+  EXPECT_EQ(text.find("vector<64xf32>"), std::string::npos) << text;
+}
+
+TEST(TileAndVectorizeTest, MasksInMemoryStayScalar) {
+  // A select on an i1 mask read from memory (one byte per element): a
+  // vector<16xi1> load would read 16 bits, so the op stays scalar loops.
+  std::string text = lower(R"mlir(
+#map = affine_map<(d0) -> (d0)>
+func.func @pick(%m: tensor<1024xi1>, %x: tensor<1024xf32>,
+                %out: tensor<1024xf32>) -> tensor<1024xf32> {
+  %r = linalg.generic {indexing_maps = [#map, #map, #map],
+                       iterator_types = ["parallel"]}
+      ins(%m, %x : tensor<1024xi1>, tensor<1024xf32>)
+      outs(%out : tensor<1024xf32>) {
+  ^bb0(%b: i1, %v: f32, %o: f32):
+    %zero = arith.constant 0.0 : f32
+    %s = arith.select %b, %v, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
+)mlir",
+                           512);
+  EXPECT_NE(text.find("llvm.select"), std::string::npos) << text;
+  EXPECT_EQ(text.find("xi1>"), std::string::npos) << text;
 }
 
 /// An elementwise op writing `%out` (of `type`) from `%x`; `body` computes
@@ -381,13 +408,15 @@ TEST(TileAndVectorizeTest, LargeWriteOnlyOutputIsStoredNontemporally) {
   std::string text =
       lower(elementwise("tensor<4194304xf32>", kScale).c_str(), 512,
             /*nontemporalStores=*/true);
-  // 64-byte aligned streaming stores where the address is aligned (a
-  // run-time test), plain stores where it is not, one SFENCE per workgroup.
-  EXPECT_NE(text.find("{alignment = 64 : i64, nontemporal} : vector<64xf32>"),
+  // 64-byte aligned streaming stores of one register each where the address
+  // is aligned (a run-time test), plain stores where it is not, one SFENCE
+  // per workgroup.
+  EXPECT_NE(text.find("{alignment = 64 : i64, nontemporal} : vector<16xf32>"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("{alignment = 4 : i64} : vector<64xf32>"),
+  EXPECT_NE(text.find("{alignment = 4 : i64} : vector<16xf32>"),
             std::string::npos);
+  EXPECT_EQ(text.find("vector<64xf32>"), std::string::npos);
   EXPECT_NE(text.find("llvm.x86.sse.sfence"), std::string::npos);
 }
 
@@ -405,7 +434,7 @@ TEST(TileAndVectorizeTest, SmallOutputIsStoredPlainly) {
   std::string text =
       lower(elementwise("tensor<1048576xf32>", kScale).c_str(), 512,
             /*nontemporalStores=*/true);
-  EXPECT_NE(text.find("vector<64xf32>"), std::string::npos) << text;
+  EXPECT_NE(text.find("vector<16xf32>"), std::string::npos) << text;
   EXPECT_EQ(text.find("nontemporal"), std::string::npos);
   EXPECT_EQ(text.find("sfence"), std::string::npos);
 }
@@ -416,14 +445,14 @@ TEST(TileAndVectorizeTest, OutputAlsoReadIsStoredPlainly) {
       lower(elementwise("tensor<4194304xf32>", "%m = arith.addf %v, %o : f32")
                 .c_str(),
             512, /*nontemporalStores=*/true);
-  EXPECT_NE(text.find("vector<64xf32>"), std::string::npos) << text;
+  EXPECT_NE(text.find("vector<16xf32>"), std::string::npos) << text;
   EXPECT_EQ(text.find("nontemporal"), std::string::npos);
 }
 
 TEST(TileAndVectorizeTest, NoNontemporalStoresUnlessTheTargetAsks) {
   std::string text =
       lower(elementwise("tensor<4194304xf32>", kScale).c_str(), 512);
-  EXPECT_NE(text.find("vector<64xf32>"), std::string::npos) << text;
+  EXPECT_NE(text.find("vector<16xf32>"), std::string::npos) << text;
   EXPECT_EQ(text.find("nontemporal"), std::string::npos);
 }
 

@@ -11,6 +11,14 @@ namespace ferry::drivers::local {
 // chunks to helpers costs more than it saves.
 static constexpr uint64_t kParallelGrainBytes = uint64_t(1) << 20;
 
+// local-task runs a self-contained operation touching at most this many
+// bytes on the submitting thread when its queue is idle and its wait fence
+// resolved: two thread hand-offs (to the queue thread, back to a host
+// waiting on the signal fence) cost more than such an operation's work.
+// Larger ones stay on the queue thread, so the host can issue more work
+// (to this device or another) while they run.
+static constexpr uint64_t kInlineMaxBytes = uint64_t(1) << 20;
+
 std::shared_ptr<LocalDevice> LocalDevice::create(std::string_view name,
                                                  LocalDeviceOptions options) {
   hal::AllocatorOptions allocatorOptions;
@@ -74,9 +82,15 @@ hal::DeviceCapabilities LocalDevice::capabilities() const {
 
 Status LocalDevice::submit(const std::shared_ptr<hal::Fence> &wait,
                            const std::shared_ptr<hal::Fence> &signal,
-                           std::function<Status()> work) {
+                           std::function<Status()> work, WorkHints hints) {
   if (!executor_)
     return runOrdered(wait, signal, work);
+  // Like a queued operation, one run here reports its failure through
+  // `signal` only.
+  if (options_.inlineSmallOperations && hints.selfContained &&
+      hints.bytes <= kInlineMaxBytes && (!wait || wait->isResolved()) &&
+      executor_->runIfIdle([&] { (void)runOrdered(wait, signal, work); }))
+    return okStatus();
   signal->addPendingSignal();
   executor_->enqueue([wait, signal, work = std::move(work)]() mutable {
     (void)runOrdered(wait, signal, work);

@@ -6,7 +6,11 @@
 //   local-task      a TaskExecutor: one in-order queue thread per device plus
 //                   helper threads that split copies, fills and dispatches
 //                   (an executable's grid by workgroups);
-//                   queue calls return as soon as the work is queued.
+//                   queue calls return as soon as the work is queued. A
+//                   small self-contained operation (no host call or
+//                   transfer, at most 1 MiB touched) submitted while the
+//                   queue is idle and its wait fence resolved runs on the
+//                   submitting thread instead (helpers still split it).
 //   local-discrete  a TESTING device: local-sync whose default memory is
 //                   not host-visible (a device heap plus a host-visible
 //                   staging heap), with its own address space and imports /
@@ -50,6 +54,10 @@ struct LocalDeviceOptions {
   bool asynchronous = false;
   // Threads sharing one operation on local-task; 0: the machine's cores.
   uint32_t workerCount = 0;
+  // local-task: run small self-contained operations on the submitting
+  // thread when the queue is idle (see above); false queues every one
+  // (tests of the queue thread's path).
+  bool inlineSmallOperations = true;
   // The discrete testing memory model (see above).
   bool discrete = false;
   // false: no external handle types (local-isolated, see above).
@@ -67,11 +75,16 @@ public:
   std::string_view driverName() const override;
   hal::DeviceCapabilities capabilities() const override;
   const LocalDeviceOptions &options() const { return options_; }
+  // local-task: how many queue operations ran on their submitting thread
+  // (see above); 0 on the other configurations.
+  uint64_t operationsRunInline() const {
+    return executor_ ? executor_->itemsRunInline() : 0;
+  }
 
 protected:
   Status submit(const std::shared_ptr<hal::Fence> &wait,
                 const std::shared_ptr<hal::Fence> &signal,
-                std::function<Status()> work) override;
+                std::function<Status()> work, WorkHints hints) override;
   void executeFill(uint8_t *target, uint64_t length, uint64_t pattern,
                    uint32_t patternLength) override;
   void executeCopy(const uint8_t *source, uint8_t *target,

@@ -267,8 +267,15 @@ INSTANTIATE_TEST_SUITE_P(
     Local, QueueTest,
     ::testing::Values(LocalDeviceOptions{},
                       LocalDeviceOptions{.asynchronous = true,
-                                         .workerCount = 2}),
-    [](const auto &info) { return info.param.asynchronous ? "Task" : "Sync"; });
+                                         .workerCount = 2},
+                      LocalDeviceOptions{.asynchronous = true,
+                                         .workerCount = 2,
+                                         .inlineSmallOperations = false}),
+    [](const auto &info) {
+      if (!info.param.asynchronous)
+        return "Sync";
+      return info.param.inlineSmallOperations ? "Task" : "TaskQueued";
+    });
 
 // local-task specifics: calls return before the work runs.
 TEST(LocalTaskTest, AllocaReturnsPendingBufferAndRunsInOrder) {
@@ -346,6 +353,75 @@ TEST(LocalTaskTest, DestroyingTheDeviceDrainsQueuedWork) {
   ASSERT_TRUE(skippedStatus.has_value());
   EXPECT_TRUE(
       failedWith(*skippedStatus, StatusCode::kInternal, "mid-program error"));
+}
+
+// A small operation submitted while the queue is idle and its wait is met
+// runs on the submitting thread (done when the call returns); one behind a
+// pending wait is queued, and so is every operation submitted after it
+// until the queue drains, however ready its own wait: order is kept.
+TEST(LocalTaskTest, SmallOperationsRunInlineOnlyWhenTheQueueIsIdle) {
+  auto device =
+      LocalDevice::create("t", {.asynchronous = true, .workerCount = 2});
+  constexpr uint64_t kCount = 256;
+  auto make = [&](int32_t scale) {
+    auto buffer = *device->allocator().allocate(0, kUsage, kCount * 4);
+    auto *values = reinterpret_cast<int32_t *>(buffer->data());
+    for (uint64_t i = 0; i < kCount; ++i)
+      values[i] = scale * int32_t(i);
+    return buffer;
+  };
+  auto at = [](const std::shared_ptr<Buffer> &buffer, uint64_t i) {
+    return reinterpret_cast<const int32_t *>(buffer->data())[i];
+  };
+  auto a = make(1), b = make(10), c = make(100);
+  auto sum = make(0), partial = make(0), total = make(0);
+  auto add = [&](std::shared_ptr<Fence> wait, std::shared_ptr<Fence> signal,
+                 std::shared_ptr<Buffer> lhs, std::shared_ptr<Buffer> rhs,
+                 std::shared_ptr<Buffer> out) {
+    std::vector<std::shared_ptr<Buffer>> bindings = {lhs, rhs, out};
+    return device->queueDispatch(wait, signal, BuiltinKernel::kAdd,
+                                 ElementType::kI32, kCount, bindings);
+  };
+
+  auto inlined = Fence::create();
+  ASSERT_TRUE(add(nullptr, inlined, a, b, sum).ok());
+  EXPECT_TRUE(inlined->isResolved()) << "not run on the submitting thread";
+  EXPECT_EQ(device->operationsRunInline(), 1u);
+  EXPECT_EQ(device->statistics().dispatches, 1u);
+  EXPECT_EQ(at(sum, kCount - 1), 11 * int32_t(kCount - 1));
+
+  auto gate = Fence::create();
+  gate->addPendingSignal();
+  auto first = Fence::create();
+  ASSERT_TRUE(add(gate, first, a, b, partial).ok());
+  auto second = Fence::create();
+  ASSERT_TRUE(add(nullptr, second, partial, c, total).ok());
+  EXPECT_FALSE(second->isResolved()) << "ran before the dispatch ahead of it";
+  EXPECT_EQ(device->operationsRunInline(), 1u);
+  gate->signal();
+  ASSERT_TRUE(second->wait().ok());
+  EXPECT_EQ(at(total, kCount - 1), 111 * int32_t(kCount - 1));
+  EXPECT_EQ(device->statistics().dispatches, 3u);
+
+  // Host calls never run inline (they may block on anything), nor do
+  // operations over 1 MiB.
+  std::thread::id ranOn;
+  auto called = Fence::create();
+  ASSERT_TRUE(device
+                  ->queueHostCall(nullptr, called,
+                                  [&] {
+                                    ranOn = std::this_thread::get_id();
+                                    return okStatus();
+                                  })
+                  .ok());
+  ASSERT_TRUE(called->wait().ok());
+  EXPECT_NE(ranOn, std::this_thread::get_id());
+  auto big = *device->allocator().allocate(0, kUsage, 2 << 20);
+  auto filled = Fence::create();
+  ASSERT_TRUE(device->queueFill(nullptr, filled, big, 0, 2 << 20, 7, 1).ok());
+  ASSERT_TRUE(filled->wait().ok());
+  EXPECT_EQ(device->operationsRunInline(), 1u);
+  EXPECT_EQ(big->data()[(2 << 20) - 1], 7);
 }
 
 } // namespace

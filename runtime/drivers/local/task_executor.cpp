@@ -8,6 +8,10 @@
 
 namespace ferry::drivers::local {
 
+// parallelFor cuts its range into up to this many chunks per worker, so the
+// calling thread can take the chunks of a helper that has not woken yet.
+static constexpr uint64_t kChunksPerWorker = 4;
+
 struct TaskExecutor::Job {
   const std::function<void(uint64_t, uint64_t)> *fn;
   uint64_t n;
@@ -62,24 +66,59 @@ void TaskExecutor::enqueue(std::function<void()> item) {
   }
 }
 
+bool TaskExecutor::claimIdle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (running_ || !queue_.empty() || stopping_)
+    return false;
+  running_ = true;
+  itemsRunInline_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void TaskExecutor::releaseClaim() {
+  bool wake;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_ = false;
+    // Items queued meanwhile waited for this one (and a shutdown() begun
+    // meanwhile waits to drain): the queue thread, if parked, needs waking.
+    wake = (!queue_.empty() || stopping_) &&
+           std::exchange(queueThreadParked_, false);
+  }
+  if (wake) {
+    queueWakeUps_.fetch_add(1, std::memory_order_relaxed);
+    queueChanged_.notify_one();
+  }
+}
+
 void TaskExecutor::queueLoop() {
+  bool ranItem = false;
   for (;;) {
     std::function<void()> item;
     {
       std::unique_lock<std::mutex> lock(mutex_);
+      if (std::exchange(ranItem, false))
+        running_ = false;
       if (queue_.empty() && !stopping_) {
         lock.unlock();
         spinUntil([&] { return queued_.load(std::memory_order_acquire) != 0; });
         lock.lock();
-        queueThreadParked_ = true;
-        queueChanged_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-        queueThreadParked_ = false; // also when woken by shutdown()
       }
+      // Parked again after every wake-up that finds nothing to run (an item
+      // queued behind one running in runIfIdle), so the next enqueue() or
+      // releaseClaim() wakes it.
+      while (running_ || (!stopping_ && queue_.empty())) {
+        queueThreadParked_ = true;
+        queueChanged_.wait(lock);
+      }
+      queueThreadParked_ = false; // also when woken by shutdown()
       if (queue_.empty())
         return; // stopping and drained
       item = std::move(queue_.front());
       queue_.pop_front();
       queued_.store(queue_.size(), std::memory_order_relaxed);
+      running_ = true;
+      ranItem = true;
     }
     item();
   }
@@ -102,14 +141,22 @@ void TaskExecutor::runChunks(Job &job) {
 void TaskExecutor::helperLoop() {
   uint64_t seen = 0;
   for (;;) {
+    // Dispatches come in bursts: the next job usually follows within
+    // microseconds, and a helper still polling joins it at once.
+    spinUntil(
+        [&] { return jobGeneration_.load(std::memory_order_relaxed) != seen; });
     std::shared_ptr<Job> job;
     {
       std::unique_lock<std::mutex> lock(jobMutex_);
-      jobPosted_.wait(
-          lock, [&] { return helpersStopping_ || jobGeneration_ != seen; });
+      while (!helpersStopping_ &&
+             jobGeneration_.load(std::memory_order_relaxed) == seen) {
+        ++helpersParked_;
+        jobPosted_.wait(lock);
+        --helpersParked_;
+      }
       if (helpersStopping_)
         return;
-      seen = jobGeneration_;
+      seen = jobGeneration_.load(std::memory_order_relaxed);
       job = job_;
     }
     if (job)
@@ -122,8 +169,9 @@ void TaskExecutor::parallelFor(
     const std::function<void(uint64_t, uint64_t)> &fn) {
   if (n == 0)
     return;
+  uint64_t pieces = uint64_t(workerCount_) * kChunksPerWorker;
   uint64_t chunk = std::max<uint64_t>(std::max<uint64_t>(grain, 1),
-                                      (n + workerCount_ - 1) / workerCount_);
+                                      (n + pieces - 1) / pieces);
   uint64_t chunks = (n + chunk - 1) / chunk;
   if (chunks <= 1 || helpers_.empty()) {
     fn(0, n);
@@ -135,18 +183,23 @@ void TaskExecutor::parallelFor(
   job->chunk = chunk;
   job->chunks = chunks;
   job->remaining.store(chunks, std::memory_order_relaxed);
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(jobMutex_);
     job_ = job;
-    ++jobGeneration_;
+    jobGeneration_.fetch_add(1, std::memory_order_relaxed);
+    // Helpers still polling see the new generation without a wake-up.
+    wake = helpersParked_ != 0;
   }
-  jobPosted_.notify_all();
+  if (wake)
+    jobPosted_.notify_all();
   runChunks(*job);
-  {
+  auto finished = [&] {
+    return job->remaining.load(std::memory_order_acquire) == 0;
+  };
+  if (!spinUntil(finished)) {
     std::unique_lock<std::mutex> lock(job->doneMutex);
-    job->done.wait(lock, [&] {
-      return job->remaining.load(std::memory_order_acquire) == 0;
-    });
+    job->done.wait(lock, finished);
   }
   std::lock_guard<std::mutex> lock(jobMutex_);
   if (job_ == job)

@@ -4,15 +4,24 @@
 // threads joins it to split the bulk of one operation (a copy, a fill, a
 // dispatch) into chunks.
 //
+// A submitting thread may also run an item itself (runIfIdle) when nothing
+// is queued or running: then the item is still in submission order, and a
+// small operation does not pay for two thread hand-offs (to the queue
+// thread and back to a host waiting on its fence), which cost more than a
+// small dispatch's work.
+//
 // An idle queue thread polls for new work for kSpinBeforeParking
 // (runtime/base/spin_wait.h) before it parks, so a host that issues the next
-// operation right after waiting on the last one finds it awake; a parked
-// queue thread costs no CPU.
+// operation right after waiting on the last one finds it awake; helpers
+// likewise poll for the next parallelFor before they park, and the thread
+// in parallelFor takes chunks itself and polls for the helpers' last ones.
+// A parked thread costs no CPU.
 //
-// Ownership/threads: owned by its device. enqueue() may be called from any
-// thread; parallelFor() only from the queue thread (from inside an enqueued
-// item). shutdown() (and the destructor, if it has not run) runs everything
-// already queued, then joins every thread.
+// Ownership/threads: owned by its device. enqueue() and runIfIdle() may be
+// called from any thread; parallelFor() only from inside a running item (on
+// the queue thread, or on the thread in runIfIdle). shutdown() (and the
+// destructor, if it has not run) runs everything already queued, then joins
+// every thread.
 #ifndef FERRY_RUNTIME_DRIVERS_LOCAL_TASK_EXECUTOR_H_
 #define FERRY_RUNTIME_DRIVERS_LOCAL_TASK_EXECUTOR_H_
 
@@ -50,13 +59,31 @@ public:
   uint64_t queueWakeUps() const {
     return queueWakeUps_.load(std::memory_order_relaxed);
   }
-  // Runs fn(begin, end) over [0, n) in at most workerCount chunks of at least
-  // `grain` units, and returns when all are done.
+  // If no item is queued or running (and shutdown() has not begun), runs
+  // `item` on the calling thread now, holding back the queue thread (and
+  // every other runIfIdle) until it returns, and returns true; otherwise
+  // returns false at once without running it (the caller enqueues it).
+  template <typename Item> bool runIfIdle(Item &&item) {
+    if (!claimIdle())
+      return false;
+    item();
+    releaseClaim();
+    return true;
+  }
+  // How many items runIfIdle() has run.
+  uint64_t itemsRunInline() const {
+    return itemsRunInline_.load(std::memory_order_relaxed);
+  }
+  // Runs fn(begin, end) over [0, n) in chunks of at least `grain` units (a
+  // few per worker, so the caller need not wait for a helper that is slow to
+  // wake: it takes what no helper has), and returns when all are done.
   void parallelFor(uint64_t n, uint64_t grain,
                    const std::function<void(uint64_t, uint64_t)> &fn);
 
 private:
   struct Job;
+  bool claimIdle();
+  void releaseClaim();
   void queueLoop();
   void helperLoop();
   static void runChunks(Job &job);
@@ -70,6 +97,10 @@ private:
   // woken it yet: only then does enqueue() notify (and clear it), so a
   // hand-off costs at most one wake-up.
   bool queueThreadParked_ = false;
+  // An item is running (on the queue thread or in runIfIdle): the other
+  // may not start one.
+  bool running_ = false;
+  std::atomic<uint64_t> itemsRunInline_{0};
   // queue_.size() as last set under mutex_, for the queue thread to poll
   // before it parks.
   std::atomic<size_t> queued_{0};
@@ -78,7 +109,9 @@ private:
   std::mutex jobMutex_;
   std::condition_variable jobPosted_;
   std::shared_ptr<Job> job_;
-  uint64_t jobGeneration_ = 0;
+  // Bumped (under jobMutex_) for every job; helpers poll it before parking.
+  std::atomic<uint64_t> jobGeneration_{0};
+  uint32_t helpersParked_ = 0; // in jobPosted_.wait, under jobMutex_
   bool helpersStopping_ = false;
 
   std::thread queueThread_;

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <future>
 #include <gtest/gtest.h>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -50,6 +51,77 @@ TEST(TaskExecutorTest, AnIdleExecutorParks) {
   double used = processCpuSeconds() - start;
   // A thread that never parked would use the whole 300 ms.
   EXPECT_LT(used, 0.03) << "CPU seconds used while idle";
+}
+
+// runIfIdle runs an item on the calling thread only when nothing is queued
+// or running; items queued while it runs wait for it, in order.
+TEST(TaskExecutorTest, RunIfIdleKeepsSubmissionOrder) {
+  TaskExecutor executor(2);
+  std::thread::id ranOn;
+  EXPECT_TRUE(executor.runIfIdle([&] { ranOn = std::this_thread::get_id(); }));
+  EXPECT_EQ(ranOn, std::this_thread::get_id());
+
+  // Busy queue thread: not run, not even when the queue is empty.
+  std::promise<void> releaseQueued;
+  std::shared_future<void> queuedReleased = releaseQueued.get_future().share();
+  std::promise<void> queuedStarted;
+  executor.enqueue([&] {
+    queuedStarted.set_value();
+    queuedReleased.wait();
+  });
+  queuedStarted.get_future().wait();
+  bool ran = false;
+  EXPECT_FALSE(executor.runIfIdle([&] { ran = true; }));
+  EXPECT_FALSE(ran);
+  releaseQueued.set_value();
+
+  // An inline item holds back what is queued meanwhile and other inline
+  // items; the queue thread runs the queued ones once it returns.
+  std::vector<int> order;
+  std::mutex orderMutex;
+  auto record = [&](int step) {
+    std::lock_guard<std::mutex> lock(orderMutex);
+    order.push_back(step);
+  };
+  std::promise<void> inlineStarted, releaseInline;
+  std::thread other([&] {
+    // Waits for the queue to drain, then runs inline.
+    while (!executor.runIfIdle([&] {
+      inlineStarted.set_value();
+      releaseInline.get_future().wait();
+      record(1);
+    }))
+      std::this_thread::yield();
+  });
+  inlineStarted.get_future().wait();
+  std::promise<void> queuedRan;
+  executor.enqueue([&] {
+    record(2);
+    queuedRan.set_value();
+  });
+  EXPECT_FALSE(executor.runIfIdle([&] { record(3); }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  releaseInline.set_value();
+  queuedRan.get_future().wait();
+  other.join();
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+  EXPECT_EQ(executor.itemsRunInline(), 2u);
+}
+
+// parallelFor from an item run inline splits the range with the helpers
+// like one on the queue thread: every unit exactly once.
+TEST(TaskExecutorTest, ParallelForInsideAnInlineItem) {
+  TaskExecutor executor(2);
+  std::vector<std::atomic<int>> seen(64);
+  for (int round = 0; round < 100; ++round)
+    EXPECT_TRUE(executor.runIfIdle([&] {
+      executor.parallelFor(seen.size(), 1, [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i)
+          seen[i].fetch_add(1);
+      });
+    }));
+  for (const std::atomic<int> &count : seen)
+    EXPECT_EQ(count.load(), 100);
 }
 
 } // namespace
