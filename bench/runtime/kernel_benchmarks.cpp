@@ -201,10 +201,9 @@ BENCHMARK(BM_Baseline_SgemmOpenBLAS1Thread)
     ->UseRealTime();
 #endif
 
-// --- batch_matmul
-// ------------------------------------------------------------- 16 batches of
-// 256x256x256 f32, against OpenBLAS sgemm on one thread called once per batch
-// (the same flops).
+// --- batch_matmul ------------------------------------------------------------
+// 16 batches of 256x256x256 f32, against OpenBLAS sgemm on one thread called
+// once per batch (the same flops).
 
 constexpr int64_t kBatches = 16;
 constexpr int64_t kBatchDim = 256;
@@ -273,12 +272,11 @@ BENCHMARK(BM_Baseline_BatchMatmulOpenBLAS1Thread)
     ->UseRealTime();
 #endif
 
-// --- conv_2d_nhwc_hwcf
-// --------------------------------------------------------- A 3x3 convolution,
-// 1x58x58x64 image, 64 filters, stride 1 (56x56 outputs), against a
-// hand-written C++ loop nest (output channels innermost, which the C++ compiler
-// vectorizes) and, when found, im2col + OpenBLAS sgemm on one thread (the
-// im2col copy timed too).
+// --- conv_2d_nhwc_hwcf -------------------------------------------------------
+// A 3x3 convolution, 1x58x58x64 image, 64 filters, stride 1 (56x56 outputs),
+// against a hand-written C++ loop nest (output channels innermost, which the
+// C++ compiler vectorizes) and, when found, im2col + OpenBLAS sgemm on one
+// thread (the im2col copy timed too).
 
 constexpr int64_t kConvIn = 58;
 constexpr int64_t kConvOut = 56;

@@ -510,6 +510,24 @@ LogicalResult tileMatmulPanels(RewriterBase &rewriter, func::FuncOp body,
   return success();
 }
 
+/// Tiles `op` with `sizes` after splitting `loop` at the largest multiple
+/// of `width` (splitRemainder): that loop's tile is `width`, or a static
+/// part's whole extent when shorter (the narrower remainder).
+LogicalResult tileSplitAndMark(RewriterBase &rewriter, linalg::LinalgOp op,
+                               unsigned loop, int64_t width,
+                               ArrayRef<int64_t> sizes, StringRef failure) {
+  for (linalg::LinalgOp part : splitRemainder(rewriter, op, loop, width)) {
+    SmallVector<int64_t> partSizes(sizes);
+    int64_t extent = part.getStaticLoopRanges()[loop];
+    partSizes[loop] = ShapedType::isDynamic(extent)
+                          ? width
+                          : std::clamp<int64_t>(extent, 1, width);
+    if (failed(tileAndMark(rewriter, part, partSizes)))
+      return op->emitOpError(failure);
+  }
+  return success();
+}
+
 /// A row reduction (4W lanes of the innermost loop at a time: four
 /// independent partial sums) or an elementwise op (W lanes, see the top of
 /// the file), one iteration of every other loop; a static innermost loop
@@ -519,17 +537,9 @@ LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op,
                             const VectorTarget &target) {
   int64_t registers = isInnermostReduction(op) ? 4 : 1;
   int64_t width = registers * lanes(target, resultElementType(op));
-  unsigned innermost = op.getNumLoops() - 1;
-  for (linalg::LinalgOp part : splitRemainder(rewriter, op, innermost, width)) {
-    SmallVector<int64_t> sizes(part.getNumLoops(), 1);
-    int64_t extent = part.getStaticLoopRanges()[innermost];
-    sizes.back() = ShapedType::isDynamic(extent)
-                       ? width
-                       : std::clamp<int64_t>(extent, 1, width);
-    if (failed(tileAndMark(rewriter, part, sizes)))
-      return op->emitOpError("could not be tiled for vectorization");
-  }
-  return success();
+  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+  return tileSplitAndMark(rewriter, op, op.getNumLoops() - 1, width, sizes,
+                          "could not be tiled for vectorization");
 }
 
 /// A vecmat: 4W lanes of y (of A's rows) at a time, each an FMA of a
@@ -539,15 +549,8 @@ LogicalResult tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op,
 LogicalResult tileVecmat(RewriterBase &rewriter, linalg::LinalgOp op,
                          const VectorTarget &target) {
   int64_t width = 4 * lanes(target, resultElementType(op));
-  for (linalg::LinalgOp part : splitRemainder(rewriter, op, 0, width)) {
-    int64_t extent = part.getStaticLoopRanges()[0];
-    int64_t partWidth = ShapedType::isDynamic(extent)
-                            ? width
-                            : std::clamp<int64_t>(extent, 1, width);
-    if (failed(tileAndMark(rewriter, part, {partWidth, 1})))
-      return op->emitOpError("could not be tiled for vectorization");
-  }
-  return success();
+  return tileSplitAndMark(rewriter, op, 0, width, {width, 1},
+                          "could not be tiled for vectorization");
 }
 
 /// Output columns (ow) of a convolution or pooling register block.
@@ -575,18 +578,10 @@ std::optional<unsigned> nhwcChannelLoop(linalg::LinalgOp op) {
 LogicalResult tileConvolution(RewriterBase &rewriter, linalg::LinalgOp op,
                               unsigned channels, const VectorTarget &target) {
   int64_t width = 2 * lanes(target, resultElementType(op));
-  for (linalg::LinalgOp part : splitRemainder(rewriter, op, channels, width)) {
-    int64_t extent = part.getStaticLoopRanges()[channels];
-    int64_t partWidth = width;
-    if (!ShapedType::isDynamic(extent) && extent < width)
-      partWidth = std::max<int64_t>(extent, 1);
-    SmallVector<int64_t> sizes(part.getNumLoops(), 1);
-    sizes[2] = kConvColumns;
-    sizes[channels] = partWidth;
-    if (failed(tileAndMark(rewriter, part, sizes)))
-      return op->emitOpError("could not be tiled into register blocks");
-  }
-  return success();
+  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+  sizes[2] = kConvColumns;
+  return tileSplitAndMark(rewriter, op, channels, width, sizes,
+                          "could not be tiled into register blocks");
 }
 
 /// conv_2d_nchw_fchw: register blocks of 8 filters by 2W output columns
