@@ -51,12 +51,24 @@ func.func @matmul(%a: tensor<128x512xf32>, %b: tensor<512x96xf32>,
 }
 )mlir";
 
+/// Whether `text` has an FMA (llvm.intr.fmuladd) of `lanes` f32 lanes.
+bool hasVectorFma(const std::string &text, int lanes) {
+  std::string vector = "vector<" + std::to_string(lanes) + "xf32>";
+  return text.find("(" + vector + ", " + vector + ", " + vector + ")") !=
+         std::string::npos;
+}
+
+/// Whether `text` multiplies scalar f32s (what linalg-to-loops makes of
+/// an op left unvectorized).
+bool hasScalarFloatMultiply(const std::string &text) {
+  return std::regex_search(text, std::regex("llvm\\.fmul [^\n]*: f32\n"));
+}
+
 TEST(TileAndVectorizeTest, MatmulBecomesFmaRegisterBlocksOverPackedB) {
   std::string text = lower(kMatmul, 512);
   // Eight rows of 32 lanes: 8 FMAs of a broadcast of A and a row of B.
   EXPECT_NE(text.find("llvm.intr.fmuladd"), std::string::npos) << text;
-  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
-            std::string::npos);
+  EXPECT_TRUE(hasVectorFma(text, 32));
   // The 256x32 panel of B, packed on the stack.
   EXPECT_NE(text.find("llvm.alloca"), std::string::npos);
   EXPECT_NE(text.find("8192"), std::string::npos);
@@ -75,8 +87,7 @@ func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>,
 )mlir",
                            512);
   EXPECT_NE(text.find("llvm.intr.fmuladd"), std::string::npos) << text;
-  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
-            std::string::npos);
+  EXPECT_TRUE(hasVectorFma(text, 32));
 }
 
 TEST(TileAndVectorizeTest, MatmulWithNarrowNIsVectorizedAtItsWidth) {
@@ -90,15 +101,7 @@ func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x10xf32>,
 }
 )mlir",
                            512);
-  EXPECT_NE(text.find("(vector<10xf32>, vector<10xf32>, vector<10xf32>)"),
-            std::string::npos)
-      << text;
-}
-
-/// Whether `text` multiplies scalar f32s (what linalg-to-loops makes of
-/// an op left unvectorized).
-bool hasScalarFloatMultiply(const std::string &text) {
-  return std::regex_search(text, std::regex("llvm\\.fmul [^\n]*: f32\n"));
+  EXPECT_TRUE(hasVectorFma(text, 10)) << text;
 }
 
 TEST(TileAndVectorizeTest, MatmulRemainderColumnsAreANarrowerBlock) {
@@ -114,11 +117,8 @@ func.func @matmul(%a: tensor<64x300xf32>, %b: tensor<300x40xf32>,
 }
 )mlir",
                            512);
-  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("(vector<8xf32>, vector<8xf32>, vector<8xf32>)"),
-            std::string::npos);
+  EXPECT_TRUE(hasVectorFma(text, 32)) << text;
+  EXPECT_TRUE(hasVectorFma(text, 8));
   EXPECT_FALSE(hasScalarFloatMultiply(text));
 }
 
@@ -134,9 +134,7 @@ func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x?xf32>,
 }
 )mlir",
                            512);
-  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
-            std::string::npos)
-      << text;
+  EXPECT_TRUE(hasVectorFma(text, 32)) << text;
   EXPECT_NE(text.find("llvm.intr.masked.load"), std::string::npos);
   EXPECT_NE(text.find("llvm.intr.masked.store"), std::string::npos);
   EXPECT_FALSE(hasScalarFloatMultiply(text));
@@ -154,11 +152,8 @@ func.func @bmm(%a: tensor<4x64x128xf32>, %b: tensor<4x128x48xf32>,
 }
 )mlir",
                            512);
-  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("(vector<16xf32>, vector<16xf32>, vector<16xf32>)"),
-            std::string::npos);
+  EXPECT_TRUE(hasVectorFma(text, 32)) << text;
+  EXPECT_TRUE(hasVectorFma(text, 16));
   // B's panels packed on the stack (128 x 32 and 128 x 16 floats).
   EXPECT_NE(text.find("4096"), std::string::npos);
   EXPECT_NE(text.find("2048"), std::string::npos);
@@ -179,11 +174,8 @@ func.func @conv(%x: tensor<1x12x12x3xf32>, %f: tensor<3x3x3x40xf32>,
 }
 )mlir",
                            512);
-  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("(vector<8xf32>, vector<8xf32>, vector<8xf32>)"),
-            std::string::npos);
+  EXPECT_TRUE(hasVectorFma(text, 32)) << text;
+  EXPECT_TRUE(hasVectorFma(text, 8));
   EXPECT_FALSE(hasScalarFloatMultiply(text));
 }
 
@@ -221,11 +213,8 @@ func.func @dw(%x: tensor<2x13x13x48xf32>, %f: tensor<3x3x48xf32>,
 }
 )mlir",
                            512);
-  EXPECT_NE(text.find("(vector<32xf32>, vector<32xf32>, vector<32xf32>)"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("(vector<16xf32>, vector<16xf32>, vector<16xf32>)"),
-            std::string::npos);
+  EXPECT_TRUE(hasVectorFma(text, 32)) << text;
+  EXPECT_TRUE(hasVectorFma(text, 16));
   EXPECT_FALSE(hasScalarFloatMultiply(text));
 }
 
@@ -281,9 +270,7 @@ func.func @dot(%x: tensor<1000xf32>, %z: tensor<1000xf32>,
     std::string body = text.substr(begin, end - begin);
     EXPECT_FALSE(hasScalarFloatMultiply(body)) << name << "\n" << body;
     if (std::string(name) == "vecmat") {
-      EXPECT_NE(body.find("(vector<64xf32>, vector<64xf32>, vector<64xf32>)"),
-                std::string::npos)
-          << body;
+      EXPECT_TRUE(hasVectorFma(body, 64)) << body;
       // The last 6 columns: a partial workgroup (64 columns each), a
       // masked block of 64 lanes.
       EXPECT_NE(body.find("llvm.intr.masked.load"), std::string::npos) << body;
