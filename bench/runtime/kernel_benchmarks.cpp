@@ -146,11 +146,13 @@ bool close(double got, double want, double tolerance) {
 
 constexpr int64_t kGemm = 1024;
 
-void setFlops(benchmark::State &state) {
-  state.counters["GFLOPS"] =
-      benchmark::Counter(2.0 * kGemm * kGemm * kGemm * state.iterations() / 1e9,
-                         benchmark::Counter::kIsRate);
+/// The GFLOPS counter of a benchmark doing `flops` per iteration.
+void setGflops(benchmark::State &state, double flops) {
+  state.counters["GFLOPS"] = benchmark::Counter(
+      flops * state.iterations() / 1e9, benchmark::Counter::kIsRate);
 }
+
+constexpr double kGemmFlops = 2.0 * kGemm * kGemm * kGemm;
 
 void BM_Sgemm_Ferry(benchmark::State &state) {
   Runner runner("sgemm", DeviceChoice(state.range(0)));
@@ -174,7 +176,7 @@ void BM_Sgemm_Ferry(benchmark::State &state) {
         return state.SkipWithError("wrong sgemm result");
     }
   }
-  setFlops(state);
+  setGflops(state, kGemmFlops);
 }
 BENCHMARK(BM_Sgemm_Ferry)
     ->ArgName("local_task2")
@@ -194,7 +196,7 @@ void BM_Baseline_SgemmOpenBLAS1Thread(benchmark::State &state) {
                 1.0f, a.data(), kGemm, b.data(), kGemm, 0.0f, c.data(), kGemm);
     benchmark::ClobberMemory();
   }
-  setFlops(state);
+  setGflops(state, kGemmFlops);
 }
 BENCHMARK(BM_Baseline_SgemmOpenBLAS1Thread)
     ->Unit(benchmark::kMillisecond)
@@ -209,11 +211,7 @@ constexpr int64_t kBatches = 16;
 constexpr int64_t kBatchDim = 256;
 constexpr int64_t kBatchMatrix = kBatchDim * kBatchDim;
 
-void setBatchFlops(benchmark::State &state) {
-  state.counters["GFLOPS"] = benchmark::Counter(
-      2.0 * kBatches * kBatchDim * kBatchMatrix * state.iterations() / 1e9,
-      benchmark::Counter::kIsRate);
-}
+constexpr double kBatchFlops = 2.0 * kBatches * kBatchDim * kBatchMatrix;
 
 void BM_BatchMatmul_Ferry(benchmark::State &state) {
   Runner runner("batch_matmul", DeviceChoice(state.range(0)));
@@ -242,7 +240,7 @@ void BM_BatchMatmul_Ferry(benchmark::State &state) {
       }
     }
   }
-  setBatchFlops(state);
+  setGflops(state, kBatchFlops);
 }
 BENCHMARK(BM_BatchMatmul_Ferry)
     ->ArgName("local_task2")
@@ -265,7 +263,7 @@ void BM_Baseline_BatchMatmulOpenBLAS1Thread(benchmark::State &state) {
                   c.data() + batch * kBatchMatrix, kBatchDim);
     benchmark::ClobberMemory();
   }
-  setBatchFlops(state);
+  setGflops(state, kBatchFlops);
 }
 BENCHMARK(BM_Baseline_BatchMatmulOpenBLAS1Thread)
     ->Unit(benchmark::kMillisecond)
@@ -283,12 +281,8 @@ constexpr int64_t kConvOut = 56;
 constexpr int64_t kConvWindow = 3;
 constexpr int64_t kConvChannels = 64; // input channels and filters
 
-void setConvFlops(benchmark::State &state) {
-  state.counters["GFLOPS"] = benchmark::Counter(
-      2.0 * kConvOut * kConvOut * kConvChannels * kConvWindow * kConvWindow *
-          kConvChannels * state.iterations() / 1e9,
-      benchmark::Counter::kIsRate);
-}
+constexpr double kConvFlops = 2.0 * kConvOut * kConvOut * kConvChannels *
+                              kConvWindow * kConvWindow * kConvChannels;
 
 double convReference(const std::vector<float> &x, const std::vector<float> &f,
                      int64_t oh, int64_t ow, int64_t fo) {
@@ -331,7 +325,7 @@ void BM_Conv2d_Ferry(benchmark::State &state) {
       return;
   if (!convMatches(x, f, out))
     return state.SkipWithError("wrong conv2d result");
-  setConvFlops(state);
+  setGflops(state, kConvFlops);
 }
 BENCHMARK(BM_Conv2d_Ferry)
     ->ArgName("local_task2")
@@ -368,7 +362,7 @@ void BM_Baseline_Conv2dLoop(benchmark::State &state) {
   }
   if (!convMatches(x, f, out.data()))
     return state.SkipWithError("wrong conv2d loop result");
-  setConvFlops(state);
+  setGflops(state, kConvFlops);
 }
 BENCHMARK(BM_Baseline_Conv2dLoop)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -398,7 +392,7 @@ void BM_Baseline_Conv2dIm2colOpenBLAS1Thread(benchmark::State &state) {
   }
   if (!convMatches(x, f, out.data()))
     return state.SkipWithError("wrong im2col conv2d result");
-  setConvFlops(state);
+  setGflops(state, kConvFlops);
 }
 BENCHMARK(BM_Baseline_Conv2dIm2colOpenBLAS1Thread)
     ->Unit(benchmark::kMillisecond)
