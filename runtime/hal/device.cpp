@@ -692,10 +692,18 @@ Status Device::runWorkgroups(const Executable &executable,
         continue;
       failed.store(true, std::memory_order_relaxed);
       std::lock_guard<std::mutex> lock(mutex);
-      if (result.ok())
-        result = makeStatus(StatusCode::kAborted, context, ": workgroup (",
-                            state.workgroup_id[0], ", ", state.workgroup_id[1],
-                            ", ", state.workgroup_id[2], ") returned ", code);
+      if (!result.ok())
+        return okStatus();
+      std::string workgroup =
+          strCat(": workgroup (", state.workgroup_id[0], ", ",
+                 state.workgroup_id[1], ", ", state.workgroup_id[2], ")");
+      if (code == FERRY_ENTRY_STATUS_OUT_OF_MEMORY)
+        result = makeStatus(StatusCode::kResourceExhausted, context, workgroup,
+                            " ran out of memory (the kernel could not "
+                            "allocate a buffer of its own)");
+      else
+        result = makeStatus(StatusCode::kAborted, context, workgroup,
+                            " returned ", code);
       return okStatus();
     }
     return okStatus();

@@ -11,7 +11,7 @@
  *   const uint32_t ferry_executable_abi_version;  ==
  * FERRY_EXECUTABLE_ABI_VERSION and one function per entry point, under the
  * entry's name: int32_t ENTRY(const ferry_dispatch_state_t *state);  0 = ok,
- * else a code
+ * else a status (FERRY_ENTRY_STATUS_*) or the entry's own code
  *
  * The runtime calls ENTRY once for every workgroup (x, y, z) with
  * x < workgroup_count[0], y < workgroup_count[1], z < workgroup_count[2], in
@@ -20,7 +20,8 @@
  * reentrant and must not keep pointers after returning. Bindings are not
  * guaranteed to be distinct memory (a tied operand may be an input and the
  * output). A nonzero return fails the dispatch's signal fence with an error
- * naming executable, entry, workgroup and the code. Binding pointers are
+ * naming executable, entry, workgroup and the code (or what a
+ * FERRY_ENTRY_STATUS_* code means). Binding pointers are
  * aligned to at least 64 bytes when the binding offset is 0, otherwise to the
  * element size only. */
 #ifndef FERRY_RUNTIME_HAL_EXECUTABLE_ABI_H_
@@ -60,7 +61,18 @@ typedef struct ferry_dispatch_state_t {
 #define FERRY_ENTRY_KIND_COMPUTE 0u
 #define FERRY_ENTRY_KIND_COPY 1u
 
-/* An entry point: 0 on success, else a failure code the runtime reports. */
+/* What an entry returns. Negative codes are the ABI's own; an entry's own
+ * failure codes are positive.
+ * - OUT_OF_MEMORY: the workgroup could not allocate memory it needs (a
+ *   compiled kernel's heap tile: its `malloc` returned null, or its size
+ *   overflowed or exceeded 2^62 bytes). The entry freed what the workgroup
+ *   had allocated before returning; the runtime fails the dispatch with a
+ *   resource-exhausted error saying "out of memory". */
+#define FERRY_ENTRY_STATUS_OK 0
+#define FERRY_ENTRY_STATUS_OUT_OF_MEMORY (-1)
+
+/* An entry point: FERRY_ENTRY_STATUS_OK (0) on success, else a failure code
+ * the runtime reports. */
 typedef int32_t (*ferry_executable_entry_fn_t)(
     const ferry_dispatch_state_t *state);
 

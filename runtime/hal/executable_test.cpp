@@ -39,7 +39,7 @@ std::string processMaps() {
 TEST(ExecutableTest, LoadsAndRunsAnEntry) {
   auto executable = loadRecord(testExecutableRecord());
   ASSERT_TRUE(executable.ok()) << executable.status().toString();
-  ASSERT_EQ((*executable)->entries().size(), 3u);
+  ASSERT_EQ((*executable)->entries().size(), 4u);
   const Executable::Entry &add = (*executable)->entries()[testing::kAddF32];
   EXPECT_EQ(add.name, "add_f32");
   EXPECT_EQ(add.pushConstantCount, 1);

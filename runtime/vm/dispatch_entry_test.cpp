@@ -25,6 +25,7 @@ using drivers::local::LocalDevice;
 using drivers::local::LocalDeviceOptions;
 using hal::testing::kAddF32;
 using hal::testing::kFailInWorkgroup1;
+using hal::testing::kOutOfMemoryInWorkgroup1;
 using hal::testing::kRecordWorkgroups;
 using hal::testing::testExecutableRecord;
 using testing::BytecodeWriter;
@@ -266,6 +267,19 @@ TEST_P(DispatchEntryTest, KernelFailureFailsTheFence) {
                          "queue dispatch of executable 'test_exe' entry "
                          "'fail_in_workgroup_1' on device 'device_a': "
                          "workgroup (1, 0, 0) returned 7"));
+}
+
+// A kernel that could not allocate its heap tile returns the ABI's
+// out-of-memory status: the dispatch fails as resource exhausted, saying so.
+TEST_P(DispatchEntryTest, KernelOutOfMemoryFailsTheFence) {
+  Result<Context> context = makeContext(dispatchModule(
+      testExecutableRecord(), kOutOfMemoryInWorkgroup1, {3, 1, 1}, {}, {4}));
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  EXPECT_TRUE(failedWith(context->invoke("main", {view(std::vector<float>{0})}),
+                         StatusCode::kResourceExhausted,
+                         "queue dispatch of executable 'test_exe' entry "
+                         "'out_of_memory_in_workgroup_1' on device "
+                         "'device_a': workgroup (1, 0, 0) ran out of memory"));
 }
 
 // A binding shorter than the extent the module declares is an error before

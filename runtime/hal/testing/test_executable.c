@@ -76,5 +76,15 @@ EXPORT int32_t fail_in_workgroup_1(const ferry_dispatch_state_t *state) {
              : 0;
 }
 
+/* Runs out of memory (FERRY_ENTRY_STATUS_OUT_OF_MEMORY) in workgroup
+ * (1, 0, 0), as a compiled kernel whose heap tile cannot be allocated. */
+EXPORT int32_t
+out_of_memory_in_workgroup_1(const ferry_dispatch_state_t *state) {
+  return state->workgroup_id[0] == 1 && state->workgroup_id[1] == 0 &&
+                 state->workgroup_id[2] == 0
+             ? FERRY_ENTRY_STATUS_OUT_OF_MEMORY
+             : FERRY_ENTRY_STATUS_OK;
+}
+
 /* Not an entry: hidden, so the runtime must not find it. */
 int32_t hidden_entry(const ferry_dispatch_state_t *state) { return 0; }

@@ -36,6 +36,7 @@ enum TestEntry : uint32_t {
   kAddF32 = 0,           // (lhs read, rhs read, out write), push constant n
   kRecordWorkgroups = 1, // (record read/write)
   kFailInWorkgroup1 = 2, // (unused read)
+  kOutOfMemoryInWorkgroup1 = 3, // (unused read)
 };
 
 // A record of `variant`'s image declaring every entry of test_executable.c.
@@ -53,7 +54,8 @@ testExecutableRecord(std::string_view variant = "good",
            {"record_workgroups",
             0,
             {FERRY_BINDING_ACCESS_READ | FERRY_BINDING_ACCESS_WRITE}},
-           {"fail_in_workgroup_1", 0, {FERRY_BINDING_ACCESS_READ}}},
+           {"fail_in_workgroup_1", 0, {FERRY_BINDING_ACCESS_READ}},
+           {"out_of_memory_in_workgroup_1", 0, {FERRY_BINDING_ACCESS_READ}}},
           testExecutableImage(variant)};
 }
 
