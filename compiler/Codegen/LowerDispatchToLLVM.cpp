@@ -7,6 +7,7 @@
 // the state's bindings and push constants.
 #include "compiler/Codegen/LowerDispatchToLLVM.h"
 #include "compiler/Codegen/DistributeWorkgroups.h"
+#include "compiler/Codegen/GuardHeapTiles.h"
 
 #include <cstddef>
 
@@ -173,9 +174,12 @@ void buildAbiWrapper(ModuleOp module, func::FuncOp original,
   }
   args.push_back(loadU32(kStateWorkgroupId));
   args.push_back(loadU32(kStateWorkgroupCount));
-  LLVM::CallOp::create(
-      builder, loc, TypeRange{},
-      SymbolRefAttr::get(context, layout.name + kBodySuffix.str()), args);
+  // The body returns the entry's status (GuardHeapTiles.h).
+  Value status =
+      LLVM::CallOp::create(
+          builder, loc, TypeRange{i32},
+          SymbolRefAttr::get(context, layout.name + kBodySuffix.str()), args)
+          .getResult();
   // Non-temporal stores (TileAndVectorize.cpp streams large outputs) are
   // weakly ordered on x86: a later plain store may become visible before
   // them, and not every vendor documents a locked instruction as ordering
@@ -195,9 +199,7 @@ void buildAbiWrapper(ModuleOp module, func::FuncOp original,
     LLVM::CallIntrinsicOp::create(builder, loc,
                                   builder.getStringAttr("llvm.x86.sse.sfence"),
                                   ValueRange{});
-  Value zero =
-      LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(0));
-  LLVM::ReturnOp::create(builder, loc, zero);
+  LLVM::ReturnOp::create(builder, loc, status);
 }
 
 /// Expands math functions LLVM would turn into libm calls into polynomial
@@ -371,10 +373,13 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries,
   // window operands) come out of loops where their size allows, and those
   // of a static size up to kMaxStackTileBytes go on the workgroup's stack:
   // no malloc, so no allocation that can fail inside a kernel. Larger or
-  // dynamic ones stay heap buffers (ARCHITECTURE.md, "Code generation").
+  // dynamic ones stay heap buffers (ARCHITECTURE.md, "Code generation"),
+  // their sizes bounded here and each malloc checked after the conversion
+  // (GuardHeapTiles.h).
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   pm.addPass(std::make_unique<StackTilesPass>());
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createBoundHeapTileSizesPass());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(std::make_unique<ApproximateMathPass>());
   pm.addPass(createLowerAffinePass());
@@ -407,8 +412,13 @@ lowerDispatchesToLLVM(ModuleOp module, SmallVectorImpl<EntryLayout> &entries,
   if (failed(pm.run(*lowered)))
     return failure();
 
-  for (auto [func, layout] : llvm::zip(originals, entries))
+  for (auto [func, layout] : llvm::zip(originals, entries)) {
+    auto body = lowered->lookupSymbol<LLVM::LLVMFuncOp>(layout.name +
+                                                        kBodySuffix.str());
+    if (!body || failed(checkHeapTiles(body)))
+      return failure();
     buildAbiWrapper(*lowered, func, layout);
+  }
 
   builder.setInsertionPointToStart(lowered->getBody());
   LLVM::GlobalOp::create(builder, module.getLoc(), builder.getI32Type(),

@@ -32,7 +32,10 @@ inline constexpr llvm::StringLiteral kResultAllocationAttr =
 // `@executable::@function`. convert-input-to-stream outlines one per
 // dispatched linalg op; the bytecode writer compiles each into the image of
 // the module's executable table. The stream passes, which visit the
-// top-level functions only, never see inside.
+// top-level functions only, never see inside. Each compiled entry returns
+// an int32 status (runtime/hal/executable_abi.h): 0, or
+// FERRY_ENTRY_STATUS_OUT_OF_MEMORY when a workgroup's heap tile could not
+// be allocated (compiler/Codegen/GuardHeapTiles.h).
 inline constexpr llvm::StringLiteral kExecutableAttr = "ferry.executable";
 
 } // namespace ferry

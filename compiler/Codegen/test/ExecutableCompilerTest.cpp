@@ -449,6 +449,91 @@ func.func @pool(%x: tensor<1x8x8x4xf32>, %b: tensor<4xf32>,
   EXPECT_EQ(out, expected);
 }
 
+// (x + x) @ w with x's columns dynamic: each workgroup allocates its tile
+// of x + x (rows x k floats) on the heap. It computes what a loop does; with a
+// k whose tile size overflows 64 bits, or exceeds 2^62 bytes, every
+// workgroup returns the out-of-memory status before it reads x (the
+// bindings here are far shorter than the sizes claim) and writes nothing
+// through a null or short buffer (GuardHeapTiles.h).
+TEST(ExecutableCompilerTest, HeapTileTooLargeIsOutOfMemory) {
+  auto context = makeContext();
+  Compiled compiled = compile(*context, R"mlir(
+func.func @exp_matmul(%x: tensor<?x?xf32>, %w: tensor<?x8xf32>,
+                      %out: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %k = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%n, %k) : tensor<?x?xf32>
+  %ex = linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                       affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %v = arith.addf %in, %in : f32
+    linalg.yield %v : f32
+  } -> tensor<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  %z = linalg.fill ins(%zero : f32) outs(%out : tensor<?x8xf32>)
+      -> tensor<?x8xf32>
+  %m = linalg.matmul ins(%ex, %w : tensor<?x?xf32>, tensor<?x8xf32>)
+                     outs(%z : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %m : tensor<?x8xf32>
+}
+)mlir");
+  ASSERT_TRUE(compiled.ok);
+  ASSERT_NE(
+      std::string(compiled.image.image.begin(), compiled.image.image.end())
+          .find("malloc"),
+      std::string::npos);
+  LoadedImage loaded(compiled.image.image);
+  auto entry = reinterpret_cast<EntryFn>(loaded.symbol("exp_matmul"));
+  ASSERT_NE(entry, nullptr);
+  const WorkgroupCount &rule = compiled.image.entries[0].workgroups;
+
+  // A size that fits: the loop's result (small integers, exact).
+  const int64_t N = 37, K = 70;
+  std::vector<float> x(N * K), w(K * 8), out(N * 8, -1.0f), expected(N * 8);
+  for (int64_t i = 0; i < N * K; ++i)
+    x[i] = float(i % 5) - 2.0f;
+  for (int64_t i = 0; i < K * 8; ++i)
+    w[i] = float(i % 3) - 1.0f;
+  for (int64_t i = 0; i < N; ++i)
+    for (int64_t j = 0; j < 8; ++j) {
+      float sum = 0.0f;
+      for (int64_t k = 0; k < K; ++k)
+        sum += 2.0f * x[i * K + k] * w[k * 8 + j];
+      expected[i * 8 + j] = sum;
+    }
+  runAll(entry, workgroupCount(rule, {{N, K}, {K, 8}, {N, 8}}),
+         {x.data(), w.data(), out.data()}, {N, K, K, N});
+  EXPECT_EQ(out, expected);
+
+  // 2 rows of 2^62 or 2^61 floats: 2^65 bytes (the product overflows) or
+  // 2^63 (over the bound).
+  for (uint64_t k : {uint64_t(1) << 62, uint64_t(1) << 61}) {
+    SCOPED_TRACE(k);
+    const uint64_t n = 2;
+    std::vector<float> small(16, 1.0f), result(n * 8, -1.0f);
+    uint32_t count = workgroupCount(rule, {{int64_t(n), 1}, {1, 8}, {2, 8}});
+    std::vector<void *> bindings = {small.data(), small.data(), result.data()};
+    std::vector<uint64_t> lengths(3, 0), constants = {n, k, k, n};
+    for (uint32_t id = 0; id < count; ++id) {
+      DispatchState state = {};
+      state.workgroup_id[0] = id;
+      state.workgroup_count[0] = count;
+      state.workgroup_count[1] = state.workgroup_count[2] = 1;
+      state.binding_count = bindings.size();
+      state.push_constant_count = constants.size();
+      state.bindings = bindings.data();
+      state.binding_lengths = lengths.data();
+      state.push_constants = constants.data();
+      EXPECT_EQ(entry(&state), FERRY_ENTRY_STATUS_OUT_OF_MEMORY);
+    }
+  }
+}
+
 TEST(ExecutableCompilerTest, ResultNotWrittenIntoAnArgumentIsAnError) {
   auto context = makeContext();
   std::string diagnostics;
