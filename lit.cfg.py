@@ -19,6 +19,9 @@ for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"):
 # ferry-compile of this build allocates with jemalloc (compiler/tools).
 if getattr(config, "ferry_compile_jemalloc", False):
     config.available_features.add("ferry-compile-jemalloc")
+# A build whose runtime (ferry-run) is sanitized: its runtime owns malloc.
+if getattr(config, "ferry_sanitizer", ""):
+    config.available_features.add("sanitizer")
 config.substitutions.append(("%samples", os.path.join(config.ferry_source_root, "samples")))
 # Native plugin modules of this build (samples/custom_module, test plugins).
 config.substitutions.append(("%plugins", config.ferry_plugins_dir))
