@@ -3,6 +3,13 @@
 // an integer scalar's value) and evaluates the index arithmetic on it, so
 // the allocator's peak_bytes equals the walk's for each value; nothing is
 // live at exit.
+// Both tools' --help say how the walk is given them.
+// RUN: ferry-compile --help | FileCheck %s --check-prefix=HELP
+// HELP: given one input-shapes entry per argument: a tensor's shape, or an
+// HELP-NEXT: integer scalar's value
+// HELP: --stream-estimate-peak-memory=input-shapes=2x3,5
+// RUN: ferry-opt --help | FileCheck %s --check-prefix=OPTHELP
+// OPTHELP: --input-shapes=<string> {{.*}} One entry per argument, in order: a tensor's shape (e.g. 3x5; empty for rank 0) for its dynamic dimensions, or an integer scalar's value (e.g. -2) for sizes computed from it; empty for a float
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-compile %s --compile-to=stream-cmd -o %t.cmd.mlir
 
