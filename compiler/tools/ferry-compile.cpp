@@ -142,7 +142,14 @@ constexpr const char *kOverview =
     "  ferry-run model.fvm --function=main --input=2x3xi32=1,2,3,4,5,6\n"
     "  ferry-compile model.mlir --compile-to=hal        # print the hal IR\n"
     "  ferry-compile model.mlir -o model.fvm --mlir-print-ir-after-all\n"
-    "  ferry-compile model.mlir -o model.fvm --module=kernels.so\n";
+    "  ferry-compile model.mlir -o model.fvm --module=kernels.so\n"
+    "\n"
+    "The memory a run on local-sync peaks at (ferry-run --stats'\n"
+    "peak_bytes) is what the liveness walk over the stream-cmd IR reports,\n"
+    "given one input-shapes entry per argument: a tensor's shape, or an\n"
+    "integer scalar's value (empty for a float; see ferry-opt --help):\n"
+    "  ferry-compile model.mlir --compile-to=stream-cmd | ferry-opt \\\n"
+    "      --stream-estimate-peak-memory=input-shapes=2x3,5 -o /dev/null\n";
 
 llvm::raw_ostream &printError() {
   return llvm::WithColor::error(llvm::errs(), kToolName);

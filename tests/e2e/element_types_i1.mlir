@@ -14,10 +14,14 @@
 // WALK-NEXT: func.func @main
 // WALK: remark: peak live bytes: 18 (inputs 0, allocated 18)
 // WALK-NEXT: func.func @consts
-// scalars' results are sized by its scalar input %n, whose value the walk
-// is not given (input-shapes only gives tensor dims): it reports that size
-// unknown instead of a figure.
-// WALK: remark: peak live bytes unknown: the size of 'stream.resource.alloca' is not known statically (give input-shapes for dynamic inputs)
+// scalars' results are sized by its scalar input %n: input-shapes gives
+// its value (nothing for the floats before it), as the runs below.
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=,,3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCALARSWALK
+// SCALARSWALK: remark: peak live bytes: 12 (inputs 0, allocated 12)
+// SCALARSWALK-NEXT: func.func @scalars
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=,,1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCALARSWALK1
+// SCALARSWALK1: remark: peak live bytes: 4 (inputs 0, allocated 4)
+// SCALARSWALK1-NEXT: func.func @scalars
 
 // Constants of each new type, stored once; printed as text.
 // RUN: ferry-run %t.fvm --function=consts --stats=%t.consts.json | FileCheck %s --check-prefix=CONSTS --match-full-lines

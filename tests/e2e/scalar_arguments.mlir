@@ -21,8 +21,9 @@
 // RUN: %python %S/check_stats.py %t.echo.json live_bytes_at_exit=0 peak_bytes=0 allocations=0
 
 // A scalar as a fill value and as a dimension; a scalar result next to a
-// tensor. The walk cannot know a size a scalar argument gives (it says
-// "unknown", below): 3 x 4 bytes.
+// tensor: 3 x 4 bytes, as the walk says given %n's value (input-shapes:
+// nothing for the float %v, then 3; without it the walk says which
+// argument it lacks, below).
 // RUN: ferry-run %t.fvm --function=fill --input=f32=1.5 --input=index=3 --stats=%t.fill.json | FileCheck %s --check-prefix=FILL --match-full-lines
 // RUN: ferry-run %t.fvm --function=fill --device=__device_0=local-task --input=f32=1.5 --input=index=3 --stats=%t.fill-task.json | FileCheck %s --check-prefix=FILL --match-full-lines
 // FILL:      3xf32=[1.5 1.5 1.5]
@@ -30,6 +31,9 @@
 // FILL-EMPTY:
 // RUN: %python %S/check_stats.py %t.fill.json live_bytes_at_exit=0 peak_bytes=12 fills=1
 // RUN: %python %S/check_stats.py %t.fill-task.json live_bytes_at_exit=0 peak_bytes=12 fills=1
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=,3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=FILLWALK
+// FILLWALK:      remark: peak live bytes: 12 (inputs 0, allocated 12)
+// FILLWALK-NEXT: func.func @fill
 
 // Scalars into and out of a tensor function called by another.
 // RUN: ferry-run %t.fvm --function=main --input=4xi32=1,2,3,4 --input=i32=-3 --stats=%t.main.json | FileCheck %s --check-prefix=MAIN --match-full-lines
@@ -45,7 +49,7 @@
 // WALK-NEXT: func.func private @inc
 // WALK:      remark: peak live bytes: 0 (inputs 0, allocated 0)
 // WALK-NEXT: func.func @echo
-// WALK:      remark: peak live bytes unknown: the size of 'stream.resource.alloca' is not known statically
+// WALK:      remark: peak live bytes unknown: the size of 'stream.resource.alloca' is not known statically (it depends on argument 1 (index), whose value input-shapes does not give)
 // WALK:      remark: peak live bytes: 32 (inputs 16, allocated 16)
 // WALK-NEXT: func.func private @scale
 // WALK:      remark: peak live bytes: 32 (inputs 16, allocated 16)

@@ -43,14 +43,18 @@
 // RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=RAMPWALK
 // RAMPWALK:      remark: peak live bytes: 104 (inputs 24, allocated 80)
 // RAMPWALK-NEXT: func.func @pad_ramp
-// pad_low's and pad_rows' results are sized by their scalar paddings, whose
-// values the walk is not given (input-shapes only gives tensor dims): it
-// reports the result's size unknown instead of a figure.
-// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=1x5x4 -o /dev/null 2>&1 | FileCheck %s --check-prefix=PADWALK
-// PADWALK:      remark: peak live bytes unknown: the size of 'stream.resource.alloca' is not known statically (give input-shapes for dynamic inputs)
-// PADWALK-NEXT: stream.resource.alloca
-// PADWALK:      remark: peak live bytes unknown: the size of 'stream.resource.alloca' is not known statically (give input-shapes for dynamic inputs)
-// PADWALK-NEXT: stream.resource.alloca
+// pad_low's and pad_rows' results are sized by their scalar paddings:
+// input-shapes gives their values after the tensor's shape, as the runs
+// above.
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=37,5,2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=PADWALK
+// PADWALK:      remark: peak live bytes: 324 (inputs 148, allocated 176)
+// PADWALK-NEXT: func.func @pad_low
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=37,0,0 -o /dev/null 2>&1 | FileCheck %s --check-prefix=PADWALK0
+// PADWALK0:      remark: peak live bytes: 296 (inputs 148, allocated 148)
+// PADWALK0-NEXT: func.func @pad_low
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=1x5x4,3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWSWALK
+// ROWSWALK:      remark: peak live bytes: 224 (inputs 80, allocated 144)
+// ROWSWALK-NEXT: func.func @pad_rows
 
 func.func @pad_low(%x: tensor<?xf32>, %lo: index, %hi: index, %v: f32) -> tensor<?xf32> {
   %r = tensor.pad %x low[%lo] high[%hi] {

@@ -127,8 +127,9 @@ FEATURES = {
                      "a fill"),
     "dynamic_slices": (True, "with slices, offsets computed at run time (clamped) and dynamic "
                              "sizes (cast to static)"),
-    "scalar_slice_sizes": (False, "with dynamic_slices, sizes computed from a scalar input "
-                                  "(the walk cannot size a copy of the slice: gives no peak)"),
+    "scalar_slice_sizes": (True, "with dynamic_slices, slice sizes and pad lows computed from "
+                                 "an integer scalar argument of @main (the walk is given its "
+                                 "value)"),
     "strided_dynamic_tiles": (True, "with slices, strided (copy-kernel) slices with dynamic tile "
                                     "dims and no static dim cut"),
     "tile_programs": (True, "now and then a whole @main of tiles: input rows read in place by "
@@ -530,6 +531,7 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
         self.is_main = is_main
         self.values = []
         self.scalars = []      # integer scalars usable for fills
+        self.arguments = []    # @main's integer scalar arguments: [(name, type)]
         self.float_scalars = []  # float scalars usable for fills
         self.reads = []        # tensor.extract results: [(name, type)]
         self.dims = None
@@ -584,6 +586,8 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
                 name = self.gen.fresh("arg")
                 scalar_args.append((name, type_))
                 (self.float_scalars if type_.startswith("f") else self.scalars).append((name, type_))
+                if not type_.startswith("f"):
+                    self.arguments.append((name, type_))
             f.scalar_params = [t for _, t in scalar_args]
         count = self.rng.randint(3, 12) if self.is_main else self.rng.randint(2, 8)
         for _ in range(count):

@@ -180,10 +180,10 @@ class Checker:
         with open(os.path.join(self.dir, "program.stream-cmd.mlir"), "w") as f:
             f.write(cmd.stdout)
         option = "--stream-estimate-peak-memory"
-        if program.dynamic:
-            # Tensors come first; the scalars after them need no shape.
-            option += "=input-shapes=" + ",".join("x".join(map(str, a.shape))
-                                                  for a in inputs if a.ndim)
+        if inputs:
+            # One entry per argument: a tensor's shape, an integer scalar's
+            # value (sizes may be computed from it), nothing for a float.
+            option += "=input-shapes=" + ",".join(walk_entry(a) for a in inputs)
         done = self.sh([self.tools.opt, "program.stream-cmd.mlir", option, "-o", "/dev/null"],
                        "ferry-opt --stream-estimate-peak-memory")
         # The walk says where it counts both a loop's zero-trip and its
@@ -244,6 +244,14 @@ class Checker:
             f.write("#!/bin/sh\n# The commands run for this program, in order.\n"
                     "set -ex\ncd \"$(dirname \"$0\")\"\n")
             f.write("\n".join(self.commands) + "\n")
+
+
+def walk_entry(array):
+    """The walk's input-shapes entry for an input (ferry-opt
+    --stream-estimate-peak-memory)."""
+    if array.ndim:
+        return "x".join(map(str, array.shape))
+    return str(int(array)) if array.dtype.kind in "iub" else ""
 
 
 def returned_operands(text):

@@ -120,14 +120,13 @@ class TensorSteps:
         return tuple((self.rng.randint(1, 4), None) for _ in range(rank))
 
     def known_index(self, value):
-        """An index SSA value equal to `value`, computed from a scalar read
-        at run time where there is one (so nothing folds it)."""
+        """An index SSA value equal to `value`, computed from an integer
+        scalar argument of @main where there is one (so nothing folds it;
+        the walk is given the arguments' values and evaluates it)."""
         name = self.gen.fresh("c")
         self.emit(f"{name} = arith.constant {value} : index")
-        ints = [(n, t) for n, t in self.scalars if t in ("i8", "i16", "i32", "i64")]
+        ints = self.arguments
         if not ints or self.rng.random() < 0.3 or "scalar_slice_sizes" not in self.features:
-            # (A size from a scalar: the walk cannot size the slice's copy,
-            # a documented limit; feature scalar_slice_sizes, off.)
             return name
         scalar, type_ = self.rng.choice(ints)
         cast, ored, out = self.gen.fresh("x"), self.gen.fresh("x"), self.gen.fresh("x")

@@ -10,11 +10,11 @@
 // RUN: ferry-run %t.fvm --device=__device_0=local-task --input=4x3xi32=1,2,3,4,5,6,7,8,9,10,11,12 --input=5x3xi32=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 --input=index=1 --input=index=2 --stats=%t.task.json | FileCheck %s --match-full-lines
 // RUN: %python %S/../check_stats.py %t.json live_bytes_at_exit=0 copies=1 bytes_copied=24 dispatches=1 allocations=3 peak_bytes=132
 // RUN: %python %S/../check_stats.py %t.task.json live_bytes_at_exit=0 copies=1 bytes_copied=24 dispatches=1 allocations=3 peak_bytes=132
-// The walk cannot size the copy's result (%n is a scalar input): with
-// the input shapes it names that alloca; the 132 bytes are the inputs' 108
-// plus the 24 of the 2x3 result.
-// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=4x3,5x3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
-// WALK: remark: peak live bytes unknown: the size of 'stream.resource.alloca' is not known statically
+// The walk sizes the copy's result from the scalar inputs' values (%i, %n
+// after the shapes): the inputs' 108 bytes plus the 24 of the 2x3 result.
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=4x3,5x3,1,2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
+// WALK: remark: peak live bytes: 132 (inputs 108, allocated 24)
+// WALK-NEXT: func.func @main
 // CHECK:      2x3xi32=[4 5 6][7 8 9]
 // CHECK-NEXT: 5x3xi32=[0 0 0][1 2 3][4 5 6][0 0 0][0 0 0]
 // CHECK-EMPTY:

@@ -20,12 +20,13 @@
 // RUN: %python %S/../check_stats.py %t.wc1.json live_bytes_at_exit=0 peak_bytes=160
 // INSERT: 2x4x2xf32={{\[\[}}1 0][2 0][3 0][4 0]]{{\[\[}}5 0][6 0][7 0][8 0]]
 // RUN: %python %S/../check_stats.py %t.i.json live_bytes_at_exit=0 copies=2 bytes_copied=96 dispatches=0 peak_bytes=160
-// The walk (input-shapes: extract's 4x5, insert's 2x4x1; a shape per
-// argument position) gives insert's peak; extract's tile size is its scalar
-// input %n, whose value the walk is not given, so it reports that size unknown.
-// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=4x5,2x4x1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
-// WALK: remark: peak live bytes unknown: the size of 'stream.resource.alloca' is not known statically (give input-shapes for dynamic inputs)
-// WALK-NEXT: %{{.+}} = stream.resource.alloca
+// The walk, one entry per argument position: extract's 4x5 and the value
+// of its scalar input %n (its tile size), insert's 2x4x1 (its first
+// argument is static).
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=4x5,2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=EWALK
+// EWALK: remark: peak live bytes: 96 (inputs 80, allocated 16)
+// EWALK-NEXT: func.func @extract
+// RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory=input-shapes=,2x4x1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
 // WALK: remark: peak live bytes: 160 (inputs 96, allocated 64)
 // WALK-NEXT: func.func @insert
 func.func @extract(%x: tensor<?x5xf32>, %n: index) -> tensor<?x2xf32> {

@@ -44,8 +44,38 @@ struct LiveBytes {
   }
 };
 
-// The shape of each argument of a function (empty where unknown).
-using Shapes = SmallVector<SmallVector<int64_t>>;
+// What the walk knows of one argument of a function: a tensor's shape, an
+// integer scalar's value. `input-shapes` gives one entry per argument, in
+// order: an entry of one integer (`5`) is either, the argument's type
+// decides; a callee's come from what its caller passes.
+struct ArgInput {
+  std::optional<SmallVector<int64_t>> shape;
+  std::optional<int64_t> value;
+  // The entry as written in input-shapes (for remarks); none for a callee.
+  std::optional<std::string> text;
+};
+using ArgInputs = SmallVector<ArgInput>;
+
+// The width the evaluator computes a value of `type` in (index: 64 bits, as
+// the VM's registers).
+unsigned bitWidth(Type type) {
+  return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+}
+
+// `value` (kept sign-extended to 64 bits) as the bits of `type`.
+APInt toBits(int64_t value, Type type) {
+  return APInt(bitWidth(type), static_cast<uint64_t>(value),
+               /*isSigned=*/true, /*implicitTrunc=*/true);
+}
+
+// Whether `value` is a value of integer type `type`, read as signed or as
+// unsigned (i8: -128 to 255).
+bool fitsType(int64_t value, Type type) {
+  unsigned width = bitWidth(type);
+  if (width >= 64)
+    return true;
+  return value >= -(int64_t(1) << (width - 1)) && value < (int64_t(1) << width);
+}
 
 // Dimension `dim` of result `result` of a call, or nullopt.
 using CallResultDim =
@@ -86,15 +116,15 @@ Value carriedSource(Value value) {
       });
 }
 
-// Evaluates index values of one function: constants, tensor sizes, index
-// arithmetic, argument dimensions bound by `argShapes` (`input-shapes` for
-// the function the walk starts from, the caller's shapes for a callee) and
-// the dimensions of buffers a call returned.
+// Evaluates index values of one function: constants, tensor sizes, integer
+// arithmetic (arith ops in their type's width, wrapping as at run time),
+// argument dimensions and scalar arguments bound by `args` (`input-shapes`
+// for the function the walk starts from, what the caller passes for a
+// callee) and the dimensions of buffers a call returned.
 class SizeEvaluator {
 public:
-  SizeEvaluator(ArrayRef<SmallVector<int64_t>> argShapes,
-                CallResultDim callResultDim)
-      : inputShapes(argShapes), callResultDim(std::move(callResultDim)) {}
+  SizeEvaluator(ArrayRef<ArgInput> args, CallResultDim callResultDim)
+      : args(args), callResultDim(std::move(callResultDim)) {}
 
   std::optional<int64_t> evaluate(Value value) {
     auto it = known.find(value);
@@ -164,7 +194,77 @@ public:
     return resourceSize(resource);
   }
 
+  // The number of iterations of `forOp` where its bounds evaluate.
+  std::optional<int64_t> tripCount(scf::ForOp forOp) {
+    std::optional<int64_t> lb = evaluate(forOp.getLowerBound());
+    std::optional<int64_t> ub = evaluate(forOp.getUpperBound());
+    std::optional<int64_t> step = evaluate(forOp.getStep());
+    if (!lb || !ub || !step)
+      return std::nullopt;
+    Type type = forOp.getLowerBound().getType();
+    APInt lower = toBits(*lb, type), upper = toBits(*ub, type);
+    APInt stride = toBits(*step, type);
+    bool isUnsigned = forOp.getUnsignedCmp();
+    if (isUnsigned ? upper.ule(lower) : upper.sle(lower))
+      return 0;
+    if (stride.isZero() || (!isUnsigned && stride.isNegative()))
+      return std::nullopt;
+    APInt span = upper - lower; // positive: upper > lower
+    return llvm::APIntOps::RoundingUDiv(span, stride, APInt::Rounding::UP)
+        .getLimitedValue(std::numeric_limits<int64_t>::max());
+  }
+
+  // Why `size` is not known where it depends on an integer scalar argument
+  // of the function whose value the walk lacks: that argument, and why.
+  std::optional<std::string> missingScalar(Value size) {
+    SmallVector<Value> pending = {size};
+    llvm::DenseSet<Value> seen;
+    while (!pending.empty()) {
+      Value value = pending.pop_back_val();
+      if (!seen.insert(value).second || evaluate(value))
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(value)) {
+        if (isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
+            arg.getType().isIntOrIndex())
+          return describeMissing(arg);
+        continue;
+      }
+      llvm::append_range(pending, value.getDefiningOp()->getOperands());
+    }
+    return std::nullopt;
+  }
+
 private:
+  std::string describeMissing(BlockArgument arg) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "it depends on argument " << arg.getArgNumber() << " ("
+       << arg.getType() << "), ";
+    const ArgInput *input =
+        arg.getArgNumber() < args.size() ? &args[arg.getArgNumber()] : nullptr;
+    if (input && !input->text)
+      os << "whose value the caller passes is not known";
+    else if (!input || input->text->empty())
+      os << "whose value input-shapes does not give";
+    else if (!input->value)
+      os << "and input-shapes gives '" << *input->text
+         << "' for it, not an integer";
+    else
+      os << "and input-shapes gives '" << *input->text << "' for it, not an "
+         << arg.getType() << " value";
+    return text;
+  }
+
+  // An integer scalar argument's value, from `args`.
+  std::optional<int64_t> argumentValue(BlockArgument arg) {
+    if (arg.getArgNumber() >= args.size() || !arg.getType().isIntOrIndex())
+      return std::nullopt;
+    std::optional<int64_t> value = args[arg.getArgNumber()].value;
+    if (!value || !fitsType(*value, arg.getType()))
+      return std::nullopt;
+    return toBits(*value, arg.getType()).getSExtValue();
+  }
+
   // A loop's iter_arg or result (an index carried with a tensor's dims):
   // known when every value passed into the position is the same.
   std::optional<int64_t> carried(Value value) {
@@ -192,6 +292,8 @@ private:
       Operation *parent = value.getParentBlock()->getParentOp();
       if (isa<scf::ForOp, scf::WhileOp>(parent))
         return carried(value);
+      if (isa<func::FuncOp>(parent))
+        return argumentValue(cast<BlockArgument>(value));
       return std::nullopt;
     }
     if (isBranchRegionOp(def))
@@ -207,18 +309,16 @@ private:
           for (int64_t dim : type.getShape())
             if (!ShapedType::isDynamic(dim))
               bytes *= dim;
+          // (A negative or overflowing dim, from scalars the program checks
+          // at run time, sizes nothing.)
           for (Value dim : op.getEncodingDims()) {
             std::optional<int64_t> size = evaluate(dim);
-            if (!size)
+            if (!size || *size < 0 || llvm::MulOverflow(bytes, *size, bytes))
               return std::nullopt;
-            bytes *= *size;
           }
           return bytes;
         })
         .Case([&](ResourceSizeOp op) { return resourceSize(op.getOperand()); })
-        .Case([&](arith::MulIOp op) { return binary(op, std::multiplies{}); })
-        .Case([&](arith::AddIOp op) { return binary(op, std::plus{}); })
-        .Case([&](arith::SubIOp op) { return binary(op, std::minus{}); })
         // A dim of a value an scf.if chose, once folded to a select: the
         // chosen one where the condition is known, else the larger.
         .Case([&](arith::SelectOp op) -> std::optional<int64_t> {
@@ -232,27 +332,6 @@ private:
             return std::nullopt;
           return std::max(*a, *b);
         })
-        .Case([&](arith::CmpIOp op) -> std::optional<int64_t> {
-          std::optional<int64_t> lhs = evaluate(op.getLhs());
-          std::optional<int64_t> rhs = evaluate(op.getRhs());
-          if (!lhs || !rhs)
-            return std::nullopt;
-          Type type = op.getLhs().getType();
-          unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-          return arith::applyCmpPredicate(op.getPredicate(),
-                                          APInt(width, *lhs, /*isSigned=*/true),
-                                          APInt(width, *rhs, /*isSigned=*/true))
-                     ? 1
-                     : 0;
-        })
-        // Output sizes of strided windows: (size - window) / stride + 1.
-        .Case([&](arith::DivUIOp op) -> std::optional<int64_t> {
-          std::optional<int64_t> lhs = evaluate(op.getLhs());
-          std::optional<int64_t> rhs = evaluate(op.getRhs());
-          if (!lhs || !rhs || *lhs < 0 || *rhs <= 0)
-            return std::nullopt;
-          return *lhs / *rhs;
-        })
         .Case([&](ExternalBufferDimOpInterface op) -> std::optional<int64_t> {
           int64_t index = op.getDimIndex();
           Value buffer = op.getExternalBuffer();
@@ -260,13 +339,115 @@ private:
             return callResultDim(call, cast<OpResult>(buffer).getResultNumber(),
                                  index);
           auto arg = dyn_cast<BlockArgument>(buffer);
-          if (!arg || arg.getArgNumber() >= inputShapes.size() ||
-              index >=
-                  static_cast<int64_t>(inputShapes[arg.getArgNumber()].size()))
+          if (!arg || arg.getArgNumber() >= args.size())
             return std::nullopt;
-          return inputShapes[arg.getArgNumber()][index];
+          const std::optional<SmallVector<int64_t>> &shape =
+              args[arg.getArgNumber()].shape;
+          if (!shape || index >= static_cast<int64_t>(shape->size()))
+            return std::nullopt;
+          return (*shape)[index];
         })
-        .Default([](Operation *) { return std::nullopt; });
+        .Default([&](Operation *op) { return arithmetic(op); });
+  }
+
+  // An integer arith op of operands that evaluate, in its type's width.
+  // None where it has no value: a division by zero, an overflowing signed
+  // division, a shift by the width or more.
+  std::optional<int64_t> arithmetic(Operation *op) {
+    if (!isa<arith::ArithDialect>(op->getDialect()) ||
+        op->getNumResults() != 1 || !op->getResult(0).getType().isIntOrIndex())
+      return std::nullopt;
+    Type type = op->getResult(0).getType();
+    unsigned width = bitWidth(type);
+    SmallVector<APInt, 2> in;
+    for (Value operand : op->getOperands()) {
+      if (!operand.getType().isIntOrIndex())
+        return std::nullopt;
+      std::optional<int64_t> value = evaluate(operand);
+      if (!value)
+        return std::nullopt;
+      in.push_back(toBits(*value, operand.getType()));
+    }
+    using llvm::APIntOps::RoundingSDiv;
+    using llvm::APIntOps::RoundingUDiv;
+    using Rounding = APInt::Rounding;
+    auto divisor = [&](bool isSigned) {
+      return !in[1].isZero() &&
+             !(isSigned && in[0].isMinSignedValue() && in[1].isAllOnes());
+    };
+    auto shift = [&] { return in[1].ult(width); };
+    std::optional<APInt> result =
+        TypeSwitch<Operation *, std::optional<APInt>>(op)
+            .Case([&](arith::AddIOp) { return in[0] + in[1]; })
+            .Case([&](arith::SubIOp) { return in[0] - in[1]; })
+            .Case([&](arith::MulIOp) { return in[0] * in[1]; })
+            .Case([&](arith::DivSIOp) -> std::optional<APInt> {
+              return divisor(true) ? std::optional(in[0].sdiv(in[1]))
+                                   : std::nullopt;
+            })
+            .Case([&](arith::DivUIOp) -> std::optional<APInt> {
+              return divisor(false) ? std::optional(in[0].udiv(in[1]))
+                                    : std::nullopt;
+            })
+            .Case([&](arith::CeilDivSIOp) -> std::optional<APInt> {
+              return divisor(true) ? std::optional(RoundingSDiv(in[0], in[1],
+                                                                Rounding::UP))
+                                   : std::nullopt;
+            })
+            .Case([&](arith::CeilDivUIOp) -> std::optional<APInt> {
+              return divisor(false) ? std::optional(RoundingUDiv(in[0], in[1],
+                                                                 Rounding::UP))
+                                    : std::nullopt;
+            })
+            .Case([&](arith::FloorDivSIOp) -> std::optional<APInt> {
+              return divisor(true) ? std::optional(RoundingSDiv(in[0], in[1],
+                                                                Rounding::DOWN))
+                                   : std::nullopt;
+            })
+            .Case([&](arith::RemSIOp) -> std::optional<APInt> {
+              return divisor(true) ? std::optional(in[0].srem(in[1]))
+                                   : std::nullopt;
+            })
+            .Case([&](arith::RemUIOp) -> std::optional<APInt> {
+              return divisor(false) ? std::optional(in[0].urem(in[1]))
+                                    : std::nullopt;
+            })
+            .Case([&](arith::MinSIOp) {
+              return llvm::APIntOps::smin(in[0], in[1]);
+            })
+            .Case([&](arith::MaxSIOp) {
+              return llvm::APIntOps::smax(in[0], in[1]);
+            })
+            .Case([&](arith::MinUIOp) {
+              return llvm::APIntOps::umin(in[0], in[1]);
+            })
+            .Case([&](arith::MaxUIOp) {
+              return llvm::APIntOps::umax(in[0], in[1]);
+            })
+            .Case([&](arith::AndIOp) { return in[0] & in[1]; })
+            .Case([&](arith::OrIOp) { return in[0] | in[1]; })
+            .Case([&](arith::XOrIOp) { return in[0] ^ in[1]; })
+            .Case([&](arith::ShLIOp) -> std::optional<APInt> {
+              return shift() ? std::optional(in[0].shl(in[1])) : std::nullopt;
+            })
+            .Case([&](arith::ShRSIOp) -> std::optional<APInt> {
+              return shift() ? std::optional(in[0].ashr(in[1])) : std::nullopt;
+            })
+            .Case([&](arith::ShRUIOp) -> std::optional<APInt> {
+              return shift() ? std::optional(in[0].lshr(in[1])) : std::nullopt;
+            })
+            .Case([&](arith::CmpIOp op) {
+              return APInt(
+                  1, arith::applyCmpPredicate(op.getPredicate(), in[0], in[1]));
+            })
+            .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
+                [&](Operation *) { return in[0].sextOrTrunc(width); })
+            .Case<arith::IndexCastUIOp, arith::ExtUIOp>(
+                [&](Operation *) { return in[0].zextOrTrunc(width); })
+            .Default([](Operation *) { return std::nullopt; });
+    if (!result)
+      return std::nullopt;
+    return result->getSExtValue();
   }
 
   // The size `resource` was allocated with, following a value carried
@@ -303,16 +484,7 @@ private:
         .Default([](Operation *) { return std::nullopt; });
   }
 
-  template <typename OpT, typename Fn>
-  std::optional<int64_t> binary(OpT op, Fn fn) {
-    std::optional<int64_t> lhs = evaluate(op.getLhs());
-    std::optional<int64_t> rhs = evaluate(op.getRhs());
-    if (!lhs || !rhs)
-      return std::nullopt;
-    return fn(*lhs, *rhs);
-  }
-
-  ArrayRef<SmallVector<int64_t>> inputShapes;
+  ArrayRef<ArgInput> args;
   CallResultDim callResultDim;
   llvm::DenseMap<Value, std::optional<int64_t>> known;
   llvm::DenseSet<Value> computing;
@@ -322,9 +494,12 @@ private:
 FailureOr<int64_t> sizeOf(Operation *op, Value size, SizeEvaluator &evaluator) {
   if (std::optional<int64_t> bytes = evaluator.evaluate(size))
     return *bytes;
-  return op->emitRemark() << "peak live bytes unknown: the size of '"
-                          << op->getName() << "' is not known statically "
-                          << "(give input-shapes for dynamic inputs)";
+  InFlightDiagnostic remark = op->emitRemark()
+                              << "peak live bytes unknown: the size of '"
+                              << op->getName() << "' is not known statically ";
+  if (std::optional<std::string> why = evaluator.missingScalar(size))
+    return remark << "(" << *why << ")";
+  return remark << "(give input-shapes for dynamic inputs)";
 }
 
 // The devices a buffer may be on: one, or several where the walk does not
@@ -589,15 +764,12 @@ private:
       bytes.deviceOf.erase(arg);
   }
 
-  // Whether `forOp` provably runs no iteration (constant bounds).
-  static bool runsNever(scf::ForOp forOp) {
-    std::optional<APInt> count = forOp.getStaticTripCount();
-    return count && count->isZero();
-  }
-
   LogicalResult walkRegionOp(Operation &op) {
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      if (runsNever(forOp))
+      // Bounds the walk evaluates (constants, scalar inputs) say whether
+      // the loop runs.
+      std::optional<int64_t> tripCount = evaluator.tripCount(forOp);
+      if (tripCount == 0)
         return success();
       // Each walk of the loop (a loop nested in another is walked again
       // for each walk of the outer body) starts from its initial values:
@@ -621,7 +793,7 @@ private:
       // (an upper bound on both, the run time having one of them), and
       // each result is on the devices of both, freed on each (so a loop
       // nested in another leaves the outer iteration what it found).
-      bool mayRunNone = !forOp.getStaticTripCount();
+      bool mayRunNone = !tripCount;
       Exit after = exitOf(forOp.getResults(), yield.getOperands(), &op);
       for (auto [result, value, init] : llvm::zip_equal(
                forOp.getResults(), yield.getOperands(), start.devices)) {
@@ -902,8 +1074,18 @@ private:
   llvm::SmallPtrSet<Operation *, 4> boundRemarked;
 };
 
-// "3x5" -> {3, 5}; "" (a rank-0 input) -> {}.
-FailureOr<SmallVector<int64_t>> parseShape(StringRef text) {
+// One entry of input-shapes: "3x5" -> shape {3, 5}; "" (a rank-0 tensor)
+// -> shape {}; "5" -> shape {5} or value 5; "-2" -> value -2.
+FailureOr<ArgInput> parseInput(StringRef text) {
+  ArgInput input;
+  input.text = text.str();
+  int64_t value;
+  if (!text.getAsInteger(10, value)) {
+    input.value = value;
+    if (value >= 0)
+      input.shape = SmallVector<int64_t>{value};
+    return input;
+  }
   SmallVector<int64_t> shape;
   SmallVector<StringRef> parts;
   if (!text.empty())
@@ -914,12 +1096,34 @@ FailureOr<SmallVector<int64_t>> parseShape(StringRef text) {
       return failure();
     shape.push_back(dim);
   }
-  return shape;
+  input.shape = std::move(shape);
+  return input;
 }
 
-// One function walked with given argument shapes.
+// Whether `func` holds buffers while it runs: it has stream ops, or calls
+// (through any chain of calls) a function of the module that has.
+bool holdsBuffers(func::FuncOp func) {
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  SmallVector<func::FuncOp> pending = {func};
+  while (!pending.empty()) {
+    func::FuncOp next = pending.pop_back_val();
+    if (!seen.insert(next).second)
+      continue;
+    if (containsStreamOps(next))
+      return true;
+    next.walk([&](func::CallOp call) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && !callee.isDeclaration())
+        pending.push_back(callee);
+    });
+  }
+  return false;
+}
+
+// One function walked with given argument shapes and values.
 struct FunctionWalk {
-  Shapes shapes;
+  ArgInputs args;
   std::unique_ptr<SizeEvaluator> evaluator;
   std::optional<DeviceLiveBytes> bytes; // none: unknown (a remark says why)
 };
@@ -932,12 +1136,20 @@ public:
   ModuleWalker(ArrayRef<StringRef> deviceNames, const ModuleDeviceUses &uses)
       : deviceNames(deviceNames), uses(uses) {}
 
-  const FunctionWalk *walkFunction(func::FuncOp func, const Shapes &shapes) {
+  const FunctionWalk *walkFunction(func::FuncOp func, const ArgInputs &args) {
     std::string key;
-    for (const SmallVector<int64_t> &shape : shapes) {
-      for (int64_t dim : shape)
-        key += std::to_string(dim) + "x";
-      key += ",";
+    llvm::raw_string_ostream os(key);
+    for (const ArgInput &arg : args) {
+      if (arg.shape) {
+        os << "[";
+        for (int64_t dim : *arg.shape)
+          os << dim << "x";
+      }
+      if (arg.value)
+        os << "=" << *arg.value;
+      if (arg.text)
+        os << "'" << *arg.text; // (remarks quote it)
+      os << ",";
     }
     if (walking.contains(func))
       return nullptr; // recursion
@@ -945,9 +1157,9 @@ public:
     FunctionWalk &walk = it->second;
     if (!inserted)
       return &walk;
-    walk.shapes = shapes;
+    walk.args = args;
     walk.evaluator = std::make_unique<SizeEvaluator>(
-        walk.shapes,
+        walk.args,
         [this, &walk](func::CallOp call, unsigned result, int64_t dim) {
           return callResultDim(call, walk, result, dim);
         });
@@ -958,16 +1170,20 @@ public:
     for (StringRef name : deviceNames)
       bytes.devices[name];
     walking.insert(func);
-    // Scalar code (which may branch) holds no buffers: nothing to walk.
     CalleeExcess calleeBytesOf = [this, &walk](func::CallOp call) {
       const FunctionWalk *callee = calleeWalk(call, walk);
       return callee && callee->bytes ? &*callee->bytes : nullptr;
     };
-    if (!containsStreamOps(func) ||
-        (func.getBody().hasOneBlock() &&
-         succeeded(
-             BlockWalker(func, *walk.evaluator, bytes, calleeBytesOf, uses)
-                 .walkBlock(func.getBody().front()))))
+    // Scalar code (which may branch) holds no buffers: nothing to walk.
+    if (!holdsBuffers(func))
+      walk.bytes = std::move(bytes);
+    else if (!func.getBody().hasOneBlock())
+      func.emitRemark() << "peak live bytes unknown: '" << func.getSymName()
+                        << "' has several blocks and calls functions that "
+                           "hold buffers";
+    else if (succeeded(
+                 BlockWalker(func, *walk.evaluator, bytes, calleeBytesOf, uses)
+                     .walkBlock(func.getBody().front())))
       walk.bytes = std::move(bytes);
     walking.erase(func);
     return &walk;
@@ -975,16 +1191,22 @@ public:
 
 private:
   // The callee's walk with the shapes of the views `call` passes (each a
-  // tensor the caller exports), where the caller can evaluate them.
+  // tensor the caller exports) and the values of the integer scalars it
+  // passes, where the caller can evaluate them.
   const FunctionWalk *calleeWalk(func::CallOp call, FunctionWalk &caller) {
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
     if (!callee || callee.isDeclaration())
       return nullptr;
-    Shapes shapes;
-    for (Value operand : call.getOperands())
-      shapes.push_back(viewShape(operand, *caller.evaluator));
-    return walkFunction(callee, shapes);
+    ArgInputs args;
+    for (Value operand : call.getOperands()) {
+      ArgInput &arg = args.emplace_back();
+      if (operand.getType().isIntOrIndex())
+        arg.value = caller.evaluator->evaluate(operand);
+      else
+        arg.shape = viewShape(operand, *caller.evaluator);
+    }
+    return walkFunction(callee, args);
   }
 
   // Dimension `dim` of the view the callee returns as `result`: the shape of
@@ -997,22 +1219,23 @@ private:
     if (!walk || !callee.getBody().hasOneBlock())
       return std::nullopt;
     auto ret = cast<func::ReturnOp>(callee.getBody().front().getTerminator());
-    SmallVector<int64_t> shape =
+    std::optional<SmallVector<int64_t>> shape =
         viewShape(ret.getOperand(result), *walk->evaluator);
-    if (dim >= static_cast<int64_t>(shape.size()))
+    if (!shape || dim >= static_cast<int64_t>(shape->size()))
       return std::nullopt;
-    return shape[dim];
+    return (*shape)[dim];
   }
 
   // The shape of `view` when it is a stream.tensor.export whose dimensions
-  // `evaluator` can evaluate; empty otherwise.
-  static SmallVector<int64_t> viewShape(Value view, SizeEvaluator &evaluator) {
+  // `evaluator` can evaluate; none otherwise.
+  static std::optional<SmallVector<int64_t>>
+  viewShape(Value view, SizeEvaluator &evaluator) {
     auto exportOp = view.getDefiningOp<TensorExportOp>();
     auto type = exportOp
                     ? dyn_cast<RankedTensorType>(exportOp.getSourceEncoding())
                     : nullptr;
     if (!type)
-      return {};
+      return std::nullopt;
     SmallVector<int64_t> shape;
     auto dynamicDims = exportOp.getSourceEncodingDims().begin();
     for (int64_t dim : type.getShape()) {
@@ -1022,7 +1245,7 @@ private:
       }
       std::optional<int64_t> value = evaluator.evaluate(*dynamicDims++);
       if (!value)
-        return {};
+        return std::nullopt;
       shape.push_back(*value);
     }
     return shape;
@@ -1039,15 +1262,17 @@ struct EstimatePeakMemoryPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<SmallVector<int64_t>> shapes;
+    ArgInputs args;
     for (const std::string &text : inputShapes) {
-      FailureOr<SmallVector<int64_t>> shape = parseShape(text);
-      if (failed(shape)) {
+      FailureOr<ArgInput> input = parseInput(text);
+      if (failed(input)) {
         getOperation().emitError()
-            << "input-shapes: '" << text << "' is not a shape like 3x5";
+            << "input-shapes: '" << text
+            << "' is neither a tensor's shape (like 3x5) nor an integer "
+               "scalar's value (like -2)";
         return signalPassFailure();
       }
-      shapes.push_back(*shape);
+      args.push_back(std::move(*input));
     }
     SmallVector<StringRef> deviceNames;
     for (auto device : getOperation().getOps<DeviceDeclarationOpInterface>())
@@ -1057,7 +1282,7 @@ struct EstimatePeakMemoryPass
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isDeclaration() || !func.getBody().hasOneBlock())
         continue;
-      const FunctionWalk *walked = walker.walkFunction(func, shapes);
+      const FunctionWalk *walked = walker.walkFunction(func, args);
       if (!walked || !walked->bytes)
         continue;
       const DeviceLiveBytes *bytes = &*walked->bytes;

@@ -324,13 +324,16 @@ def EstimatePeakMemoryPass
     - A `func.call` to a function of the module counts, while it runs, the
       callee's own peak beyond its inputs (which are the caller's buffers)
       on top of what the caller holds. Each callee is walked with the
-      shapes of the tensors the caller passes (so `input-shapes` reach
-      callees), the dims of a returned buffer are those of the tensor the
-      callee exports, and a recursive call makes the peak unknown. The buffer a callee returns is
+      shapes of the tensors and the values of the integer scalars the
+      caller passes (so `input-shapes` reach callees), the dims of a
+      returned buffer are those of the tensor the callee exports, and a
+      recursive call makes the peak unknown. The buffer a callee returns is
       the caller's allocation from its `stream.tensor.import consume` on,
       on the device the callee allocated it on, and the release-guarded
-      free of it does free (the callee handed over its only ownership). Functions without stream ops (scalar code, which
-      may branch) hold nothing.
+      free of it does free (the callee handed over its only ownership).
+      Functions without stream ops that call none that have any (scalar
+      code, which may branch) hold nothing; one that calls such a function
+      holds what the callee holds while it runs.
 
     On a device that runs queue operations in issue order (local-sync) this
     is exactly the allocator's `peak_bytes` for one call, which end-to-end
@@ -341,11 +344,12 @@ def EstimatePeakMemoryPass
     carries (reference counting frees in the body what an iteration does not
     carry on, so iterations repeat each other and the peak is the same for
     any trip count of at least one; a body that leaves more live than it
-    found makes the peak unknown, with a remark; a loop with constant
-    bounds and no iteration adds nothing); an `scf.if` or
-    `scf.index_switch` counts the branch its condition or selector picks
-    where the walk can evaluate it, else its largest branch, and sizes its
-    results by what that branch yields (the largest value the branches
+    found makes the peak unknown, with a remark; a loop whose bounds
+    evaluate (constants, scalar inputs) to no iteration adds nothing); an
+    `scf.if` or `scf.index_switch` counts the branch its condition or
+    selector picks where the walk can evaluate it (constants, scalar
+    inputs), else its largest branch, and sizes its results by what that
+    branch yields (the largest value the branches
     yield there); an `scf.while` counts its before region and then its
     after region once each. A carried value's size is the size of the
     value passed in (`stream.resource.size` of it evaluates to that).
@@ -378,15 +382,30 @@ def EstimatePeakMemoryPass
     staging copies `ferry-run` makes for a host that cannot map it) is
     outside the program and not counted.
 
-    Sizes are evaluated from constants, `stream.tensor.sizeof` and index
-    arithmetic. Dynamic dimensions read from the inputs take their values
-    from `input-shapes` (one shape per input, in order, e.g.
-    `input-shapes=3x5,4`); a size that still depends on something unknown
-    makes the function report which op's size is unknown instead.
+    Sizes are evaluated from constants, `stream.tensor.sizeof` and integer
+    arithmetic (the arith ops on integers and index, in their type's width
+    as at run time: add/sub/mul, the divisions and remainders, min/max,
+    bit ops and shifts, casts, `cmpi`, `select`). The inputs' values come
+    from `input-shapes`, one entry per argument of the function walked, in
+    order, as `ferry-run` takes its `--input`s: a tensor's shape (`3x5`;
+    empty for rank 0) gives its dynamic dimensions, an integer or index
+    scalar's value (`5`, `-2`; read as signed or unsigned in its type)
+    gives sizes, conditions and trip counts computed from it; an entry of
+    one integer is either, by the argument's type, and a float scalar's
+    entry is left empty (e.g. `input-shapes=4x3,,2` for a tensor, an f32
+    and an index). The same list is applied to each function of the
+    module. An entry that is neither a shape nor an integer is an error.
+    A size that still depends on something unknown makes the function
+    report which op's size is unknown instead, naming the scalar argument
+    it lacks (no entry, an entry that is not a value of its type, or a
+    callee's argument whose value the caller does not know).
   }];
   let options = [
     ListOption<"inputShapes", "input-shapes", "std::string",
-               "The shape of each input (e.g. 3x5), for dynamic dimensions">,
+               "One entry per argument, in order: a tensor's shape (e.g. "
+               "3x5; empty for rank 0) for its dynamic dimensions, or an "
+               "integer scalar's value (e.g. -2) for sizes computed from "
+               "it; empty for a float">,
   ];
 }
 
