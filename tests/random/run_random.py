@@ -289,18 +289,20 @@ def expected_peak(program, binding, device, walk, inputs, expected):
       an argument on a device the host cannot map: a buffer of the
       element's size (at most 8 bytes), freed right after the read;
     - an scf.for whose trip count is not a constant and that ran no
-      iteration: the walk assumes (at least) one iteration of every loop
-      whose trip count it cannot know, so it is an upper bound there. Only
+      iteration, or an scf.while whose after region never ran: the walk
+      assumes (at least) one iteration of every loop whose trip count it
+      cannot know, so it is an upper bound there. Only
       for those programs (the reference says which ran such a loop: notes
       of reference.evaluate); every other program, loops with iterations
       included, must still peak exactly where the walk says;
     - an scf.if: the walk counts its larger branch (ARCHITECTURE, "Peak
       memory"), and which one ran is the inputs' business, so for a program
       where some scf.if ran the walk is an upper bound too;
-    - an scf.for of dynamic trip count whose iterations move a carried
-      buffer to another device: the walk keeps, per device, the larger of
-      the live bytes with and without iterations, and says so in a remark
-      ("may run no iteration"): an upper bound for those programs.
+    - an scf.for of dynamic trip count (or an scf.while) whose iterations
+      move a carried buffer to another device: the walk keeps, per device,
+      the larger of the live bytes with and without iterations, and says so
+      in a remark ("may run no iteration"): an upper bound for those
+      programs.
     """
     walked = walk[device] if device in walk else 0
     first = next(iter(binding))
@@ -319,7 +321,7 @@ def expected_peak(program, binding, device, walk, inputs, expected):
                 why = f"result staging ({low}) above the walk's {walked}"
     high = low
     upper = [what for what, flag in (
-        ("a loop of dynamic trip count ran no iteration", "zero_trip_dynamic"),
+        ("a loop of dynamic trip count (or a while) ran no iteration", "zero_trip_dynamic"),
         ("an scf.if ran one branch, the walk counts the larger", "ran_if"),
         ("a loop of dynamic trip count carries a buffer to another device "
          "(the walk counts it on both)", "walk_upper_bound"))
