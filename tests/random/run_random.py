@@ -246,14 +246,20 @@ class Checker:
             f.write("\n".join(self.commands) + "\n")
 
 
+# Ops whose result is a view of their operand's buffer (no copy).
+VIEW_OPS = ("tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.bitcast")
+
+
 def returned_operands(text):
     """@main's argument names and the operand of each of its results (a
-    collapse_shape / expand_shape as what it views: the same buffer)."""
+    collapse_shape / expand_shape, a tensor.cast or a tensor.bitcast as
+    what it views: the same buffer, staged back like an argument returned
+    as it came: tests/e2e/discrete_staging_views.mlir)."""
     main = reference.parse_module(text)["main"]
     views = {}
     for block in main.blocks:
         for results, opname, rest, _ in block.ops:
-            if opname in ("tensor.collapse_shape", "tensor.expand_shape"):
+            if opname in VIEW_OPS:
                 source = rest.split()[0]
                 views[results[0]] = views.get(source, source)
             if opname == "return":
@@ -274,7 +280,8 @@ def expected_peak(program, binding, device, walk, inputs, expected):
       staging buffer of its size, while inputs 0..k-1 are live;
     - results the host cannot map are staged back the same way, one at a
       time, while every result is live (on local-discrete only an input
-      returned as it came: the program allocates its results host-visible;
+      returned as it came or through a view, VIEW_OPS: the program
+      allocates its results host-visible;
       counted for one device, where every result is on it);
     - imports into a device that cannot reach the buffer, when links are
       left to run time and a local-discrete or local-isolated device is in
