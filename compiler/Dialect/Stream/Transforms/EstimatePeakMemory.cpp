@@ -653,6 +653,9 @@ private:
     if (failed(walkBlock(afterBlock)) || failed(checkRepeats(op, before)))
       return failure();
     restoreLive(some.live);
+    // (Where the condition passes on values it makes on the same devices
+    // either way, the results do not move.)
+    bool resultsMove = false;
     for (auto [result, first, later] :
          llvm::zip_equal(results, none.devices, some.devices)) {
       if (!isa<ResourceType>(result.getType()))
@@ -660,7 +663,10 @@ private:
       Devices devices = later;
       addDevices(devices, first);
       bytes.deviceOf[result] = devices;
+      resultsMove |= !sameDevices(first, later);
     }
+    if (!resultsMove)
+      return success();
     takeLarger(none.live, snapshot());
     mergeExits({none, some}, results, op);
     remarkZeroTripBound(op, "no iteration (its condition may stop it before "

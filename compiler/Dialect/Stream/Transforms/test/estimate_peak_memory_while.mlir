@@ -135,6 +135,43 @@ module {
 
 // -----
 
+// A carried buffer moves to @b, but the before region passes on a new
+// buffer it makes on @a each time: the results are on @a however many
+// iterations run, so no bound is stated.
+// CHECK-NOT: upper bound
+// CHECK-LABEL: remark: peak live bytes: 32 (inputs 0, allocated 80)
+// CHECK: remark: peak live bytes on @a: 32 (inputs 0, allocated 48)
+// CHECK: remark: peak live bytes on @b: 16 (inputs 0, allocated 32)
+module {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func @passes_new(%v: f64, %n: i16) {
+    %c1 = arith.constant 1 : index
+    %c0_i16 = arith.constant 0 : i16
+    %c1_i16 = arith.constant 1 : i16
+    %s = arith.constant 16 : index
+    %init, %initt = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+    %r:3 = scf.while (%b = %init, %k = %c0_i16, %bt = %initt) : (!stream.resource<external>, i16, !stream.timepoint) -> (!stream.resource<external>, i16, !stream.timepoint) {
+      %new, %newt = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+      %w = stream.timepoint.join max(%bt, %newt) => !stream.timepoint
+      %d = stream.cmd.dispatch kernel("add") type(i32) count(%c1) await(%w) (%b, %b, %new) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+      %f = stream.resource.dealloca origin await(%d) %b : !stream.resource<external>{%s} => !stream.timepoint
+      %go = arith.cmpi slt, %k, %n : i16
+      scf.condition(%go) %new, %k, %d : !stream.resource<external>, i16, !stream.timepoint
+    } do {
+    ^bb0(%b2: !stream.resource<external>, %k2: i16, %bt2: !stream.timepoint):
+      %f2 = stream.resource.dealloca origin await(%bt2) %b2 : !stream.resource<external>{%s} => !stream.timepoint
+      %moved, %movedt = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+      %k3 = arith.addi %k2, %c1_i16 : i16
+      scf.yield %moved, %k3, %movedt : !stream.resource<external>, i16, !stream.timepoint
+    }
+    %f3 = stream.resource.dealloca origin await(%r#2) %r#0 : !stream.resource<external>{%s} => !stream.timepoint
+    return
+  }
+}
+
+// -----
+
 // A condition the walk evaluates to false (here a compare of constants
 // that nothing folded) ends the loop after the first run of the before
 // region: the after region's 64-byte allocation never happens, so only
