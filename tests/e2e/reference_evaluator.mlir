@@ -11,6 +11,11 @@
 // RUN: %python %S/../random/reference.py %S/linalg_named_ops.mlir --function=ops --input=2x3x4xi32=1,2,3,4,5,6,7,8,9,10,11,12,-1,-2,-3,-4,-5,-6,-7,-8,-9,-10,-11,-12 --input=2x4x5xi32=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40 --input=3x4xi32=1,2,3,4,5,6,7,8,9,10,11,12 --input=4xi32=1,-1,2,-2 | FileCheck %S/linalg_named_ops.mlir
 // RUN: %python %S/../random/reference.py %S/tensor_reshape.mlir --function=static --input=2x3x4xi32=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23 | FileCheck %S/tensor_reshape.mlir
 // RUN: %python %S/../random/reference.py %S/local_drivers.mlir --input=2x3xf32=1,2,3,4,5,6 --input=2x3xf32=10,20,30,40,50,60 | FileCheck %S/local_drivers.mlir
+// scf.while (issue 15): a condition read back from the carried tensor, and
+// one on a counter around a buffer carried to another device.
+// RUN: %python %S/../random/reference.py %S/regions/while_read_back.mlir --input=4xi32=1,2,3,4 --input=i32=100 | FileCheck %S/regions/while_read_back.mlir
+// RUN: %python %S/../random/reference.py %S/multi_device/walk_while_devices.mlir --function=flat --input=f64=1.5 --input=i16=3 | FileCheck %S/multi_device/walk_while_devices.mlir --check-prefix=FLAT
+// RUN: %python %S/../random/reference.py %S/multi_device/walk_while_devices.mlir --function=nested --input=f64=1.5 --input=i16=0 | FileCheck %S/multi_device/walk_while_devices.mlir --check-prefix=NESTED
 //
 // Reading what a tensor.empty holds is an error of the program, not a value.
 // RUN: not %python %S/../random/reference.py %s 2>&1 | FileCheck %s --check-prefix=UNDEFINED

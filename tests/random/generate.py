@@ -17,8 +17,10 @@ stderr. A program is a module of upstream MLIR that Ferry accepts today
   tied calls to the seed plugin's in-place `Double.function` /
   `Triple.function` (samples/custom_module), calls to the tensor functions
   before them; static or dynamic shapes; `scf.for` carrying tensors (and a
-  scalar) over 0..4 iterations and `scf.if` choosing between tensors,
-  nested two deep (tensor_regions: each region a scope of its own);
+  scalar) over 0..4 iterations, `scf.if` choosing between tensors and
+  `scf.while` carrying tensors and a counter (at most 4 iterations),
+  nested two deep (tensor_regions, while_loops: each region a scope of
+  its own);
 - one public `@main` taking tensors and returning tensors, on one device or
   two (`hal.device.global @a`, `@b`) with ops, functions and arguments
   placed by `stream.affinity`, and links the compiler decides or leaves to
@@ -82,6 +84,8 @@ FEATURES = {
                              "between tensors, nested, in tensor functions"),
     "two_device_regions": (True, "with tensor_regions, regions in two-device programs"),
     "dynamic_regions": (True, "with tensor_regions, regions in programs of dynamic shape"),
+    "while_loops": (True, "with tensor_regions, scf.while carrying tensors and a counter (a "
+                          "bound of 0..4 iterations, maybe an element read back)"),
     "if_in_loop": (True, "with tensor_regions, scf.if inside a loop body (the compiler may "
                           "not know who owns its result: the walk gives no peak)"),
     # Issue 14: linalg ops of other shapes (linalg_gen.py).
@@ -714,6 +718,8 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
             if self.frozen and "if_in_loop" not in self.features:
                 nested = [k for k in nested if k != "if"]
             kinds += ["loop", "if"] if self.depth == 0 else nested
+            if self.gen.whiles:
+                kinds.append("while")
         kind = self.rng.choice(kinds)
         getattr(self, "op_" + kind)()
 
@@ -1150,6 +1156,113 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
             name = f"{results}#{count - 1}" if count > 1 else results
             self.scalars.append((name, scalar_init[1]))
 
+    def while_bound(self):
+        """An i32 in [0, 4]: a constant, or an integer scalar masked."""
+        ints = [(n, t) for n, t in self.scalars if t in WIDTH and t != "i1"]
+        if ints and self.rng.random() < 0.6:
+            scalar, type_ = self.rng.choice(ints)
+            mask = Body.constant(self, type_, 3)
+            masked = self.gen.fresh("v")
+            self.emit(f"{masked} = arith.andi {scalar}, {mask} : {type_}")
+            return self.cast(masked, type_, "i32")
+        return Body.constant(self, "i32", self.rng.randint(0, 4))
+
+    def op_while(self):
+        """scf.while carrying 1-2 tensors and an i32 counter that stops it
+        after 0..4 iterations: the before region compares the counter with
+        a bound, now and then also an element read back from a carried
+        tensor (tensor.extract) with a constant, and passes on the carried
+        tensors or new values computed from them; the after region is a few
+        steps, as an scf.for body, and counts."""
+        self.region_setup()
+        inits = []
+        for _ in range(self.rng.randint(1, 2)):
+            value = self.pick([v for v in self.defined() if v not in inits])
+            value = value or self.new_splat_or_fill(self.rng.choice(TENSOR_DTYPES))
+            if not self.indeterminate:
+                # As for scf.for: a new value the program owns, dropped.
+                if "fills" in self.features:
+                    value = self.fill(self.empty(value.dtype), value.dtype)
+                else:
+                    value = self.elementwise_of(value, self.require(value.dtype))
+                self.values.remove(value)
+            inits.append(value)
+        bound = self.while_bound()
+        zero = Body.constant(self, "i32", 0)
+        types = [self.type_of(v.dtype) for v in inits] + ["i32"]
+        type_list = ", ".join(types)
+
+        def carried(prefix, sources):
+            values = [TensorValue(self.gen.fresh(prefix), v.dtype) for v in sources]
+            for c, v in zip(values, sources):
+                # The first run carries the source's storage.
+                for flag in ("written", "escaped", "external", "argument"):
+                    setattr(c.storage, flag, getattr(v.storage, flag))
+            return values
+
+        results = self.gen.fresh("w")
+        count = len(inits) + 1
+        before_args = carried("wb", inits)
+        counter = self.gen.fresh("k")
+        spelled = [f"{a.name} = {v.name}" for a, v in zip(before_args, inits)]
+        self.emit(f"{results}:{count} = scf.while ({', '.join(spelled + [f'{counter} = {zero}'])}) "
+                  f": ({type_list}) -> ({type_list}) {{")
+        # The before region: a loop body too (it runs again after each
+        # iteration), so nothing from outside is written in place.
+        saved = self.enter(frozen=True)
+        self.values += before_args
+        go = self.gen.fresh("cmp")
+        self.emit(f"{go} = arith.cmpi slt, {counter}, {bound} : i32")
+        ints = [v for v in before_args if not v.dtype.startswith("f")]
+        if ints and "host_reads" in self.features and self.rng.random() < 0.4:
+            before = len(self.scalars)
+            self.op_extract_from(self.rng.choice(ints))
+            element, type_ = self.scalars[before]
+            predicate = self.rng.choice(["eq", "ne", "slt", "sle", "sgt", "sge",
+                                         "ult", "ule", "ugt", "uge"])
+            read = self.gen.fresh("cmp")
+            self.emit(f"{read} = arith.cmpi {predicate}, {element}, "
+                      f"{Body.constant(self, type_, self.rng.randint(-3, 3))} : {type_}")
+            both = self.gen.fresh("cmp")
+            self.emit(f"{both} = arith.andi {go}, {read} : i1")
+            go = both
+        passed = []
+        for arg in before_args:
+            others = [v for v in self.defined(arg.dtype) if self.indeterminate or self.owned(v)]
+            if others and self.rng.random() < 0.25:
+                passed.append(self.elementwise_of(arg, self.pick(others)))
+            else:
+                passed.append(arg)
+        names = [v.name for v in passed] + [counter]
+        self.emit(f"scf.condition({go}) {', '.join(names)} : {type_list}")
+        self.leave(saved)
+        self.lines.append("    " + "  " * self.depth + "} do {")
+        # The after region: what the condition passed on, and the counter.
+        after_args = carried("wa", passed)
+        after_counter = self.gen.fresh("k")
+        block_args = [f"{a.name}: {t}" for a, t in zip(after_args, types)]
+        block_args.append(f"{after_counter}: i32")
+        self.lines.append("    " + "  " * self.depth + f"^bb0({', '.join(block_args)}):")
+        saved = self.enter(frozen=True)
+        self.values += after_args
+        self.scalars.append((after_counter, "i32"))
+        before = len(self.values)
+        self.region_steps(self.rng.randint(1, 4))
+        out = self.yield_values([v.dtype for v in inits], self.values[before:], after_args)
+        one = Body.constant(self, "i32", 1)
+        next_ = self.gen.fresh("k")
+        self.emit(f"{next_} = arith.addi {after_counter}, {one} : i32")
+        self.emit(f"scf.yield {', '.join([v.name for v in out] + [next_])} : {type_list}")
+        self.leave(saved)
+        self.emit("}")
+        for k, v in enumerate(inits):
+            result = self.add(f"{results}#{k}", v.dtype)
+            result.storage.unknown_owner = True
+            for flag in ("written", "escaped", "external", "argument"):
+                setattr(result.storage, flag, any(getattr(u.storage, flag)
+                                                  for u in (v, passed[k], out[k])))
+        self.scalars.append((f"{results}#{count - 1}", "i32"))
+
     def condition(self):
         """An i1: an induction variable or an integer scalar (an argument,
         an element read back) against a constant."""
@@ -1302,6 +1415,7 @@ class Generator:
         self.regions = ("tensor_regions" in features
                         and (not self.dynamic or "dynamic_regions" in features)
                         and (not self.devices or "two_device_regions" in features))
+        self.whiles = self.regions and "while_loops" in features
         module_calls_ok = "module_calls" in features and (
             not program.runtime_links or "runtime_links_module_calls" in features) and (
             not self.devices or "two_device_module_calls" in features)

@@ -25,7 +25,9 @@ line), `concat`, `from_elements`, `splat`, `bitcast`, `cast`,
 `extf` / `truncf` / `extui` / `extsi` / `trunci` on tensors; element types
 i1 (bool), f16 (float16) and bf16 (float32 rounded to bf16 after every op
 of a bf16 result; `<u2` bits in and out); `scf.for` (with `iter_args`),
-`scf.if` (with or without `else`) and `scf.yield`, their regions spanning
+`scf.if` (with or without `else`), `scf.while` (its before region ending
+in `scf.condition`, its after region's `^bb0` arguments) and `scf.yield`,
+their regions spanning
 lines and nesting, each region a scope of its own; scalar arguments and results of the
 function called (0-d arrays in and out). Device placement
 (`stream.affinity`, `hal.device.global`, `stream.topology`) does not change
@@ -263,9 +265,9 @@ def parse_module(text):
             else:
                 current = None
             continue
-        if re.fullmatch(r"\}\s*else\s*\{", line):
+        if re.fullmatch(r"\}\s*(else|do)\s*\{", line):
             if not regions:
-                raise EvaluationError(f"line {number}: else outside a region")
+                raise EvaluationError(f"line {number}: {line[1:-1].strip()} outside a region")
             regions.pop()
             owner = owners[-1]
             owner.regions.append([])
@@ -745,7 +747,8 @@ class Evaluator:
         self.functions = functions
         self.steps = 0
         self.constants = set()  # names an arith.constant defines
-        # An scf.for ran no iteration and its bounds were not both constants.
+        # An scf.for ran no iteration and its bounds were not both
+        # constants, or an scf.while's after region never ran.
         self.zero_trip_dynamic = False
         self.ran_if = False  # some scf.if ran (one of its branches)
         self.inexact_scalars = set()  # float scalars read from inexact tensors
@@ -829,9 +832,10 @@ class Evaluator:
         raise EvaluationError(f"block ^{block.label} of @{function.name} has no terminator")
 
     def run_region(self, function, ops, env, bindings):
-        """The values an `scf.yield` of `ops` gives, in a scope of its own:
-        `env` and `bindings` (region arguments) visible, nothing defined
-        inside visible after it."""
+        """The values an `scf.yield` of `ops` gives (for `scf.condition`:
+        its condition and the values), in a scope of its own: `env` and
+        `bindings` (region arguments) visible, nothing defined inside
+        visible after it."""
         env = dict(env)
         env.update(bindings)
         for results, opname, rest, number in ops:
@@ -844,6 +848,13 @@ class Evaluator:
                         return []
                     names = rest.rsplit(":", 1)[0]
                     return [self.lookup(env, n) for n in split_top(names)]
+                if opname == "scf.condition":
+                    m = re.fullmatch(r"\((%[\w#]+)\)\s*(.*)", rest.strip())
+                    if not m:
+                        raise EvaluationError(f"cannot parse scf.condition {rest}")
+                    names = m.group(2).rsplit(":", 1)[0] if m.group(2) else ""
+                    return (self.lookup(env, m.group(1)),
+                            [self.lookup(env, n) for n in split_top(names)])
                 outcome = self.run_op(function, env, results, opname, rest)
                 self.track(env, results, opname, rest)
             except EvaluationError as e:
@@ -878,6 +889,40 @@ class Evaluator:
             i += step
         self.define(env, results, values)
 
+    def run_while(self, function, env, results, rest):
+        """The before region (first on the initial values), then while its
+        condition holds the after region on what it passes on and the
+        before region on what that yields; the results are what the last
+        condition passed on."""
+        m = re.fullmatch(r"\((.*?)\)\s*:.*", rest.strip())
+        if not m or len(rest.regions) != 2:
+            raise EvaluationError(f"cannot parse scf.while {rest}")
+        names, values = [], []
+        for part in split_top(m.group(1)):
+            name, init = part.split("=")
+            names.append(name.strip())
+            values.append(self.lookup(env, init))
+        after_args = getattr(rest, "block_args", [])
+        iterations = 0
+        while True:
+            outcome = self.run_region(function, rest.regions[0], env, dict(zip(names, values)))
+            if not isinstance(outcome, tuple):
+                raise EvaluationError("the before region does not end in scf.condition")
+            go, values = outcome
+            if not go:
+                break
+            if len(values) != len(after_args):
+                raise EvaluationError(f"scf.condition passes {len(values)} values, "
+                                      f"the after region takes {len(after_args)}")
+            values = self.run_region(function, rest.regions[1], env, dict(zip(after_args, values)))
+            if len(values) != len(names):
+                raise EvaluationError(f"scf.yield of {len(values)} values, {len(names)} carried")
+            iterations += 1
+        if not iterations:
+            # The walk counts the after region, which never ran.
+            self.zero_trip_dynamic = True
+        self.define(env, results, values)
+
     def run_if(self, function, env, results, rest):
         m = re.fullmatch(r"(%[\w#]+)(?:\s*->.*)?", rest.strip())
         if not m:
@@ -897,6 +942,8 @@ class Evaluator:
             return self.run_for(function, env, results, rest)
         if opname == "scf.if":
             return self.run_if(function, env, results, rest)
+        if opname == "scf.while":
+            return self.run_while(function, env, results, rest)
         if opname in ("return", "func.return"):
             values = []
             if rest:
@@ -1137,7 +1184,7 @@ class Evaluator:
         """Marks the results of an op inexact where the op is (INEXACT_OPS,
         or a linalg body with one) or reads an inexact value; rounds a bf16
         result (computed in float32) to bf16."""
-        if re.search(r"(xbf16>|tensor<bf16>|:\s*bf16)\s*$", str(rest)) and opname != "scf.for":
+        if re.search(r"(xbf16>|tensor<bf16>|:\s*bf16)\s*$", str(rest)) and opname not in ("scf.for", "scf.while"):
             for r in results:
                 base = r.split(":")[0]
                 value = env.get(base)
@@ -1198,8 +1245,8 @@ def evaluate(text, function, inputs, notes=None):
     arrays; a 0-d array for a scalar argument): a list of NumPy arrays (a
     scalar result as a 0-d array of its type). With `notes` (a dict), sets
     notes["zero_trip_dynamic"]: whether some scf.for whose bounds are not
-    both constants ran no iteration, and notes["ran_if"]: whether some
-    scf.if ran."""
+    both constants, or some scf.while, ran no iteration, and
+    notes["ran_if"]: whether some scf.if ran."""
     functions = parse_module(text)
     evaluator = Evaluator(functions)
     if notes is not None:

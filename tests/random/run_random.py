@@ -254,14 +254,20 @@ def walk_entry(array):
     return str(int(array)) if array.dtype.kind in "iub" else ""
 
 
+# Ops whose result is a view of their operand's buffer (no copy).
+VIEW_OPS = ("tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.bitcast")
+
+
 def returned_operands(text):
     """@main's argument names and the operand of each of its results (a
-    collapse_shape / expand_shape as what it views: the same buffer)."""
+    collapse_shape / expand_shape, a tensor.cast or a tensor.bitcast as
+    what it views: the same buffer, staged back like an argument returned
+    as it came: tests/e2e/discrete_staging_views.mlir)."""
     main = reference.parse_module(text)["main"]
     views = {}
     for block in main.blocks:
         for results, opname, rest, _ in block.ops:
-            if opname in ("tensor.collapse_shape", "tensor.expand_shape"):
+            if opname in VIEW_OPS:
                 source = rest.split()[0]
                 views[results[0]] = views.get(source, source)
             if opname == "return":
@@ -282,7 +288,8 @@ def expected_peak(program, binding, device, walk, inputs, expected):
       staging buffer of its size, while inputs 0..k-1 are live;
     - results the host cannot map are staged back the same way, one at a
       time, while every result is live (on local-discrete only an input
-      returned as it came: the program allocates its results host-visible;
+      returned as it came or through a view, VIEW_OPS: the program
+      allocates its results host-visible;
       counted for one device, where every result is on it);
     - imports into a device that cannot reach the buffer, when links are
       left to run time and a local-discrete or local-isolated device is in
@@ -297,18 +304,20 @@ def expected_peak(program, binding, device, walk, inputs, expected):
       an argument on a device the host cannot map: a buffer of the
       element's size (at most 8 bytes), freed right after the read;
     - an scf.for whose trip count is not a constant and that ran no
-      iteration: the walk assumes (at least) one iteration of every loop
-      whose trip count it cannot know, so it is an upper bound there. Only
+      iteration, or an scf.while whose after region never ran: the walk
+      assumes (at least) one iteration of every loop whose trip count it
+      cannot know, so it is an upper bound there. Only
       for those programs (the reference says which ran such a loop: notes
       of reference.evaluate); every other program, loops with iterations
       included, must still peak exactly where the walk says;
     - an scf.if: the walk counts its larger branch (ARCHITECTURE, "Peak
       memory"), and which one ran is the inputs' business, so for a program
       where some scf.if ran the walk is an upper bound too;
-    - an scf.for of dynamic trip count whose iterations move a carried
-      buffer to another device: the walk keeps, per device, the larger of
-      the live bytes with and without iterations, and says so in a remark
-      ("may run no iteration"): an upper bound for those programs.
+    - an scf.for of dynamic trip count (or an scf.while) whose iterations
+      move a carried buffer to another device: the walk keeps, per device,
+      the larger of the live bytes with and without iterations, and says so
+      in a remark ("may run no iteration"): an upper bound for those
+      programs.
     """
     walked = walk[device] if device in walk else 0
     first = next(iter(binding))
@@ -327,7 +336,7 @@ def expected_peak(program, binding, device, walk, inputs, expected):
                 why = f"result staging ({low}) above the walk's {walked}"
     high = low
     upper = [what for what, flag in (
-        ("a loop of dynamic trip count ran no iteration", "zero_trip_dynamic"),
+        ("a loop of dynamic trip count (or a while) ran no iteration", "zero_trip_dynamic"),
         ("an scf.if ran one branch, the walk counts the larger", "ran_if"),
         ("a loop of dynamic trip count carries a buffer to another device "
          "(the walk counts it on both)", "walk_upper_bound"))

@@ -664,7 +664,7 @@ void addCallPeak(DeviceLiveBytes &bytes, const DeviceLiveBytes &callee) {
 // does not carry on, so iterations repeat one another's live bytes, and a
 // body that leaves more live than it found makes the peak unknown), an
 // scf.if's larger branch, an scf.while's before and after regions once each
-// (the last before-region run repeats the first).
+// (the last before-region run repeats the first; walkWhile).
 class BlockWalker {
 public:
   BlockWalker(func::FuncOp func, SizeEvaluator &evaluator,
@@ -764,6 +764,85 @@ private:
       bytes.deviceOf.erase(arg);
   }
 
+  // Says once (though a loop nested in another is walked again) that the
+  // per-device counts after `loop` are an upper bound: it may run
+  // `what` and then leave a carried buffer where it came in.
+  void remarkZeroTripBound(Operation *loop, StringRef what) {
+    if (boundRemarked.insert(loop).second)
+      loop->emitRemark() << "peak live bytes per device are an upper bound "
+                            "after this loop: it may run "
+                         << what
+                         << ", and then leaves a carried buffer on another "
+                            "device than its iterations do";
+  }
+
+  // An scf.while: the before region runs at least once, the after region
+  // maybe never, and the loop ends after a run of the before region with
+  // the live bytes it left. Walked once each (later runs repeat them),
+  // except where the after region moves a carried buffer to another
+  // device: then the before and after regions are walked a second time
+  // from there, and the results are where the condition passes them on
+  // either way (after the first run of the before region, with no
+  // iteration, or after a later one): on the devices of both, each device
+  // counting the larger of its live bytes. A condition the walk evaluates
+  // to false on the first run ends the loop there.
+  LogicalResult walkWhile(scf::WhileOp whileOp) {
+    Operation *op = whileOp;
+    Block &beforeBlock = whileOp.getBefore().front();
+    Block &afterBlock = whileOp.getAfter().front();
+    ValueRange args = whileOp.getBeforeArguments();
+    ValueRange results = whileOp.getResults();
+    scf::ConditionOp condition = whileOp.getConditionOp();
+    // Each walk (a loop nested in another is walked again) starts from the
+    // initial values' devices.
+    forgetCarried(args);
+    forgetCarried(results);
+    Snapshot before = snapshot();
+    if (failed(walkBlock(beforeBlock)))
+      return failure();
+    Exit none = exitOf(results, condition.getArgs(), op);
+    if (std::optional<int64_t> more =
+            evaluator.evaluate(condition.getCondition());
+        more && *more == 0)
+      return success();
+    if (failed(walkBlock(afterBlock)))
+      return failure();
+    bool moved =
+        carryToOtherDevices(args, whileOp.getYieldOp().getOperands(), op);
+    if (!moved) {
+      if (failed(checkRepeats(op, before)))
+        return failure();
+      restoreLive(none.live);
+      return success();
+    }
+    before = snapshot();
+    if (failed(walkBlock(beforeBlock)))
+      return failure();
+    Exit some = exitOf(results, condition.getArgs(), op);
+    if (failed(walkBlock(afterBlock)) || failed(checkRepeats(op, before)))
+      return failure();
+    restoreLive(some.live);
+    // (Where the condition passes on values it makes on the same devices
+    // either way, the results do not move.)
+    bool resultsMove = false;
+    for (auto [result, first, later] :
+         llvm::zip_equal(results, none.devices, some.devices)) {
+      if (!isa<ResourceType>(result.getType()))
+        continue;
+      Devices devices = later;
+      addDevices(devices, first);
+      bytes.deviceOf[result] = devices;
+      resultsMove |= !sameDevices(first, later);
+    }
+    if (!resultsMove)
+      return success();
+    takeLarger(none.live, snapshot());
+    mergeExits({none, some}, results, op);
+    remarkZeroTripBound(op, "no iteration (its condition may stop it before "
+                            "the after region runs)");
+    return success();
+  }
+
   LogicalResult walkRegionOp(Operation &op) {
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
       // Bounds the walk evaluates (constants, scalar inputs) say whether
@@ -809,38 +888,12 @@ private:
       if (mayRunNone) {
         takeLarger(start.live, snapshot());
         mergeExits({start, after}, forOp.getResults(), &op);
-        // (Once, though a loop nested in another is walked again.)
-        if (boundRemarked.insert(&op).second)
-          op.emitRemark() << "peak live bytes per device are an upper bound "
-                             "after this loop: it may run no iteration, and "
-                             "then leaves a carried buffer on another device "
-                             "than its iterations do";
+        remarkZeroTripBound(&op, "no iteration");
       }
       return success();
     }
-    if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-      forgetCarried(whileOp.getBeforeArguments());
-      Snapshot before = snapshot();
-      if (failed(walkBlock(whileOp.getBefore().front())))
-        return failure();
-      Snapshot condition = snapshot();
-      if (failed(walkBlock(whileOp.getAfter().front())))
-        return failure();
-      if (carryToOtherDevices(whileOp.getBeforeArguments(),
-                              whileOp.getYieldOp().getOperands(), &op)) {
-        before = snapshot();
-        if (failed(walkBlock(whileOp.getBefore().front())))
-          return failure();
-        condition = snapshot();
-        if (failed(walkBlock(whileOp.getAfter().front())))
-          return failure();
-      }
-      if (failed(checkRepeats(&op, before)))
-        return failure();
-      // The loop ends after a last run of the before region.
-      restoreLive(condition);
-      return success();
-    }
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return walkWhile(whileOp);
     // A branch region op (scf.if, scf.index_switch, scf.execute_region):
     // the region that runs where its condition or selector is known (the
     // sizes of what it yields are that region's then too); otherwise each

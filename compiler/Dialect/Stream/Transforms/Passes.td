@@ -351,7 +351,9 @@ def EstimatePeakMemoryPass
     inputs), else its largest branch, and sizes its results by what that
     branch yields (the largest value the branches
     yield there); an `scf.while` counts its before region and then its
-    after region once each. A carried value's size is the size of the
+    after region once each (the before region runs at least once, the
+    after region maybe never; a condition the walk evaluates to false
+    leaves the after region out). A carried value's size is the size of the
     value passed in (`stream.resource.size` of it evaluates to that).
     Sizes are evaluated through the index values regions carry: a dim an
     `scf.if` chose (or the `arith.select` it folds to) is the chosen one
@@ -376,8 +378,10 @@ def EstimatePeakMemoryPass
     result that may be on it): an `scf.if` / `scf.index_switch` result
     whose branches yield buffers on different devices, the result of a
     loop of dynamic trip count whose iterations move a carried buffer to
-    another device (with no iteration it stays where it came in), and a
-    callee's result that is either. Memory the
+    another device (with no iteration it stays where it came in), the
+    result of an `scf.while` whose after region does so (its condition
+    may stop it before the after region runs), and a callee's result
+    that is any of these. Memory the
     runtime adds (an import into a device that cannot reach the buffer,
     staging copies `ferry-run` makes for a host that cannot map it) is
     outside the program and not counted.
