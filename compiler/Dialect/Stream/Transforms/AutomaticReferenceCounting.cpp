@@ -512,8 +512,9 @@ private:
   // The branch region op (`scf.if`, `scf.index_switch`) one of whose branches
   // `use` (its yield) hands out a value made before the op, as its last use:
   // nothing after the op uses the value, and no branch hands it out at another
-  // position. The position then owns it, and the branches that do not hand
-  // it out free it. Null for any other use.
+  // position, directly or as what an op nested in a branch holds. The
+  // position then owns it, and the branches that do not hand it out free it.
+  // Null for any other use.
   Operation *handingOutOp(OpOperand &use) {
     auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
     Operation *op = yield ? yield->getParentOp() : nullptr;
@@ -521,12 +522,36 @@ private:
     if (!op || !isBranchRegionOp(op) || op->getNumRegions() < 2 ||
         value.getParentBlock() != op->getBlock() || usedAfter(value, op))
       return nullptr;
-    for (Region &region : op->getRegions())
-      for (OpOperand &operand : region.front().getTerminator()->getOpOperands())
-        if (operand.get() == value &&
-            operand.getOperandNumber() != use.getOperandNumber())
-          return nullptr;
+    std::set<PositionKey> seen;
+    if (yieldedElsewhere(value, op, use, seen))
+      return nullptr;
     return op;
+  }
+
+  // Whether a branch of `op` yields `value` other than by `except`: itself,
+  // or a member of a position of an op nested in the branch that `value` was
+  // passed into (an inner scf.if or loop that may hand back the captured
+  // value, written in place). A branch that seems to yield something else
+  // may yield the value then, so it must not free it.
+  bool yieldedElsewhere(Value value, Operation *op, OpOperand &except,
+                        std::set<PositionKey> &seen) {
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (&use == &except || !op->isProperAncestor(user))
+        continue;
+      if (user->getParentOp() == op && user->hasTrait<OpTrait::IsTerminator>())
+        return true;
+      if (auto await = dyn_cast<TimepointAwaitOp>(user))
+        if (yieldedElsewhere(awaitedValue(await, use), op, except, seen))
+          return true;
+      std::optional<Position> to = passedTo(use);
+      if (!to || !seen.insert(key(*to)).second)
+        continue;
+      for (Value member : membersOf(*to))
+        if (yieldedElsewhere(member, op, except, seen))
+          return true;
+    }
+    return false;
   }
 
   // Whether something after `op` in its block uses `value` (itself, or by
@@ -584,8 +609,14 @@ private:
                    Value ownedFlag = {}) {
       if (isDisposed(resource))
         return;
-      owned.push_back({resource, size, disposal, /*lastUser=*/nullptr, {}});
-      owned.back().ownedFlag = ownedFlag;
+      owned.push_back({resource,
+                       size,
+                       disposal,
+                       /*lastUser=*/nullptr,
+                       {},
+                       /*branchOp=*/nullptr,
+                       /*usedByRegionOp=*/false,
+                       ownedFlag});
     };
     if (auto alloca = dyn_cast<ResourceAllocaOp>(op)) {
       if (!alloca.getIndeterminate())
@@ -650,6 +681,10 @@ private:
     // op whose region holds the user).
     Operation *anchor;
     OpOperand &operand;
+    // By a member of a position the resource was lent to, which may hold
+    // another value: its write says nothing about the resource's earlier
+    // uses.
+    bool lent;
   };
 
   // Visits every use of `resource` in its home block `home`, following the
@@ -751,7 +786,7 @@ private:
                "timepoint result to order its free on";
         return false;
       }
-      fn({anchor, use});
+      fn({anchor, use, lent});
       if (auto await = dyn_cast<TimepointAwaitOp>(user))
         if (!forEachUse(awaitedValue(await, use), home, handOff, fn, lent))
           return false;
@@ -795,8 +830,9 @@ private:
               position.lookup(anchor) > position.lookup(ownership.lastUser))
             ownership.lastUser = anchor;
           if (Value done = completionOf(anchor))
-            ownership.uses.push_back({position.lookup(anchor), done,
-                                      anchor == user && writes(use.operand)});
+            ownership.uses.push_back(
+                {position.lookup(anchor), done,
+                 anchor == user && !use.lent && writes(use.operand)});
           ownership.usedByRegionOp |= isStructuredRegionOp(anchor);
           exported |= isa<TensorExportOp>(user) && (anchor == user || !lent);
           if (auto call = dyn_cast<CmdCallOp>(user))

@@ -203,3 +203,45 @@ func.func @owned_beside_flagged(%v: !hal.buffer_view, %n: index, %s: index) {
   }
   return
 }
+
+// -----
+
+// A branch hands out %x as its last use, but the other branch yields what an
+// inner scf.if holds, which may be %x (written in place there, captured so
+// lent in with a clear flag). That branch must not free %x: the outer
+// position only lends it, and it is freed after the result's last use.
+// CHECK-LABEL: func.func @if_yields_inner_alias
+// CHECK-NOT: indeterminate
+// CHECK: %[[X:[a-z_0-9]+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CHECK: %[[R:.+]]:4 = scf.if
+// CHECK: %[[IN:.+]]:4 = scf.if
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: scf.yield %[[IN]]#0, %[[IN]]#1,
+// CHECK-NEXT: } else {
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: %[[F:.+]] = arith.constant false
+// CHECK-NEXT: scf.yield %[[X]], %[[F]],
+// CHECK: %[[U:.+]] = stream.cmd.dispatch kernel("mul") {{.+}} (%[[R]]#0, %[[R]]#0, %[[R]]#0)
+// CHECK-DAG: stream.resource.dealloca origin if(%[[R]]#1) await(%[[U]]) %[[R]]#0
+// CHECK-DAG: stream.resource.dealloca origin await(%{{.+}}) %[[X]]
+func.func @if_yields_inner_alias(%c: i1, %c2: i1, %s: index) {
+  %c4 = arith.constant 4 : index
+  %x, %xt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %r, %rt, %done = scf.if %c -> (!stream.resource<transient>, !stream.timepoint, !stream.timepoint) {
+    %q, %qt, %qdone = scf.if %c2 -> (!stream.resource<transient>, !stream.timepoint, !stream.timepoint) {
+      %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%xt) (%x, %x, %x) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+      scf.yield %x, %d, %d : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+    } else {
+      %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+      %w = stream.timepoint.join max(%xt, %tt) => !stream.timepoint
+      %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%x, %x, %t) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+      scf.yield %t, %d, %d : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+    }
+    scf.yield %q, %qt, %qdone : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  } else {
+    %i = stream.timepoint.immediate => !stream.timepoint
+    scf.yield %x, %xt, %i : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  }
+  %u = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%rt) (%r, %r, %r) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}
