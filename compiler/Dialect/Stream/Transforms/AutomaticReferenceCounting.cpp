@@ -221,6 +221,10 @@ struct Ownership {
   // For a member of a flagged position: the i1 that says whether it holds
   // an owned value; its free is conditional on it.
   Value ownedFlag;
+  // Where its block's terminator may pass it on as what a position it was
+  // lent to holds, and that position's flag (see HandOff).
+  OpOperand *escape = nullptr;
+  Value escapeFlag;
 };
 
 // Who owns what a carried position holds, decided from everything passed
@@ -528,19 +532,26 @@ private:
     return op;
   }
 
-  // Whether a branch of `op` yields `value` other than by `except`: itself,
-  // or a member of a position of an op nested in the branch that `value` was
-  // passed into (an inner scf.if or loop that may hand back the captured
-  // value, written in place). A branch that seems to yield something else
-  // may yield the value then, so it must not free it.
+  // Whether a branch of `op` yields `value` other than by `except` or at
+  // its position (where that branch hands it out too): at another position,
+  // or as what an op nested in a branch holds that `value` was passed into
+  // (an inner scf.if or loop that may hand back the captured value, written
+  // in place), or under another name (a host await's). A branch that seems
+  // to yield something else may yield the value then, so it must not free
+  // it.
   bool yieldedElsewhere(Value value, Operation *op, OpOperand &except,
                         std::set<PositionKey> &seen) {
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       if (&use == &except || !op->isProperAncestor(user))
         continue;
-      if (user->getParentOp() == op && user->hasTrait<OpTrait::IsTerminator>())
-        return true;
+      if (user->getParentOp() == op &&
+          user->hasTrait<OpTrait::IsTerminator>()) {
+        if (value != except.get() ||
+            use.getOperandNumber() != except.getOperandNumber())
+          return true;
+        continue;
+      }
       if (auto await = dyn_cast<TimepointAwaitOp>(user))
         if (yieldedElsewhere(awaitedValue(await, use), op, except, seen))
           return true;
@@ -609,14 +620,11 @@ private:
                    Value ownedFlag = {}) {
       if (isDisposed(resource))
         return;
-      owned.push_back({resource,
-                       size,
-                       disposal,
-                       /*lastUser=*/nullptr,
-                       {},
-                       /*branchOp=*/nullptr,
-                       /*usedByRegionOp=*/false,
-                       ownedFlag});
+      Ownership &ownership = owned.emplace_back();
+      ownership.resource = resource;
+      ownership.size = size;
+      ownership.disposal = disposal;
+      ownership.ownedFlag = ownedFlag;
     };
     if (auto alloca = dyn_cast<ResourceAllocaOp>(op)) {
       if (!alloca.getIndeterminate())
@@ -687,21 +695,29 @@ private:
     bool lent;
   };
 
+  // How an owned resource goes into owned positions: passed directly (a
+  // loop's init, its block's terminator), handed out by a branch of an op of
+  // its block, or yielded on by its block's terminator as what a position it
+  // was lent to holds (see escapes).
+  struct HandOff {
+    // The owned resource followed.
+    Value root;
+    bool passedOn = false;
+    Operation *branchOp = nullptr;
+    // The terminator's operand that passes on a member of a position the
+    // root was lent to, and that position's owned flag (null where it never
+    // holds an owned value): where the flag is clear, the member is the root.
+    OpOperand *escape = nullptr;
+    Value escapeFlag;
+    bool escapesTwice = false;
+  };
+
   // Visits every use of `resource` in its home block `home`, following the
   // values host awaits yield for it and the values of positions it is lent
   // to. Records in `handOff` a use handing it into an owned position. Returns
   // false if a use is beyond the analysis (a remark says why where a
-  // region is the reason).
-  // How an owned resource goes into owned positions: passed directly (a
-  // loop's init, its block's terminator), or handed out by a branch of an
-  // op of its block.
-  struct HandOff {
-    bool passedOn = false;
-    Operation *branchOp = nullptr;
-  };
-
-  // `lent`: `resource` is a member of a position the owned resource was lent
-  // to, whose uses count as the owned resource's.
+  // region is the reason). `lent`: `resource` is a member of a position the
+  // owned resource was lent to, whose uses count as the owned resource's.
   bool forEachUse(Value resource, Block *home, HandOff &handOff,
                   function_ref<void(const Use &)> fn, bool lent = false) {
     for (OpOperand &use : resource.getUses()) {
@@ -762,6 +778,8 @@ private:
         // Lent: what the position holds is this resource still, and is used
         // as it. A terminator of the home block lends it beyond the home.
         if (direct && isa<scf::YieldOp, scf::ConditionOp>(user)) {
+          if (lent && state == Carried::Flagged && escapes(use, home, handOff))
+            continue;
           user->emitRemark()
               << "resource passed on by '" << user->getName()
               << "' is indeterminate: " << describe(*to)
@@ -794,6 +812,62 @@ private:
     return true;
   }
 
+  // Whether `use`, by the terminator of `home` into a flagged position, of
+  // a member of a position the owned root was lent to, can pass the root on
+  // under the flag: the member is a result of an op of `home` whose position
+  // holds nothing unowned but the root (where its flag is clear, it is the
+  // root). The terminator then passes the root's ownership where that flag
+  // is clear, and the root is freed where it is set. Records it in
+  // `handOff`; one such use only.
+  bool escapes(OpOperand &use, Block *home, HandOff &handOff) {
+    auto member = dyn_cast<OpResult>(stripAwaits(use.get()));
+    if (!member || member.getOwner()->getBlock() != home)
+      return false;
+    std::optional<Position> from = positionOf(member);
+    std::set<PositionKey> seen;
+    if (!from || !holdsUnownedOnly(*from, handOff.root, seen))
+      return false;
+    handOff.escapesTwice |= handOff.escape != nullptr;
+    handOff.escape = &use;
+    handOff.escapeFlag = flagOf(member);
+    return true;
+  }
+
+  // Whether every value `position` may hold that the program does not own
+  // there is `root` (passed in lent, or as what another such position
+  // holds).
+  bool holdsUnownedOnly(Position position, Value root,
+                        std::set<PositionKey> &seen) {
+    Carried state = stateOf(position);
+    if (state != Carried::NotOwned && state != Carried::Flagged)
+      return false;
+    if (!seen.insert(key(position)).second)
+      return true;
+    for (OpOperand *in : incomingOf(position)) {
+      Value value = in->get();
+      std::optional<Position> from = positionOf(value);
+      if (from && *from == position)
+        continue; // passed through unchanged
+      Carried passed = incomingState(position, *in);
+      if (passed == Carried::Owned || stripAwaits(value) == root)
+        continue;
+      // Another position's member: what it holds, unowned there, is the
+      // root (its flag, passed on, is clear then).
+      bool passesFlag = passed == Carried::Flagged && flagOf(value);
+      if (!from || !(passesFlag || stateOf(*from) == Carried::NotOwned) ||
+          !holdsUnownedOnly(*from, root, seen))
+        return false;
+    }
+    return true;
+  }
+
+  static Value stripAwaits(Value value) {
+    while (auto await = value.getDefiningOp<TimepointAwaitOp>())
+      value =
+          await.getResourceOperands()[cast<OpResult>(value).getResultNumber()];
+    return value;
+  }
+
   bool followPosition(Position position, Block *home, HandOff &handOff,
                       function_ref<void(const Use &)> fn) {
     if (!followed.insert(key(position)).second)
@@ -810,6 +884,7 @@ private:
   void analyze(Ownership &ownership) {
     bool exported = false, mayBeKept = false;
     HandOff handOff;
+    handOff.root = ownership.resource;
     followed.clear();
     Block *home = ownership.resource.getParentBlock();
     bool isFollowed =
@@ -841,6 +916,17 @@ private:
           // program may give up only its own.
           mayBeKept |= isa<ResourceRetainOp>(user);
         });
+    if (isFollowed && handOff.escape &&
+        (handOff.escapesTwice || handOff.passedOn || handOff.branchOp ||
+         exported || mayBeKept)) {
+      handOff.escape->getOwner()->emitRemark()
+          << "resource passed on by '" << handOff.escape->getOwner()->getName()
+          << "' is indeterminate: it may be what a position it was lent to "
+             "holds, and it is passed on or kept elsewhere too";
+      isFollowed = false;
+    }
+    ownership.escape = handOff.escape;
+    ownership.escapeFlag = handOff.escapeFlag;
     if (!isFollowed)
       ownership.disposal = Disposal::Indeterminate;
     else if (handOff.passedOn)
@@ -978,6 +1064,14 @@ private:
     case Disposal::ReleaseFirst:
       break;
     }
+    // Freed only where it is not passed on as what a position it was lent
+    // to holds.
+    Value passedOnUnless;
+    if (ownership.escape) {
+      passedOnUnless = passOnWhereLent(ownership);
+      if (!passedOnUnless)
+        return;
+    }
     // A resource no device work uses (unused, or used only by host ops such
     // as retain) is freed once it exists.
     Operation *def = ownership.resource.getDefiningOp();
@@ -1012,6 +1106,10 @@ private:
     // A member of a flagged position is freed (or released) only where it
     // holds an owned value.
     Value condition = ownership.ownedFlag;
+    if (passedOnUnless)
+      condition = condition ? arith::AndIOp::create(builder, loc, condition,
+                                                    passedOnUnless)
+                            : passedOnUnless;
     if (ownership.disposal == Disposal::ReleaseFirst)
       condition = releaseIf(loc, ownership.resource, size, condition);
     // Freed on the queue of the device that allocated it, in order with
@@ -1026,6 +1124,33 @@ private:
         builder, loc, TimepointType::get(func.getContext()), after,
         ownership.resource, size, condition, preferOrigin);
     deallocations[home].push_back(dealloca.getResultTimepoint());
+  }
+
+  // For a resource its block's terminator may pass on as what a position
+  // it was lent to holds: the terminator passes its ownership on in that
+  // position's flag where that flag is clear (the member is the resource).
+  // Returns the flag where it is not passed on (where it is owned, it is
+  // freed there); null if it always is (the position holds nothing else
+  // unowned).
+  Value passOnWhereLent(const Ownership &ownership) {
+    OpBuilder::InsertionGuard guard(builder);
+    Operation *terminator = ownership.escape->getOwner();
+    Location loc = terminator->getLoc();
+    Position to = *passedTo(*ownership.escape);
+    OpOperand &flag =
+        terminator->getOpOperand(ownership.escape->getOperandNumber() -
+                                 to.index + flagSlots.at(key(to)));
+    builder.setInsertionPoint(terminator);
+    Value owned = ownership.ownedFlag;
+    if (!owned)
+      owned = arith::ConstantIntOp::create(builder, loc, 1, 1);
+    Value lentFlag = ownership.escapeFlag;
+    Value before = flag.get();
+    flag.set(lentFlag ? arith::OrIOp::create(builder, loc, lentFlag, owned)
+                      : owned);
+    if (before.use_empty() && before.getDefiningOp<arith::ConstantOp>())
+      before.getDefiningOp()->erase();
+    return lentFlag;
   }
 
   // Releases `resource`, where `owned` (if given) is set: whether that was

@@ -625,7 +625,8 @@ private:
   // the last owner, or an owned flag reference counting carries beside a
   // value that is owned on some paths only (a constant, a loop's iter_arg
   // in the iteration walked, what the last iteration or the branch taken
-  // yielded, or every branch where they agree). None where unknown.
+  // yielded, or every branch where they agree, and or-ed or and-ed
+  // flags). None where unknown.
   std::optional<bool> conditionValue(Value value) {
     if (auto it = flags.find(value); it != flags.end())
       return it->second;
@@ -634,6 +635,19 @@ private:
       return !constant.isZero();
     if (value.getDefiningOp<ResourceReleaseOp>())
       return ownership.isLastRelease(value);
+    // Flags reference counting combines (a value passed on where a position
+    // it was lent to holds it): known where one side decides.
+    if (isa_and_nonnull<arith::AndIOp, arith::OrIOp>(value.getDefiningOp())) {
+      Operation *op = value.getDefiningOp();
+      bool isOr = isa<arith::OrIOp>(op);
+      std::optional<bool> lhs = conditionValue(op->getOperand(0));
+      std::optional<bool> rhs = conditionValue(op->getOperand(1));
+      if (lhs == isOr || rhs == isOr)
+        return isOr;
+      if (lhs && rhs)
+        return !isOr;
+      return std::nullopt;
+    }
     auto result = dyn_cast<OpResult>(value);
     if (!result)
       return std::nullopt;
