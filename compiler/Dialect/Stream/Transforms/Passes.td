@@ -262,6 +262,19 @@ def AutomaticReferenceCountingPass
       it), and a value lent in lives until the last use of any member. No
       copy is made. A mixed `scf.while` position stays indeterminate, with
       a remark naming the op and position;
+    - a value made before an `scf.if` / `scf.index_switch` that a branch
+      yields as its last use is handed to the op's position (the other
+      branches free it at their end) only if no branch yields it at
+      another position or as what an op nested in the branch holds (an
+      inner `scf.if` or loop it was passed into, which may hand it back
+      written in place); otherwise it is lent;
+    - an owned value lent into an inner position, whose member its block's
+      terminator then passes on (a body yielding what an inner loop that
+      read the value made), is passed on under that position's flag where
+      the position holds nothing else unowned: where the flag is clear the
+      member is the value, so the terminator passes `flag or owned` and the
+      value is freed by `dealloca if(owned and flag)` after its last use.
+      Otherwise it stays indeterminate, with a remark on the terminator;
     - deallocations inside a body are joined into the "everything done"
       timepoint it passes on, so the function's final await covers them.
 
@@ -370,7 +383,9 @@ def EstimatePeakMemoryPass
     An owned flag reference counting carries beside a position (a
     `dealloca if(%flag)`) is evaluated where the walk is: constants, a
     loop's i1 iter_arg per iteration, what the last iteration or the
-    branch taken yielded (or every branch, where they agree). A loop whose
+    branch taken yielded (or every branch, where they agree), and flags
+    and-ed or or-ed together where one side decides or both are known. A
+    loop whose
     first iteration changes a flag is walked a second time from what it
     yielded, and that one must repeat; with a dynamic trip count the second
     may not run, so the peak is an upper bound, said in a remark (a trip
