@@ -354,3 +354,32 @@ func.func @lent_to_inner_if_with_other(%c: i1, %v: !hal.buffer_view, %n: index, 
   }
   return
 }
+
+// -----
+
+// A write to a flagged result that may be %x (lent in by the else branch)
+// may as well be to a new allocation: it does not stand for %x's last write,
+// so %x's free still waits for the read before the if (the later reader
+// waited only for %x to exist).
+// CHECK-LABEL: func.func @lent_write
+// CHECK: %[[X:[a-z_0-9]+]], %[[XT:[a-z_0-9]+]] = stream.resource.alloca uninitialized :
+// CHECK: %[[D1:.+]] = stream.cmd.dispatch kernel("add")
+// CHECK: %[[J:.+]] = stream.timepoint.join max(%[[D1]],
+// CHECK-NEXT: stream.resource.dealloca origin await(%[[J]]) %[[X]] :
+func.func @lent_write(%c: i1, %s: index) {
+  %c4 = arith.constant 4 : index
+  %x, %xt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %o, %ot = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %w0 = stream.timepoint.join max(%xt, %ot) => !stream.timepoint
+  %d1 = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w0) (%x, %x, %o) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  %r, %rt, %done = scf.if %c -> (!stream.resource<transient>, !stream.timepoint, !stream.timepoint) {
+    %t, %tt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    scf.yield %t, %tt, %tt : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  } else {
+    %i = stream.timepoint.immediate => !stream.timepoint
+    scf.yield %x, %xt, %i : !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  }
+  %w = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%rt) (%o, %o, %r) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  %v = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%xt) (%x, %x, %o) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}
