@@ -1,5 +1,6 @@
 // MLIR's canonicalizer plus one pattern that erases unreachable blocks before
-// any other pattern touches them. See Passes.td for why.
+// any other pattern touches them, and minus scf.if-to-select on stream
+// values. See Passes.td for why.
 
 #include "compiler/Transforms/Passes.h"
 
@@ -55,6 +56,33 @@ struct EraseUnreachableBlocks : RewritePattern {
   }
 };
 
+// Wraps MLIR's scf.if pattern that turns an if yielding values defined
+// outside it into `arith.select`s, keeping it off ifs with a result of the
+// stream dialect: a select of resources (or timepoints) is a value no stream
+// pass follows (allocation scheduling refuses it), while the if they carry
+// it through is. Other results, and the HAL phase's buffers (the bytecode
+// selects refs), still become selects.
+struct TrivialIfToSelectOutsideStream : RewritePattern {
+  explicit TrivialIfToSelectOutsideStream(std::unique_ptr<RewritePattern> inner,
+                                          MLIRContext *context)
+      : RewritePattern(inner->getRootKind()->getStringRef(),
+                       inner->getBenefit(), context),
+        inner(std::move(inner)) {
+    setDebugName(this->inner->getDebugName());
+  }
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (llvm::any_of(op->getResultTypes(), [](Type type) {
+          return type.getDialect().getNamespace() == "stream";
+        }))
+      return failure();
+    return inner->matchAndRewrite(op, rewriter);
+  }
+
+  std::unique_ptr<RewritePattern> inner;
+};
+
 // Region simplification, which the greedy driver runs after every iteration,
 // erases unreachable blocks, dead block arguments and ops that no live op
 // uses; it walks the whole IR three times or more each time, a third of the
@@ -91,6 +119,10 @@ struct CanonicalizePass : impl::CanonicalizePassBase<CanonicalizePass> {
     for (RegisteredOperationName op : context->getRegisteredOperations())
       op.getCanonicalizationPatterns(owned, context);
     owned.add<EraseUnreachableBlocks>(context);
+    for (std::unique_ptr<RewritePattern> &pattern : owned.getNativePatterns())
+      if (pattern->getDebugName().ends_with("ConvertTrivialIfToSelect"))
+        pattern = std::make_unique<TrivialIfToSelectOutsideStream>(
+            std::move(pattern), context);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owned));
     return success();
   }
