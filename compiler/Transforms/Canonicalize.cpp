@@ -56,12 +56,33 @@ struct EraseUnreachableBlocks : RewritePattern {
   }
 };
 
+// Whether MLIR's scf.if-to-select pattern would make a select of a stream
+// value: a result of the stream dialect to which each region yields a
+// different value defined outside the op.
+bool selectsStreamValue(Operation *op) {
+  for (auto [index, type] : llvm::enumerate(op->getResultTypes())) {
+    if (type.getDialect().getNamespace() != "stream" ||
+        op->getNumRegions() != 2)
+      continue;
+    SmallVector<Value, 2> yielded;
+    for (Region &region : op->getRegions())
+      if (!region.empty())
+        yielded.push_back(region.front().getTerminator()->getOperand(index));
+    if (yielded.size() == 2 && yielded[0] != yielded[1] &&
+        llvm::none_of(yielded, [&](Value value) {
+          return op->isAncestor(value.getParentRegion()->getParentOp());
+        }))
+      return true;
+  }
+  return false;
+}
+
 // Wraps MLIR's scf.if pattern that turns an if yielding values defined
-// outside it into `arith.select`s, keeping it off ifs with a result of the
-// stream dialect: a select of resources (or timepoints) is a value no stream
-// pass follows (allocation scheduling refuses it), while the if they carry
-// it through is. Other results, and the HAL phase's buffers (the bytecode
-// selects refs), still become selects.
+// outside it into `arith.select`s, keeping it off an if where that would
+// select stream values: a select of resources (or timepoints) is a value no
+// stream pass follows (allocation scheduling refuses it), while the if
+// they carry it through is. Other ifs, and the HAL phase's buffers (the
+// bytecode selects refs), still become selects.
 struct TrivialIfToSelectOutsideStream : RewritePattern {
   explicit TrivialIfToSelectOutsideStream(std::unique_ptr<RewritePattern> inner,
                                           MLIRContext *context)
@@ -73,9 +94,7 @@ struct TrivialIfToSelectOutsideStream : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (llvm::any_of(op->getResultTypes(), [](Type type) {
-          return type.getDialect().getNamespace() == "stream";
-        }))
+    if (selectsStreamValue(op))
       return failure();
     return inner->matchAndRewrite(op, rewriter);
   }

@@ -33,3 +33,22 @@ func.func @if_of_scalars_and_buffers(%c: i1, %a: i32, %b: i32, %x: !hal.buffer, 
   }
   return %r#0, %r#1 : i32, !hal.buffer
 }
+
+// -----
+
+// An if whose resource result is made in each branch (no select of it)
+// still has its scalar results made selects.
+// CHECK-LABEL: func.func @if_making_resources
+// CHECK: arith.select %arg0, %arg1, %arg2 : i32
+// CHECK: scf.if %arg0 -> (!stream.resource<*>) {
+// CHECK: return
+func.func @if_making_resources(%c: i1, %a: i32, %b: i32, %s: index) -> (i32, !stream.resource<*>) {
+  %r:2 = scf.if %c -> (i32, !stream.resource<*>) {
+    %x = stream.async.splat %a : i32 -> !stream.resource<*>{%s}
+    scf.yield %a, %x : i32, !stream.resource<*>
+  } else {
+    %y = stream.async.splat %b : i32 -> !stream.resource<*>{%s}
+    scf.yield %b, %y : i32, !stream.resource<*>
+  }
+  return %r#0, %r#1 : i32, !stream.resource<*>
+}
