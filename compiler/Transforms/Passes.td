@@ -25,12 +25,12 @@ def CanonicalizePass : Pass<"ferry-canonicalize"> {
     ```
 
     MLIR's pattern that turns an `scf.if` yielding values defined outside
-    it into `arith.select`s leaves alone an if with a result of the stream
-    dialect: the stream passes carry resources and timepoints through an
-    if, not through a select (allocation scheduling refuses one), so an if
-    choosing between two input tensors stays an if. Scalars, and the HAL
-    phase's buffers and fences (the bytecode selects refs), still become
-    selects.
+    it into `arith.select`s leaves alone an if where it would select two
+    values of the stream dialect: the stream passes carry resources and
+    timepoints through an if, not through a select (allocation scheduling
+    refuses one), so an if choosing between two input tensors stays an if.
+    Scalars, and the HAL phase's buffers and fences (the bytecode selects
+    refs), still become selects.
   }];
   let options = [
     Option<"maxIterations", "max-iterations", "int64_t",
