@@ -1,5 +1,6 @@
 // MLIR's canonicalizer plus one pattern that erases unreachable blocks before
-// any other pattern touches them. See Passes.td for why.
+// any other pattern touches them, and minus scf.if-to-select on stream
+// values. See Passes.td for why.
 
 #include "compiler/Transforms/Passes.h"
 
@@ -55,6 +56,52 @@ struct EraseUnreachableBlocks : RewritePattern {
   }
 };
 
+// Whether MLIR's scf.if-to-select pattern would make a select of a stream
+// value: a result of the stream dialect to which each region yields a
+// different value defined outside the op.
+bool selectsStreamValue(Operation *op) {
+  for (auto [index, type] : llvm::enumerate(op->getResultTypes())) {
+    if (type.getDialect().getNamespace() != "stream" ||
+        op->getNumRegions() != 2)
+      continue;
+    SmallVector<Value, 2> yielded;
+    for (Region &region : op->getRegions())
+      if (!region.empty())
+        yielded.push_back(region.front().getTerminator()->getOperand(index));
+    if (yielded.size() == 2 && yielded[0] != yielded[1] &&
+        llvm::none_of(yielded, [&](Value value) {
+          return op->isAncestor(value.getParentRegion()->getParentOp());
+        }))
+      return true;
+  }
+  return false;
+}
+
+// Wraps MLIR's scf.if pattern that turns an if yielding values defined
+// outside it into `arith.select`s, keeping it off an if where that would
+// select stream values: a select of resources (or timepoints) is a value no
+// stream pass follows (allocation scheduling refuses it), while the if
+// they carry it through is. Other ifs, and the HAL phase's buffers (the
+// bytecode selects refs), still become selects.
+struct TrivialIfToSelectOutsideStream : RewritePattern {
+  explicit TrivialIfToSelectOutsideStream(std::unique_ptr<RewritePattern> inner,
+                                          MLIRContext *context)
+      : RewritePattern(inner->getRootKind()->getStringRef(),
+                       inner->getBenefit(), context),
+        inner(std::move(inner)) {
+    setDebugName(this->inner->getDebugName());
+  }
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (selectsStreamValue(op))
+      return failure();
+    return inner->matchAndRewrite(op, rewriter);
+  }
+
+  std::unique_ptr<RewritePattern> inner;
+};
+
 // Region simplification, which the greedy driver runs after every iteration,
 // erases unreachable blocks, dead block arguments and ops that no live op
 // uses; it walks the whole IR three times or more each time, a third of the
@@ -91,6 +138,10 @@ struct CanonicalizePass : impl::CanonicalizePassBase<CanonicalizePass> {
     for (RegisteredOperationName op : context->getRegisteredOperations())
       op.getCanonicalizationPatterns(owned, context);
     owned.add<EraseUnreachableBlocks>(context);
+    for (std::unique_ptr<RewritePattern> &pattern : owned.getNativePatterns())
+      if (pattern->getDebugName().ends_with("ConvertTrivialIfToSelect"))
+        pattern = std::make_unique<TrivialIfToSelectOutsideStream>(
+            std::move(pattern), context);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owned));
     return success();
   }

@@ -23,6 +23,14 @@ def CanonicalizePass : Pass<"ferry-canonicalize"> {
     cf.cond_br %false, ^header(%c0 : i64), ^exit  // folded to cf.br ^exit
     ^header(%i: i64):  // erased: unreachable
     ```
+
+    MLIR's pattern that turns an `scf.if` yielding values defined outside
+    it into `arith.select`s leaves alone an if where it would select two
+    values of the stream dialect: the stream passes carry resources and
+    timepoints through an if, not through a select (allocation scheduling
+    refuses one), so an if choosing between two input tensors stays an if.
+    Scalars, and the HAL phase's buffers and fences (the bytecode selects
+    refs), still become selects.
   }];
   let options = [
     Option<"maxIterations", "max-iterations", "int64_t",

@@ -75,7 +75,9 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     tensors and several blocks is first lifted to scf (upstream
     `transformCFGToSCF`, as `--lift-cf-to-scf` does); what it leaves
     (`ub.poison`) is a zero scalar or, for a tensor of static shape, an
-    allocation of undefined contents. Where lifting fails, the branch is
+    allocation of undefined contents, one per use made right before its
+    user (after the lifted loops' unused arguments are dropped), so the
+    path that yields it owns it. Where lifting fails, the branch is
     refused by name.
 
     Every op this pass cannot import (any

@@ -168,12 +168,12 @@ func.func @cf_diamond(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
 
 // A loop of branches becomes an scf.while carrying the tensor; what the
 // lifting leaves undefined on a path (ub.poison) becomes an allocation of
-// undefined contents.
+// undefined contents, made on that path (import_lifted_poison.mlir).
 // CHECK-LABEL: func.func @cf_loop(
 // CHECK-NOT: cf.br
 // CHECK-NOT: ub.poison
-// CHECK: stream.async.alloca
 // CHECK: scf.while
+// CHECK: stream.async.alloca
 // CHECK: stream.async.dispatch.entry
 // CHECK: scf.condition
 // CHECK: return

@@ -1,0 +1,252 @@
+// RUN: ferry-opt %s --split-input-file --convert-input-to-stream --ferry-canonicalize --cse --stream-materialize-copy-on-write --stream-elide-async-copies --stream-reuse-operand-storage | FileCheck %s --check-prefix=ASYNC
+// RUN: ferry-opt %s --split-input-file --convert-input-to-stream --ferry-canonicalize --cse --stream-materialize-copy-on-write --stream-elide-async-copies --stream-reuse-operand-storage --stream-schedule-allocation --stream-form-execution-regions --stream-automatic-reference-counting 2>/dev/null | FileCheck %s --check-prefix=CMD
+
+// Issue 15's matrix of region kinds and memory behaviours for the `cf`
+// blocks kind: tensor programs written with cf.br / cf.cond_br, lifted to
+// scf by the import, then through ferry-compile's passes up to copy
+// elision (ASYNC) and up to reference counting (CMD). Lifting yields
+// `ub.poison` on the paths that never use a value; each use gets a poison
+// (so an allocation) of its own, or the loop's carried positions would mix
+// a value captured from outside the loop with the program's own, and their
+// allocations would be indeterminate.
+
+// A loop of blocks adding a captured value to its accumulator: no copy
+// (ASYNC); no allocation is indeterminate; the previous accumulator is
+// freed in the after region each iteration, the captured value right after
+// the loop (on its done timepoint), and the loop's result, read on the
+// host, after that read (CMD).
+// ASYNC-LABEL: func.func @cf_loop(
+// ASYNC-NOT: stream.async.clone
+// ASYNC: return
+// CMD-LABEL: func.func @cf_loop(
+// CMD-NOT: indeterminate
+// CMD: %[[CAP:.+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CMD-NOT: indeterminate
+// CMD: %[[W:.+]]:6 = scf.while
+// CMD-NOT: indeterminate
+// CMD: } do {
+// CMD-NEXT: ^bb0(%{{.+}}: i32, %{{.+}}: !stream.resource<transient>, %[[OLD:[^:]+]]: !stream.resource<transient>, %{{.+}}: !stream.timepoint, %[[OLDT:[^:]+]]: !stream.timepoint,
+// CMD: stream.resource.dealloca origin await(%[[OLDT]]) %[[OLD]] :
+// CMD: %[[J:.+]] = stream.timepoint.join max(%{{.+}}, %[[W]]#5, %{{.+}})
+// CMD-NEXT: stream.resource.dealloca origin await(%[[J]]) %[[CAP]] :
+// CMD: stream.resource.load
+// CMD-NEXT: stream.resource.size %[[W]]#2
+// CMD-NEXT: stream.resource.dealloca origin await(%[[W]]#4) %[[W]]#2 :
+func.func @cf_loop(%x: tensor<4xi32>, %n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %cap = arith.addi %x, %x : tensor<4xi32>
+  %e = tensor.empty() : tensor<4xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  cf.br ^head(%zero, %init : i32, tensor<4xi32>)
+^head(%i: i32, %acc: tensor<4xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %y = arith.addi %acc, %cap : tensor<4xi32>
+  %i1 = arith.addi %i, %one : i32
+  cf.br ^head(%i1, %y : i32, tensor<4xi32>)
+^exit:
+  %v = tensor.extract %acc[%c0] : tensor<4xi32>
+  return %v : i32
+}
+
+// -----
+
+// A loop of blocks whose body makes a temporary and reads it on the host:
+// the temporary is freed in the body after the read, the free folded into
+// the done timepoint the body passes on; the captured value is freed right
+// after the loop.
+// CMD-LABEL: func.func @cf_loop_local(
+// CMD: %[[CAP:.+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CMD: %[[W:.+]]:4 = scf.while
+// CMD: } else {
+// CMD-NEXT: %[[T:.+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CMD: %[[D:.+]] = stream.cmd.dispatch.entry {{.+}}(%[[CAP]], %[[CAP]], %[[T]])
+// CMD: stream.resource.load
+// CMD-NEXT: %[[F:.+]] = stream.resource.dealloca origin await(%[[D]]) %[[T]] :
+// CMD: %[[JF:.+]] = stream.timepoint.join max(%{{.+}}, %[[F]])
+// CMD-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[JF]] :
+// CMD: } do {
+// CMD-NOT: stream.resource.dealloca
+// CMD: scf.yield
+// CMD-NEXT: }
+// CMD-NEXT: %[[J:.+]] = stream.timepoint.join max(%{{.+}}, %[[W]]#3, %{{.+}})
+// CMD-NEXT: stream.resource.dealloca origin await(%[[J]]) %[[CAP]] :
+func.func @cf_loop_local(%x: tensor<4xi32>, %n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %cap = arith.addi %x, %x : tensor<4xi32>
+  cf.br ^head(%zero, %zero : i32, i32)
+^head(%i: i32, %s: i32):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %t = arith.muli %cap, %cap : tensor<4xi32>
+  %e = tensor.extract %t[%c0] : tensor<4xi32>
+  %s1 = arith.addi %s, %e : i32
+  %i1 = arith.addi %i, %one : i32
+  cf.br ^head(%i1, %s1 : i32, i32)
+^exit:
+  return %s : i32
+}
+
+// -----
+
+// A loop of blocks passing a host input on unchanged and reading it: a
+// read-only pass, no copy. (Before each use had its own poison, the
+// canonicalizer folded the lifted branch yielding the input or the shared
+// poison into an arith.select of resources, which allocation scheduling
+// refused.)
+// ASYNC-LABEL: func.func @cf_loop_read_only(
+// ASYNC-NOT: stream.async.clone
+// ASYNC-NOT: arith.select
+// ASYNC: return
+// CMD-LABEL: func.func @cf_loop_read_only(
+// CMD: scf.while
+func.func @cf_loop_read_only(%x: tensor<4xi32>, %n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  cf.br ^head(%zero, %x, %zero : i32, tensor<4xi32>, i32)
+^head(%i: i32, %v: tensor<4xi32>, %s: i32):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %e = tensor.extract %v[%c0] : tensor<4xi32>
+  %s1 = arith.addi %s, %e : i32
+  %i1 = arith.addi %i, %one : i32
+  cf.br ^head(%i1, %v, %s1 : i32, tensor<4xi32>, i32)
+^exit:
+  return %s : i32
+}
+
+// -----
+
+// Two paths, one writing a value made before the branch in place (an
+// insert_slice), the other reading it: nothing after the join reads the
+// value, so no copy; the joined value, read on the host, is freed after
+// that read.
+// ASYNC-LABEL: func.func @cf_diamond_one_branch(
+// ASYNC: %[[CAP:.+]] = stream.async.dispatch.entry
+// ASYNC-NOT: stream.async.clone
+// ASYNC: stream.async.update %{{.+}}, %[[CAP]][
+// ASYNC-NOT: stream.async.clone
+// ASYNC: return
+// CMD-LABEL: func.func @cf_diamond_one_branch(
+// CMD: %[[IF:.+]]:3 = scf.if
+// CMD: stream.resource.load
+// CMD-NEXT: stream.resource.size %[[IF]]#0
+// CMD-NEXT: stream.resource.dealloca origin await(%[[IF]]#1) %[[IF]]#0 :
+func.func @cf_diamond_one_branch(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -> i32 {
+  %c0 = arith.constant 0 : index
+  %cap = arith.addi %x, %x : tensor<8xi32>
+  cf.cond_br %c, ^then, ^else
+^then:
+  %w = tensor.insert_slice %t into %cap[%c0] [2] [1] : tensor<2xi32> into tensor<8xi32>
+  cf.br ^join(%w : tensor<8xi32>)
+^else:
+  %e = arith.subi %cap, %x : tensor<8xi32>
+  cf.br ^join(%e : tensor<8xi32>)
+^join(%r: tensor<8xi32>):
+  %v = tensor.extract %r[%c0] : tensor<8xi32>
+  return %v : i32
+}
+
+// -----
+
+// The same, the value read again after the join: the path that writes it
+// keeps its copy.
+// ASYNC-LABEL: func.func @cf_diamond_read_after(
+// ASYNC: %[[CAP:.+]] = stream.async.dispatch.entry
+// ASYNC: scf.if
+// ASYNC-NEXT: %[[COPY:.+]] = stream.async.clone %[[CAP]]
+// ASYNC-NEXT: stream.async.update %{{.+}}, %[[COPY]][
+// ASYNC: stream.resource.load %[[CAP]]
+func.func @cf_diamond_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -> (i32, i32) {
+  %c0 = arith.constant 0 : index
+  %cap = arith.addi %x, %x : tensor<8xi32>
+  cf.cond_br %c, ^then, ^else
+^then:
+  %w = tensor.insert_slice %t into %cap[%c0] [2] [1] : tensor<2xi32> into tensor<8xi32>
+  cf.br ^join(%w : tensor<8xi32>)
+^else:
+  %e = arith.subi %cap, %x : tensor<8xi32>
+  cf.br ^join(%e : tensor<8xi32>)
+^join(%r: tensor<8xi32>):
+  %v = tensor.extract %r[%c0] : tensor<8xi32>
+  %u = tensor.extract %cap[%c0] : tensor<8xi32>
+  return %v, %u : i32, i32
+}
+
+// -----
+
+// Both paths write the value in place (two insert_slices): no copy in
+// either; the joined value is freed after its host read.
+// ASYNC-LABEL: func.func @cf_diamond_both(
+// ASYNC: %[[CAP:.+]] = stream.async.dispatch.entry
+// ASYNC-NOT: stream.async.clone
+// ASYNC: stream.async.update %{{.+}}, %[[CAP]][
+// ASYNC: } else {
+// ASYNC-NEXT: stream.async.update %{{.+}}, %[[CAP]][
+// ASYNC-NOT: stream.async.clone
+// ASYNC: return
+// CMD-LABEL: func.func @cf_diamond_both(
+// CMD: %[[IF:.+]]:3 = scf.if
+// CMD: stream.resource.load
+// CMD-NEXT: stream.resource.size %[[IF]]#0
+// CMD-NEXT: stream.resource.dealloca origin await(%[[IF]]#1) %[[IF]]#0 :
+func.func @cf_diamond_both(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %cap = arith.addi %x, %x : tensor<8xi32>
+  cf.cond_br %c, ^then, ^else
+^then:
+  %w = tensor.insert_slice %t into %cap[%c0] [2] [1] : tensor<2xi32> into tensor<8xi32>
+  cf.br ^join(%w : tensor<8xi32>)
+^else:
+  %e = tensor.insert_slice %t into %cap[%c2] [2] [1] : tensor<2xi32> into tensor<8xi32>
+  cf.br ^join(%e : tensor<8xi32>)
+^join(%r: tensor<8xi32>):
+  %v = tensor.extract %r[%c0] : tensor<8xi32>
+  return %v : i32
+}
+
+// -----
+
+// One path makes a temporary (a broadcast) and reads it on the host: it is
+// freed on that path after the read, folded into the done timepoint the
+// path yields; the value made before the branch, used on that path only,
+// is freed right after the branch on its done timepoint.
+// CMD-LABEL: func.func @cf_diamond_local(
+// CMD: %[[CAP:.+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CMD: %[[IF:.+]]:2 = scf.if
+// CMD: %[[T:.+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CMD: %[[D:.+]] = stream.cmd.dispatch.entry {{.+}}(%[[CAP]], %[[T]])
+// CMD: stream.resource.load
+// CMD-NEXT: %[[F:.+]] = stream.resource.dealloca origin await(%[[D]]) %[[T]] :
+// CMD: %[[JF:.+]] = stream.timepoint.join max(%{{.+}}, %[[F]])
+// CMD-NEXT: scf.yield %{{.+}}, %[[JF]] :
+// CMD: } else {
+// CMD-NOT: stream.resource.dealloca
+// CMD: }
+// CMD-NEXT: %[[J:.+]] = stream.timepoint.join max(%{{.+}}, %[[IF]]#1, %{{.+}})
+// CMD-NEXT: stream.resource.dealloca origin await(%[[J]]) %[[CAP]] :
+func.func @cf_diamond_local(%x: tensor<4xi32>, %c: i1) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %cap = arith.addi %x, %x : tensor<4xi32>
+  cf.cond_br %c, ^then, ^else
+^then:
+  %e = tensor.empty() : tensor<2x4xi32>
+  %t = linalg.broadcast ins(%cap : tensor<4xi32>) outs(%e : tensor<2x4xi32>) dimensions = [0]
+  %s = tensor.extract %t[%c1, %c0] : tensor<2x4xi32>
+  cf.br ^join(%s : i32)
+^else:
+  cf.br ^join(%zero : i32)
+^join(%r: i32):
+  return %r : i32
+}
