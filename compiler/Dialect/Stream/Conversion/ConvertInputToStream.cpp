@@ -837,11 +837,13 @@ private:
         operands.push_back(operand.get());
         operandTypes.push_back(operand.get().getType());
       }
-    // Tensors a body reads elements of (a gather) are bindings too, after
-    // the operands' (FormDispatches.h).
+    // The values each member's body uses from outside it. Tensors a body
+    // reads elements of (a gather) are bindings too, after the operands'
+    // (FormDispatches.h); the other captured values (constants) are cloned
+    // into the dispatch.
+    SmallVector<SetVector<Value>> capturedByMember(ops.size());
     SetVector<Value> gathered;
-    for (Operation *member : ops) {
-      SetVector<Value> captured;
+    for (auto [member, captured] : llvm::zip_equal(ops, capturedByMember)) {
       getUsedValuesDefinedAbove(member->getRegions(), captured);
       for (Value value : captured)
         if (isTensor(value.getType()))
@@ -874,7 +876,7 @@ private:
       mapping.map(value, block->getArgument(firstGathered + k));
     auto arg = block->args_begin();
     Operation *clone = nullptr;
-    for (Operation *member : ops) {
+    for (auto [member, captured] : llvm::zip_equal(ops, capturedByMember)) {
       for (OpOperand &operand : member->getOpOperands()) {
         Operation *def = operand.get().getDefiningOp();
         if (isShapeOnlyOperand(operand) ||
@@ -882,8 +884,6 @@ private:
              matchPattern(def, m_Constant())))
           mapping.map(operand.get(), bodyBuilder.clone(*def)->getResult(0));
       }
-      SetVector<Value> captured;
-      getUsedValuesDefinedAbove(member->getRegions(), captured);
       for (Value value : captured)
         if (!gathered.contains(value))
           mapping.map(value,
