@@ -1079,11 +1079,9 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
             self.emit(f"{name} = arith.constant {self.rng.randint(0, 4)} : index")
         return name
 
-    def op_loop(self):
-        """scf.for carrying 1-2 tensors (and maybe a scalar), its body a few
-        steps on them and on values from outside, written in place only
-        into what the body itself made or carries."""
-        self.region_setup()
+    def carried_inits(self):
+        """The 1-2 initial values of a loop's carried tensors (scf.for,
+        scf.while)."""
         inits = []
         for _ in range(self.rng.randint(1, 2)):
             value = self.pick([v for v in self.defined() if v not in inits])
@@ -1101,6 +1099,14 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
                     value = self.elementwise_of(value, self.require(value.dtype))
                 self.values.remove(value)
             inits.append(value)
+        return inits
+
+    def op_loop(self):
+        """scf.for carrying 1-2 tensors (and maybe a scalar), its body a few
+        steps on them and on values from outside, written in place only
+        into what the body itself made or carries."""
+        self.region_setup()
+        inits = self.carried_inits()
         scalar_init = None
         ints = [(n, t) for n, t in self.scalars if t in WIDTH and t != "i1"]
         if ints and self.rng.random() < 0.3:
@@ -1175,18 +1181,7 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
         tensors or new values computed from them; the after region is a few
         steps, as an scf.for body, and counts."""
         self.region_setup()
-        inits = []
-        for _ in range(self.rng.randint(1, 2)):
-            value = self.pick([v for v in self.defined() if v not in inits])
-            value = value or self.new_splat_or_fill(self.rng.choice(TENSOR_DTYPES))
-            if not self.indeterminate:
-                # As for scf.for: a new value the program owns, dropped.
-                if "fills" in self.features:
-                    value = self.fill(self.empty(value.dtype), value.dtype)
-                else:
-                    value = self.elementwise_of(value, self.require(value.dtype))
-                self.values.remove(value)
-            inits.append(value)
+        inits = self.carried_inits()
         bound = self.while_bound()
         zero = Body.constant(self, "i32", 0)
         types = [self.type_of(v.dtype) for v in inits] + ["i32"]
