@@ -5,11 +5,7 @@
 // block after freeing what it holds; a kernel with no heap tile has no such
 // block. ExecutableCompilerTest runs one with sizes that overflow.
 #include "compiler/Codegen/GuardHeapTiles.h"
-#include "compiler/Codegen/ExecutableCompiler.h"
-#include "compiler/Codegen/LowerDispatchToLLVM.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
+#include "compiler/Codegen/test/LowerToLLVMText.h"
 
 #include <gtest/gtest.h>
 
@@ -19,23 +15,7 @@ namespace ferry::codegen {
 namespace {
 
 std::string lower(const char *source) {
-  mlir::DialectRegistry registry;
-  registerCodegenDialects(registry);
-  mlir::MLIRContext context(registry);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
-  EXPECT_TRUE(module);
-  if (!module)
-    return "";
-  llvm::SmallVector<EntryLayout> entries;
-  auto lowered = lowerDispatchesToLLVM(*module, entries, {256, false});
-  EXPECT_TRUE(mlir::succeeded(lowered));
-  if (mlir::failed(lowered))
-    return "";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  (*lowered)->print(os);
-  return text;
+  return lowerToLLVMText(source, {256, false});
 }
 
 size_t count(const std::string &text, const std::regex &pattern) {

@@ -7,11 +7,7 @@
 // large output only written with non-temporal stores; and nothing
 // vectorized for a target without SIMD (vectorBits 0).
 #include "compiler/Codegen/TileAndVectorize.h"
-#include "compiler/Codegen/ExecutableCompiler.h"
-#include "compiler/Codegen/LowerDispatchToLLVM.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
+#include "compiler/Codegen/test/LowerToLLVMText.h"
 
 #include <gtest/gtest.h>
 
@@ -22,24 +18,7 @@ namespace {
 
 std::string lower(const char *source, unsigned vectorBits,
                   bool nontemporalStores = false) {
-  mlir::DialectRegistry registry;
-  registerCodegenDialects(registry);
-  mlir::MLIRContext context(registry);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(source, &context);
-  EXPECT_TRUE(module);
-  if (!module)
-    return "";
-  llvm::SmallVector<EntryLayout> entries;
-  auto lowered =
-      lowerDispatchesToLLVM(*module, entries, {vectorBits, nontemporalStores});
-  EXPECT_TRUE(mlir::succeeded(lowered));
-  if (mlir::failed(lowered))
-    return "";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  (*lowered)->print(os);
-  return text;
+  return lowerToLLVMText(source, {vectorBits, nontemporalStores});
 }
 
 constexpr const char *kMatmul = R"mlir(
