@@ -1065,16 +1065,24 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
         self.merge([a, b, value])
         return value
 
+    def masked_scalar(self):
+        """Now and then an integer scalar in scope masked to [0, 3] (its name
+        and type), else None: a loop's bound."""
+        ints = [(n, t) for n, t in self.scalars if t in WIDTH and t != "i1"]
+        if not ints or self.rng.random() >= 0.6:
+            return None
+        scalar, type_ = self.rng.choice(ints)
+        mask = Body.constant(self, type_, 3)
+        masked = self.gen.fresh("v")
+        self.emit(f"{masked} = arith.andi {scalar}, {mask} : {type_}")
+        return masked, type_
+
     def trip_bound(self):
         """An index in [0, 4]: a constant, or an integer scalar masked."""
         name = self.gen.fresh("c")
-        ints = [(n, t) for n, t in self.scalars if t in WIDTH and t != "i1"]
-        if ints and self.rng.random() < 0.6:
-            scalar, type_ = self.rng.choice(ints)
-            mask = Body.constant(self, type_, 3)
-            masked = self.gen.fresh("v")
-            self.emit(f"{masked} = arith.andi {scalar}, {mask} : {type_}")
-            self.emit(f"{name} = arith.index_cast {masked} : {type_} to index")
+        masked = self.masked_scalar()
+        if masked:
+            self.emit(f"{name} = arith.index_cast {masked[0]} : {masked[1]} to index")
         else:
             self.emit(f"{name} = arith.constant {self.rng.randint(0, 4)} : index")
         return name
@@ -1164,13 +1172,9 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
 
     def while_bound(self):
         """An i32 in [0, 4]: a constant, or an integer scalar masked."""
-        ints = [(n, t) for n, t in self.scalars if t in WIDTH and t != "i1"]
-        if ints and self.rng.random() < 0.6:
-            scalar, type_ = self.rng.choice(ints)
-            mask = Body.constant(self, type_, 3)
-            masked = self.gen.fresh("v")
-            self.emit(f"{masked} = arith.andi {scalar}, {mask} : {type_}")
-            return self.cast(masked, type_, "i32")
+        masked = self.masked_scalar()
+        if masked:
+            return self.cast(*masked, "i32")
         return Body.constant(self, "i32", self.rng.randint(0, 4))
 
     def op_while(self):
