@@ -28,8 +28,8 @@ public:
   explicit ModuleDeviceUses(mlir::ModuleOp module);
 
   // The affinities of `op` (which made `resource`) and of every op that uses
-  // `resource` (following host awaits and the positions of region ops it is
-  // carried in to their users, getStorageUsers; a view
+  // `resource` (following host awaits, tied call results and the positions
+  // of region ops it is carried in to their users, getStorageUsers; a view
   // exported to a call or returned counts the devices that callee or the
   // callers use), deduplicated, `op` first and the rest in program order,
   // not use-list order. Deallocas, sizes, retains, releases and

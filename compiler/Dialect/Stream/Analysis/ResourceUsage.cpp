@@ -165,6 +165,10 @@ SmallVector<Operation *> getStorageUsers(Value resource) {
           (user->getNumRegions() != 0 &&
            isa<scf::SCFDialect>(user->getDialect())))
         continue;
+      // A result written into the resource in place (a tied call result)
+      // is the same storage under another name; the writer uses it too.
+      if (auto tiedOp = dyn_cast<TiedOpInterface>(user))
+        llvm::append_range(worklist, tiedOp.getTiedResults(use));
       if (seenUsers.insert(user).second)
         users.push_back(user);
     }

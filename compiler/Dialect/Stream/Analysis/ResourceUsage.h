@@ -44,7 +44,8 @@ mlir::Value getPassedInto(mlir::OpOperand &use);
 
 // The ops that use `resource` or a value holding the same storage after a
 // use hands it on (every value of a carried position it passes into, the
-// result of a host await), each once, in no particular order. The ops that
+// result of a host await, a result written into it in place: a tied call
+// result), each once, in no particular order. The ops that
 // only hand it on (a region op taking it as an initial value, `scf.yield`,
 // `scf.condition`, `stream.timepoint.await`) are followed, not returned.
 llvm::SmallVector<mlir::Operation *> getStorageUsers(mlir::Value resource);

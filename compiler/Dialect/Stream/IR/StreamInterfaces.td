@@ -124,6 +124,16 @@ def Stream_TiedOpInterface : OpInterface<"TiedOpInterface"> {
           return true;
       return false;
     }
+    // The results written into `operand`: the same storage under other
+    // names once the op is done.
+    ::llvm::SmallVector<::mlir::OpResult, 1>
+    getTiedResults(::mlir::OpOperand &operand) {
+      ::llvm::SmallVector<::mlir::OpResult, 1> results;
+      for (::mlir::OpResult result : (*this)->getResults())
+        if (getTiedOperand(result) == &operand)
+          results.push_back(result);
+      return results;
+    }
   }];
 }
 

@@ -319,7 +319,10 @@ private:
 
   // Whether `in` hands ownership of an owned value into `position`.
   Carried incomingState(Position position, OpOperand &in) {
-    Value value = in.get();
+    // A call result written into an operand in place is that operand's
+    // storage: what is passed is the operand (a loop body writing its
+    // iter_arg by a call and yielding the result passes it through).
+    Value value = storageOf(in.get());
     std::optional<Position> from = positionOf(value);
     if (from && *from == position)
       return Carried::Unknown; // passed through unchanged
@@ -329,8 +332,9 @@ private:
     // unless a branch hands it out, nothing after the branching op using it.
     if (value.getParentBlock() != passing->getBlock() && !handingOutOp(in))
       return Carried::NotOwned;
-    ValueRange passed = passing->getOperands();
-    if (llvm::count(passed, value) > 1)
+    if (llvm::count_if(passing->getOperands(), [&](Value passed) {
+          return storageOf(passed) == value;
+        }) > 1)
       return Carried::NotOwned;
     // An init used after the loop, or read inside it too (captured), is
     // still needed where the position may already have freed it.
@@ -350,37 +354,43 @@ private:
   Operation *handingOutOp(OpOperand &use) {
     auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
     Operation *op = yield ? yield->getParentOp() : nullptr;
-    Value value = use.get();
+    // (Yielded as the value, or as a call result written into it.)
+    Value value = storageOf(use.get());
     if (!op || !isBranchRegionOp(op) || op->getNumRegions() < 2 ||
         value.getParentBlock() != op->getBlock() || usedAfter(value, op))
       return nullptr;
     for (Region &region : op->getRegions())
       for (OpOperand &operand : region.front().getTerminator()->getOpOperands())
-        if (operand.get() == value &&
+        if (storageOf(operand.get()) == value &&
             operand.getOperandNumber() != use.getOperandNumber())
           return nullptr;
     return op;
   }
 
   // Whether something after `op` in its block uses `value` (itself, or by
-  // an op in its regions, or through a host await).
+  // an op in its regions, or under another name: aliasesThrough).
   bool usedAfter(Value value, Operation *op) {
     Block *block = op->getBlock();
     for (OpOperand &use : value.getUses()) {
       Operation *anchor = block->findAncestorOpInBlock(*use.getOwner());
       if (anchor && anchor != op && op->isBeforeInBlock(anchor))
         return true;
-      if (auto await = dyn_cast<TimepointAwaitOp>(use.getOwner()))
-        if (usedAfter(awaitedValue(await, use), op))
+      for (Value alias : aliasesThrough(use))
+        if (usedAfter(alias, op))
           return true;
     }
     return false;
   }
 
-  // Whether an op in `op`'s regions uses `value`.
+  // Whether an op in `op`'s regions uses `value` (or a name of it made
+  // before `op`: aliasesThrough).
   static bool capturedBy(Value value, Operation *op) {
-    return llvm::any_of(value.getUsers(), [&](Operation *user) {
-      return user != op && op->isAncestor(user);
+    return llvm::any_of(value.getUses(), [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      if (user != op && op->isAncestor(user))
+        return true;
+      return llvm::any_of(aliasesThrough(use),
+                          [&](Value alias) { return capturedBy(alias, op); });
     });
   }
 
@@ -390,11 +400,42 @@ private:
     return await.getResults()[index];
   }
 
+  // The other names `use` gives the resource it uses, which hold the same
+  // storage from then on: the value a host await yields for it, and the
+  // results of a call written into it in place (tied). Their uses are the
+  // resource's uses.
+  static SmallVector<Value> aliasesThrough(OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto await = dyn_cast<TimepointAwaitOp>(user))
+      return {awaitedValue(await, use)};
+    SmallVector<Value> aliases;
+    if (auto call = dyn_cast<CmdCallOp>(user))
+      llvm::append_range(aliases,
+                         cast<TiedOpInterface>(*call).getTiedResults(use));
+    return aliases;
+  }
+
+  // The storage `value` names: the operand a call result was written into
+  // in place, followed to a value that is no such result.
+  static Value storageOf(Value value) {
+    while (auto result = dyn_cast<OpResult>(value)) {
+      auto call = dyn_cast<CmdCallOp>(result.getOwner());
+      OpOperand *tied =
+          call ? call.getTiedOperand(result.getResultNumber()) : nullptr;
+      if (!tied)
+        break;
+      value = tied->get();
+    }
+    return value;
+  }
+
   // Whether the program owns `value` where it is made: an allocation, a
   // new result of an external call, a consumed import (or such a value a
-  // host await yields).
+  // host await yields, or a call wrote into in place).
   static bool isOwnedOrigin(Value value) {
-    while (auto await = value.getDefiningOp<TimepointAwaitOp>())
+    for (value = storageOf(value);
+         auto await = value.getDefiningOp<TimepointAwaitOp>();
+         value = storageOf(value))
       value =
           await.getResourceOperands()[cast<OpResult>(value).getResultNumber()];
     Operation *def = value.getDefiningOp();
@@ -402,9 +443,7 @@ private:
       return !alloca.getIndeterminate();
     if (auto importOp = dyn_cast_or_null<TensorImportOp>(def))
       return importOp.getConsume();
-    if (auto call = dyn_cast_or_null<CmdCallOp>(def))
-      return !call.getTiedOperand(cast<OpResult>(value).getResultNumber());
-    return false;
+    return isa_and_nonnull<CmdCallOp>(def);
   }
 
   //===------------------------------------------------------------------===//
@@ -451,9 +490,8 @@ private:
       Operation *user = use.getOwner();
       if (isa<ResourceDeallocaOp, ResourceReleaseOp>(user))
         return true;
-      if (auto await = dyn_cast<TimepointAwaitOp>(user))
-        if (isDisposed(awaitedValue(await, use)))
-          return true;
+      if (llvm::any_of(aliasesThrough(use), isDisposed))
+        return true;
     }
     return false;
   }
@@ -481,11 +519,6 @@ private:
     OpOperand &operand;
   };
 
-  // Visits every use of `resource` in its home block `home`, following the
-  // values host awaits yield for it and the values of positions it is lent
-  // to. Records in `handOff` a use handing it into an owned position. Returns
-  // false if a use is beyond the analysis (a remark says why where a
-  // region is the reason).
   // How an owned resource goes into owned positions: passed directly (a
   // loop's init, its block's terminator), or handed out by a branch of an
   // op of its block.
@@ -493,6 +526,13 @@ private:
     bool passedOn = false;
     Operation *branchOp = nullptr;
   };
+
+  // Visits every use of `resource` in its home block `home`, following its
+  // other names (aliasesThrough: what host awaits yield for it, call results
+  // written into it in place) and the values of positions it is lent to.
+  // Records in `handOff` a use handing it into an owned position. Returns
+  // false if a use is beyond the analysis (a remark says why where a
+  // region is the reason).
 
   bool forEachUse(Value resource, Block *home, HandOff &handOff,
                   function_ref<void(const Use &)> fn) {
@@ -566,8 +606,8 @@ private:
         return false;
       }
       fn({anchor, use});
-      if (auto await = dyn_cast<TimepointAwaitOp>(user))
-        if (!forEachUse(awaitedValue(await, use), home, handOff, fn))
+      for (Value alias : aliasesThrough(use))
+        if (!forEachUse(alias, home, handOff, fn))
           return false;
     }
     return true;
@@ -833,7 +873,9 @@ private:
     for (Region &region : op->getRegions()) {
       Block &block = region.front();
       Operation *terminator = block.getTerminator();
-      if (llvm::is_contained(terminator->getOperands(), resource))
+      if (llvm::any_of(terminator->getOperands(), [&](Value yielded) {
+            return storageOf(yielded) == resource;
+          }))
         continue;
       builder.setInsertionPoint(terminator);
       SmallVector<Value> waits = before;

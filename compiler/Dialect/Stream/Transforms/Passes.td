@@ -210,7 +210,11 @@ def AutomaticReferenceCountingPass
     Runs on the cmd phase. The program owns what it allocates, what an
     external call returns as a new buffer, and what it imports with
     `consume`; a plain import stays the host's and is never freed here.
-    For each owned resource:
+    A resource's uses include those of its other names: the value a host
+    await yields for it, and a call result tied to it (the call wrote it in
+    place; `stream.cmd.call` with `tied_operands`), so it is freed after the
+    last use of any of them, and a tied result returned or passed on counts
+    as the resource returned or passed on. For each owned resource:
 
     - returned to the host (exported): ownership goes to the caller, no
       dealloca;

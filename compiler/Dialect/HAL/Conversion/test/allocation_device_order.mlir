@@ -1,4 +1,4 @@
-// RUN: ferry-opt %s --convert-stream-to-hal | FileCheck %s
+// RUN: ferry-opt %s --split-input-file --convert-stream-to-hal | FileCheck %s
 
 // The devices an allocation is resolved for come in program order of its
 // uses (the first is where the default topology allocates it, and where
@@ -46,6 +46,29 @@ module {
   }
   func.func @main() attributes {stream.affinity = #hal.device.affinity<@a>} {
     %v = call @produce() {stream.affinity = #hal.device.affinity<@a>} : () -> !hal.buffer_view
+    return
+  }
+}
+
+// -----
+
+// A call result written into a buffer in place is that buffer: a dispatch
+// on @b using the result is a use of the buffer, so it is resolved for
+// both devices (the call on @a first).
+// CHECK-LABEL: func.func @tied_call_result
+// CHECK: hal.allocator.resolve_memory_properties for(#hal.device.optimal<[#hal.device.affinity<@a>, #hal.device.affinity<@b>]>) lifetime(external)
+module {
+  hal.device.global @a = #hal.device.target<"local", {}>
+  hal.device.global @b = #hal.device.target<"local", {}>
+  func.func private @inplace(tensor<1xf64>) -> tensor<1xf64> attributes {iree.abi.model = "coarse-fences", nosideeffects, stream.tied_operands = array<i64: 0>}
+  func.func @tied_call_result() attributes {stream.affinity = #hal.device.affinity<@a>} {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %r, %ra = stream.resource.alloca uninitialized : !stream.resource<transient>{%c8} => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+    %w, %c = stream.cmd.call @inplace(%r) await(%ra) : (!stream.resource<transient>{%c8}) -> (%r{%c8}) => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+    %d = stream.cmd.dispatch kernel("add") type(f64) count(%c1) await(%c) (%w, %w, %w) : (!stream.resource<transient>{%c8}, !stream.resource<transient>{%c8}, !stream.resource<transient>{%c8}) => !stream.timepoint {stream.affinity = #hal.device.affinity<@b>}
+    %g = stream.resource.dealloca await(%d) %r : !stream.resource<transient>{%c8} => !stream.timepoint {stream.affinity = #hal.device.affinity<@a>}
+    stream.timepoint.await %g
     return
   }
 }
