@@ -221,10 +221,9 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
   if (!loaded.ok())
     return loaded.status().withContext(strCat("'", options.modulePath, "'"));
   auto module = std::make_shared<const vm::Module>(std::move(*loaded));
+  // A module without tensors declares no devices: its functions run on the
+  // host alone (scalars in and out), and only a tensor input needs one.
   const std::vector<std::string> &deviceNames = module->deviceNames();
-  if (deviceNames.empty())
-    return invalidArgument("'", options.modulePath,
-                           "' declares no devices; nothing can run it");
 
   // Bind devices to drivers.
   std::map<std::string, std::string, std::less<>> drivers;
@@ -234,9 +233,10 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
       std::string known;
       for (const std::string &name : deviceNames)
         known += strCat(known.empty() ? "" : ", ", "'", name, "'");
-      return notFound("--device=", binding.device, "=", binding.driver,
-                      ": the module has no device '", binding.device,
-                      "' (devices: ", known, ")");
+      return notFound(
+          "--device=", binding.device, "=", binding.driver,
+          ": the module has no device '", binding.device, "' (",
+          known.empty() ? "it declares none" : strCat("devices: ", known), ")");
     }
     drivers[binding.device] = binding.driver;
   }
@@ -300,6 +300,13 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
       continue;
     }
     FERRY_ASSIGN_OR_RETURN(HostTensor tensor, parseInput(input));
+    if (run.devices.empty())
+      return failedPrecondition(
+          "--input=", input, ": function '", function->name,
+          "' takes a tensor as input ", args.size(), ", but '",
+          options.modulePath,
+          "' declares no devices to hold it (a module declares a device "
+          "when it has tensors)");
     Result<std::shared_ptr<hal::BufferView>> view =
         uploadInput(*run.devices.front(), tensor, run.devices.size() > 1);
     if (!view.ok())

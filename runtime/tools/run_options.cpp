@@ -196,7 +196,8 @@ Flags:
                          call signals its fence)
   --device=NAME=DRIVER   run the module's device NAME on DRIVER (repeatable,
                          once per device; default: every device on
-                         local-sync). Drivers:
+                         local-sync; a module without tensors declares no
+                         devices and runs on the host alone). Drivers:
                            local-sync      the CPU, operations run inline
                            local-task      the CPU, an in-order queue thread
                                            per device plus helper threads

@@ -1,9 +1,11 @@
 """Checks a ferry-run --stats JSON file against expected counts.
 
-usage: check_stats.py STATS.json [--device=NAME] key=value ...
+usage: check_stats.py STATS.json [--no-devices] [--device=NAME] key=value ...
 
 Also checks the pinned shape: a "devices" map whose entries and the top level
-carry every key, with the top level equal to the sum over devices.
+carry every key, with the top level equal to the sum over devices. The map
+is empty only for a module that declares no devices, and only --no-devices
+says to expect that.
 """
 import json
 import sys
@@ -22,13 +24,21 @@ def main(argv):
     with open(argv[0]) as f:
         stats = json.load(f)
     devices = stats.get("devices")
-    if not isinstance(devices, dict) or not devices:
-        fail("missing or empty 'devices' map")
+    no_devices = "--no-devices" in argv[1:]
+    argv = [arg for arg in argv if arg != "--no-devices"]
+    if not isinstance(devices, dict):
+        fail("missing 'devices' map")
+    if no_devices and devices:
+        fail(f"expected no devices, have {sorted(devices)}")
+    if not no_devices and not devices:
+        fail("empty 'devices' map")
     for name, counts in devices.items():
         for key in KEYS:
             if not isinstance(counts.get(key), int):
                 fail(f"device '{name}' lacks integer '{key}'")
     for key in KEYS:
+        if not isinstance(stats.get(key), int):
+            fail(f"top level lacks integer '{key}'")
         total = sum(counts[key] for counts in devices.values())
         # Peak bytes are per device; their sum bounds the overall peak.
         if key != "peak_bytes" and stats.get(key) != total:
