@@ -824,22 +824,9 @@ private:
     restoreLive(some.live);
     // (Where the condition passes on values it makes on the same devices
     // either way, the results do not move.)
-    bool resultsMove = false;
-    for (auto [result, first, later] :
-         llvm::zip_equal(results, none.devices, some.devices)) {
-      if (!isa<ResourceType>(result.getType()))
-        continue;
-      Devices devices = later;
-      addDevices(devices, first);
-      bytes.deviceOf[result] = devices;
-      resultsMove |= !sameDevices(first, later);
-    }
-    if (!resultsMove)
-      return success();
-    takeLarger(none.live, snapshot());
-    mergeExits({none, some}, results, op);
-    remarkZeroTripBound(op, "no iteration (its condition may stop it before "
-                            "the after region runs)");
+    mergeZeroTripExit(op, results, none, some,
+                      "no iteration (its condition may stop it before the "
+                      "after region runs)");
     return success();
   }
 
@@ -855,41 +842,35 @@ private:
       // a device carryToOtherDevices set for an iteration argument in an
       // earlier walk is not where this walk's initial value is.
       forgetCarried(forOp.getRegionIterArgs());
-      Exit start = exitOf(forOp.getResults(), forOp.getInitArgs(), &op);
+      ValueRange results = forOp.getResults();
+      Exit start = exitOf(results, forOp.getInitArgs(), &op);
       Snapshot before = start.live;
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+      Exit first = exitOf(results, yield.getOperands(), &op);
       if (!carryToOtherDevices(forOp.getRegionIterArgs(), yield.getOperands(),
                                &op))
         return checkRepeats(&op, before);
       before = snapshot();
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
-      // After the loop, its results are where the last iteration made
-      // them. A loop that may run no iteration leaves them where they came
-      // in instead: each device keeps the larger of the two live counts
-      // (an upper bound on both, the run time having one of them), and
-      // each result is on the devices of both, freed on each (so a loop
-      // nested in another leaves the outer iteration what it found).
-      bool mayRunNone = !tripCount;
-      Exit after = exitOf(forOp.getResults(), yield.getOperands(), &op);
-      for (auto [result, value, init] : llvm::zip_equal(
-               forOp.getResults(), yield.getOperands(), start.devices)) {
-        if (!isa<ResourceType>(result.getType()))
-          continue;
-        Devices devices = deviceOf(value, &op);
-        if (mayRunNone)
-          addDevices(devices, init);
-        bytes.deviceOf[result] = devices;
-      }
       if (failed(checkRepeats(&op, before)))
         return failure();
-      if (mayRunNone) {
-        takeLarger(start.live, snapshot());
-        mergeExits({start, after}, forOp.getResults(), &op);
-        remarkZeroTripBound(&op, "no iteration");
+      // After the loop, its results are where the last iteration made
+      // them. One that may run no iteration leaves them where they came in
+      // instead, as the while path decides; a carried buffer that moved
+      // is a result that moved, as an iteration passes on what it yields.
+      // (After one iteration, not the second: a loop that swaps two
+      // carried buffers leaves each where the other came in after an odd
+      // number.)
+      if (!tripCount) {
+        mergeZeroTripExit(&op, results, start, first, "no iteration");
+        return success();
       }
+      for (auto [result, value] : llvm::zip_equal(results, yield.getOperands()))
+        if (isa<ResourceType>(result.getType()))
+          bytes.deviceOf[result] = deviceOf(value, &op);
       return success();
     }
     if (auto whileOp = dyn_cast<scf::WhileOp>(op))
@@ -1006,6 +987,33 @@ private:
             llvm::is_contained(bytes.deviceOf[result], name))
           live.live += *size;
     }
+  }
+
+  // After a loop that may leave its results as they were after no
+  // iteration (`none`) or after one (`some`; the live bytes now are those
+  // of its later iterations): each result is on the devices of both. Where
+  // one is not on the same devices either way, each device keeps the larger
+  // of the two live counts (an upper bound on both, the run time having one
+  // of them), the results are freed on each of their devices (so a loop
+  // nested in another leaves the outer iteration what it found), and a
+  // remark says the counts are an upper bound.
+  void mergeZeroTripExit(Operation *loop, ValueRange results, const Exit &none,
+                         const Exit &some, StringRef what) {
+    bool resultsMove = false;
+    for (auto [result, first, later] :
+         llvm::zip_equal(results, none.devices, some.devices)) {
+      if (!isa<ResourceType>(result.getType()))
+        continue;
+      Devices devices = later;
+      addDevices(devices, first);
+      bytes.deviceOf[result] = devices;
+      resultsMove |= !sameDevices(first, later);
+    }
+    if (!resultsMove)
+      return;
+    takeLarger(none.live, snapshot());
+    mergeExits({none, some}, results, loop);
+    remarkZeroTripBound(loop, what);
   }
 
   // Adds to the devices of each buffer branch region op `op` results in

@@ -382,7 +382,8 @@ def EstimatePeakMemoryPass
     result that may be on it): an `scf.if` / `scf.index_switch` result
     whose branches yield buffers on different devices, the result of a
     loop of dynamic trip count whose iterations move a carried buffer to
-    another device (with no iteration it stays where it came in), the
+    another device (with no iteration it stays where it came in; the
+    result is on the devices it holds after no iteration and after one), the
     result of an `scf.while` whose after region does so (its condition
     may stop it before the after region runs), and a callee's result
     that is any of these. Memory the
