@@ -214,9 +214,10 @@ public:
         .getLimitedValue(std::numeric_limits<int64_t>::max());
   }
 
-  // Why `size` is not known where it depends on an integer scalar argument
-  // of the function whose value the walk lacks: that argument, and why.
-  std::optional<std::string> missingScalar(Value size) {
+  // Why `size` is not known where it depends on an argument of the function
+  // the walk lacks: an integer scalar's value, or a dynamic dimension of a
+  // tensor's shape. That argument (and dimension), and why.
+  std::optional<std::string> missingArgument(Value size) {
     SmallVector<Value> pending = {size};
     llvm::DenseSet<Value> seen;
     while (!pending.empty()) {
@@ -224,17 +225,61 @@ public:
       if (!seen.insert(value).second || evaluate(value))
         continue;
       if (auto arg = dyn_cast<BlockArgument>(value)) {
-        if (isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
-            arg.getType().isIntOrIndex())
+        if (isFunctionArgument(arg) && arg.getType().isIntOrIndex())
           return describeMissing(arg);
         continue;
       }
-      llvm::append_range(pending, value.getDefiningOp()->getOperands());
+      Operation *def = value.getDefiningOp();
+      if (auto dim = dyn_cast<ExternalBufferDimOpInterface>(def)) {
+        auto arg = dyn_cast<BlockArgument>(dim.getExternalBuffer());
+        if (arg && isFunctionArgument(arg))
+          return describeMissingDim(arg, dim.getDimIndex());
+        continue;
+      }
+      // (Operands in order: the first dimension missing is named.)
+      llvm::append_range(pending, llvm::reverse(def->getOperands()));
     }
     return std::nullopt;
   }
 
 private:
+  static bool isFunctionArgument(BlockArgument arg) {
+    return isa<func::FuncOp>(arg.getOwner()->getParentOp());
+  }
+
+  // A tensor argument's dimension `index` the walk lacks.
+  std::string describeMissingDim(BlockArgument arg, int64_t index) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "it depends on dimension " << index << " of argument "
+       << arg.getArgNumber() << " (";
+    // The tensor type the function imports the argument as, where it does.
+    auto importOp = llvm::find_if(arg.getUsers(), [](Operation *user) {
+      return isa<TensorImportOp>(user);
+    });
+    if (importOp != arg.getUsers().end())
+      os << cast<TensorImportOp>(*importOp).getResultEncoding();
+    else
+      os << arg.getType();
+    os << "), ";
+    const ArgInput *input =
+        arg.getArgNumber() < args.size() ? &args[arg.getArgNumber()] : nullptr;
+    if (input && !input->text)
+      os << "whose shape the caller passes is not known";
+    else if (!input)
+      os << "whose shape input-shapes does not give";
+    else if (input->text->empty())
+      os << "and input-shapes gives an empty entry for it (rank 0)";
+    else if (!input->shape)
+      os << "and input-shapes gives '" << *input->text
+         << "' for it, not a shape";
+    else
+      os << "and input-shapes gives '" << *input->text << "' for it, of "
+         << input->shape->size() << " dimension"
+         << (input->shape->size() == 1 ? "" : "s");
+    return text;
+  }
+
   std::string describeMissing(BlockArgument arg) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -497,7 +542,7 @@ FailureOr<int64_t> sizeOf(Operation *op, Value size, SizeEvaluator &evaluator) {
   InFlightDiagnostic remark = op->emitRemark()
                               << "peak live bytes unknown: the size of '"
                               << op->getName() << "' is not known statically ";
-  if (std::optional<std::string> why = evaluator.missingScalar(size))
+  if (std::optional<std::string> why = evaluator.missingArgument(size))
     return remark << "(" << *why << ")";
   return remark << "(give input-shapes for dynamic inputs)";
 }

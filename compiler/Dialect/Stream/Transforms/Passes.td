@@ -406,8 +406,9 @@ def EstimatePeakMemoryPass
     module. An entry that is neither a shape nor an integer is an error.
     A size that still depends on something unknown makes the function
     report which op's size is unknown instead, naming the scalar argument
-    it lacks (no entry, an entry that is not a value of its type, or a
-    callee's argument whose value the caller does not know).
+    or the dimension of the tensor argument it lacks (no entry, an entry
+    that is not a value of its type or has too few dimensions, or a
+    callee's argument whose value or shape the caller does not know).
   }];
   let options = [
     ListOption<"inputShapes", "input-shapes", "std::string",

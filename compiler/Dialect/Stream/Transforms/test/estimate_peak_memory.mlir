@@ -70,6 +70,54 @@ func.func @dynamic(%s: index) {
 
 // -----
 
+// A size from a tensor argument's dynamic dimension the walk has no value
+// for: the remark names the argument, the dimension and why (no entry, an
+// entry of too few dimensions, an entry that is no shape, an empty entry,
+// below, a callee's argument whose shape its caller does not know).
+// RUN: ferry-opt %s --split-input-file --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODIM
+// NODIM: remark: peak live bytes unknown: the size of 'stream.tensor.import' is not known statically (it depends on dimension 0 of argument 0 (tensor<?x?xf32>), whose shape input-shapes does not give)
+// RUN: ferry-opt %s --split-input-file "--stream-estimate-peak-memory=input-shapes=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FEWDIMS
+// FEWDIMS: remark: peak live bytes unknown: the size of 'stream.tensor.import' is not known statically (it depends on dimension 1 of argument 0 (tensor<?x?xf32>), and input-shapes gives '4' for it, of 1 dimension)
+// RUN: ferry-opt %s --split-input-file "--stream-estimate-peak-memory=input-shapes=-3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSHAPE
+// NOSHAPE: remark: peak live bytes unknown: the size of 'stream.tensor.import' is not known statically (it depends on dimension 0 of argument 0 (tensor<?x?xf32>), and input-shapes gives '-3' for it, not a shape)
+// RUN: ferry-opt %s --split-input-file "--stream-estimate-peak-memory=input-shapes=,2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTYDIM
+// EMPTYDIM: remark: peak live bytes unknown: the size of 'stream.tensor.import' is not known statically (it depends on dimension 0 of argument 0 (tensor<?x?xf32>), and input-shapes gives an empty entry for it (rank 0))
+func.func @unknown_dim(%v: !hal.buffer_view) {
+  %d0 = hal.buffer_view.dim<%v : !hal.buffer_view>[0] : index
+  %d1 = hal.buffer_view.dim<%v : !hal.buffer_view>[1] : index
+  %s = stream.tensor.sizeof tensor<?x?xf32>{%d0, %d1} : index
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<?x?xf32>{%d0, %d1} in !stream.resource<external>{%s}
+  return
+}
+
+// -----
+
+// A callee walked for its caller, which passes a view whose dimension it
+// does not know (it comes from a scalar argument input-shapes does not
+// give): the callee's remark says the caller does not know it, and the
+// caller's that the callee's peak is unknown.
+// RUN: ferry-opt %s --split-input-file --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=CALLEE
+// CALLEE: remark: peak live bytes unknown: the size of 'stream.tensor.import' is not known statically (it depends on dimension 0 of argument 0 (tensor<?xf32>), whose shape the caller passes is not known)
+// CALLEE: remark: peak live bytes unknown: the peak of 'callee' is not known
+func.func @caller(%n: index) {
+  %c16 = arith.constant 16 : index
+  %a, %at = stream.resource.alloca uninitialized : !stream.resource<external>{%c16} => !stream.timepoint
+  %w = stream.timepoint.await %at => %a : (!stream.resource<external>{%c16})
+  %view = stream.tensor.export %w : tensor<?xf32>{%n} in !stream.resource<external>{%c16} -> !hal.buffer_view
+  call @callee(%view) : (!hal.buffer_view) -> ()
+  %f = stream.resource.dealloca await(%at) %a : !stream.resource<external>{%c16} => !stream.timepoint
+  stream.timepoint.await %f
+  return
+}
+func.func private @callee(%v: !hal.buffer_view) {
+  %d0 = hal.buffer_view.dim<%v : !hal.buffer_view>[0] : index
+  %s = stream.tensor.sizeof tensor<?xf32>{%d0} : index
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<?xf32>{%d0} in !stream.resource<external>{%s}
+  return
+}
+
+// -----
+
 // With several devices, each has its own walk (its allocator has its own
 // peak): an allocation counts on its affinity's device, or on the first
 // device without one, and inputs count on the first device. A free returns
