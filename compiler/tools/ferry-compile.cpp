@@ -147,9 +147,11 @@ constexpr const char *kOverview =
     "The memory a run on local-sync peaks at (ferry-run --stats'\n"
     "peak_bytes) is what the liveness walk over the stream-cmd IR reports,\n"
     "given one input-shapes entry per argument: a tensor's shape, or an\n"
-    "integer scalar's value (empty for a float; see ferry-opt --help):\n"
+    "integer scalar's value (empty for a float; see ferry-opt --help);\n"
+    "@NAME: before an entry starts function NAME's own list:\n"
     "  ferry-compile model.mlir --compile-to=stream-cmd | ferry-opt \\\n"
-    "      --stream-estimate-peak-memory=input-shapes=2x3,5 -o /dev/null\n";
+    "      --stream-estimate-peak-memory=input-shapes=2x3,5 -o /dev/null\n"
+    "      (or input-shapes=@main:2x3,5,@step:4 for two functions)\n";
 
 llvm::raw_ostream &printError() {
   return llvm::WithColor::error(llvm::errs(), kToolName);

@@ -8,8 +8,9 @@
 // HELP: given one input-shapes entry per argument: a tensor's shape, or an
 // HELP-NEXT: integer scalar's value
 // HELP: --stream-estimate-peak-memory=input-shapes=2x3,5
+// HELP-NEXT: input-shapes=@main:2x3,5,@step:4 for two functions
 // RUN: ferry-opt --help | FileCheck %s --check-prefix=OPTHELP
-// OPTHELP: --input-shapes=<string> {{.*}} One entry per argument, in order: a tensor's shape (e.g. 3x5; empty for rank 0) for its dynamic dimensions, or an integer scalar's value (e.g. -2) for sizes computed from it; empty for a float
+// OPTHELP: --input-shapes=<string> {{.*}} One entry per argument, in order: a tensor's shape (e.g. 3x5; empty for rank 0) for its dynamic dimensions, or an integer scalar's value (e.g. -2) for sizes computed from it; empty for a float. For every function, except that @NAME:ENTRY starts function NAME's own list
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-compile %s --compile-to=stream-cmd -o %t.cmd.mlir
 
@@ -67,6 +68,15 @@
 // RUN: ferry-opt %t.cmd.mlir --stream-estimate-peak-memory=input-shapes=4,3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOOPWALK3
 // LOOPWALK3:      remark: peak live bytes: 432 (inputs 16, allocated 416)
 // LOOPWALK3-NEXT: func.func @loop
+// One walk of the whole module, each function given its own entries
+// (@NAME:ENTRY starts a function's list), agrees with each run above.
+// RUN: ferry-opt %t.cmd.mlir "--stream-estimate-peak-memory=input-shapes=@expr:4x5,3,4,@branch:4x5,2,1,@loop:4,3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLWALK
+// ALLWALK:      remark: peak live bytes: 180 (inputs 80, allocated 100)
+// ALLWALK-NEXT: func.func @expr
+// ALLWALK:      remark: peak live bytes: 240 (inputs 80, allocated 160)
+// ALLWALK-NEXT: func.func @branch
+// ALLWALK:      remark: peak live bytes: 432 (inputs 16, allocated 416)
+// ALLWALK-NEXT: func.func @loop
 
 func.func @expr(%x: tensor<4x5xf32>, %k: i32, %j: i64) -> tensor<?x5xf32> {
   %n = arith.index_cast %k : i32 to index

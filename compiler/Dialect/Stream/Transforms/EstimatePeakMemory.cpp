@@ -1368,18 +1368,10 @@ struct EstimatePeakMemoryPass
   using Base::Base;
 
   void runOnOperation() override {
-    ArgInputs args;
-    for (const std::string &text : inputShapes) {
-      FailureOr<ArgInput> input = parseInput(text);
-      if (failed(input)) {
-        getOperation().emitError()
-            << "input-shapes: '" << text
-            << "' is neither a tensor's shape (like 3x5) nor an integer "
-               "scalar's value (like -2)";
-        return signalPassFailure();
-      }
-      args.push_back(std::move(*input));
-    }
+    ArgInputs common;
+    std::map<std::string, ArgInputs, std::less<>> perFunction;
+    if (failed(parseInputShapes(common, perFunction)))
+      return signalPassFailure();
     SmallVector<StringRef> deviceNames;
     for (auto device : getOperation().getOps<DeviceDeclarationOpInterface>())
       deviceNames.push_back(SymbolTable::getSymbolName(device).getValue());
@@ -1388,7 +1380,9 @@ struct EstimatePeakMemoryPass
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isDeclaration() || !func.getBody().hasOneBlock())
         continue;
-      const FunctionWalk *walked = walker.walkFunction(func, args);
+      auto named = perFunction.find(func.getSymName());
+      const FunctionWalk *walked = walker.walkFunction(
+          func, named == perFunction.end() ? common : named->second);
       if (!walked || !walked->bytes)
         continue;
       const DeviceLiveBytes *bytes = &*walked->bytes;
@@ -1404,6 +1398,47 @@ struct EstimatePeakMemoryPass
                  live);
     }
     markAllAnalysesPreserved();
+  }
+
+  // input-shapes: entries before any `@NAME:` are for every function; an
+  // entry `@NAME:ENTRY` starts function NAME's own list (ENTRY its first
+  // entry), which the entries after it continue up to the next `@`.
+  LogicalResult
+  parseInputShapes(ArgInputs &common,
+                   std::map<std::string, ArgInputs, std::less<>> &perFunction) {
+    ModuleOp module = getOperation();
+    ArgInputs *list = &common;
+    for (const std::string &text : inputShapes) {
+      StringRef entry = text;
+      if (entry.consume_front("@")) {
+        auto [name, rest] = entry.split(':');
+        if (name.empty() || name.size() == entry.size())
+          return module.emitError()
+                 << "input-shapes: '" << text
+                 << "' names no function and entry (write @NAME:ENTRY, like "
+                    "@main:3x5)";
+        auto func = module.lookupSymbol<func::FuncOp>(name);
+        if (!func || func.isDeclaration())
+          return module.emitError() << "input-shapes: '" << text
+                                    << "' names no function with a body of "
+                                       "the module";
+        auto [it, inserted] = perFunction.try_emplace(name.str());
+        if (!inserted)
+          return module.emitError() << "input-shapes: '@" << name
+                                    << "' is named twice; give each "
+                                       "function's entries once, in order";
+        list = &it->second;
+        entry = rest;
+      }
+      FailureOr<ArgInput> input = parseInput(entry);
+      if (failed(input))
+        return module.emitError()
+               << "input-shapes: '" << entry
+               << "' is neither a tensor's shape (like 3x5) nor an integer "
+                  "scalar's value (like -2)";
+      list->push_back(std::move(*input));
+    }
+    return success();
   }
 };
 

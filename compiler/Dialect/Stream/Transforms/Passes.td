@@ -402,8 +402,15 @@ def EstimatePeakMemoryPass
     gives sizes, conditions and trip counts computed from it; an entry of
     one integer is either, by the argument's type, and a float scalar's
     entry is left empty (e.g. `input-shapes=4x3,,2` for a tensor, an f32
-    and an index). The same list is applied to each function of the
-    module. An entry that is neither a shape nor an integer is an error.
+    and an index). The list is applied to each function of the module,
+    except that an entry `@NAME:ENTRY` starts function NAME's own list
+    (ENTRY its first entry, the entries after it the rest, up to the next
+    `@`): `input-shapes=@main:4x3,5,@step:7` gives `main` a shape and a
+    value and `step` a value, and entries before the first `@` are for the
+    functions not named (a callee walked for its caller takes what the
+    caller passes either way). An entry that is neither a shape nor an
+    integer is an error, and so is a name that is no function with a body,
+    one without `:ENTRY`, or one given twice.
     A size that still depends on something unknown makes the function
     report which op's size is unknown instead, naming the scalar argument
     or the dimension of the tensor argument it lacks (no entry, an entry
@@ -415,7 +422,9 @@ def EstimatePeakMemoryPass
                "One entry per argument, in order: a tensor's shape (e.g. "
                "3x5; empty for rank 0) for its dynamic dimensions, or an "
                "integer scalar's value (e.g. -2) for sizes computed from "
-               "it; empty for a float">,
+               "it; empty for a float. For every function, except that "
+               "@NAME:ENTRY starts function NAME's own list (e.g. "
+               "@main:3x5,2,@step:4)">,
   ];
 }
 
