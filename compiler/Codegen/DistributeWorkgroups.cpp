@@ -78,9 +78,9 @@ void shrinkEmptyTiles(RewriterBase &rewriter, scf::ForOp loop) {
         if (succeeded(upper))
           bound = std::max<int64_t>(*upper, 0);
       }
-      if (std::optional<int64_t> whole = getConstantIntValue(extent);
-          bound && whole)
-        bound = std::min(*bound, *whole);
+      if (std::optional<int64_t> staticExtent = getConstantIntValue(extent);
+          bound && staticExtent)
+        bound = std::min(*bound, *staticExtent);
       bounds.push_back(bound);
     }
     Type elementType = slice.getType().getElementType();
