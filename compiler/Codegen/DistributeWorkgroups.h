@@ -9,7 +9,11 @@
 // `scf::tileConsumerAndFuseProducersUsingSCF`, which computes every linalg
 // producer in the group (a contraction, an elementwise producer, the fill of
 // the destination) tile by tile inside the same loop, so no intermediate is
-// made whole per workgroup. The loop then runs tile
+// made whole per workgroup: neither computed (a dim of a producer's result,
+// such as the loop's bound with dynamic rows, is resolved to its
+// destination's, so the untiled producer is dead) nor allocated (a
+// producer's destination is an empty tensor of one tile, a static one where
+// the tile's sizes have constant bounds). The loop then runs tile
 // `workgroup_id + k * workgroup_count` in each workgroup (cyclic) and is
 // marked `ferry.workgroup_loop`; what a workgroup computes is the linalg ops
 // inside it, on slices, for the cache tiling and vectorization that follow.

@@ -27,6 +27,12 @@
 
 namespace ferry::codegen {
 
+/// The largest buffer a kernel keeps on its stack (LowerDispatchToLLVM.cpp
+/// `StackTilesPass`; larger ones are heap tiles): workgroups run on the
+/// runtime's worker threads, whose stacks are the platform's default (8 MiB
+/// on Linux).
+inline constexpr int64_t kMaxStackTileBytes = 64 * 1024;
+
 /// The largest heap tile a kernel asks for: 2^62 bytes.
 inline constexpr int64_t kMaxHeapTileBytes = int64_t(1) << 62;
 

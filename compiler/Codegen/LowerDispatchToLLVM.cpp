@@ -14,7 +14,9 @@
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -32,10 +34,12 @@
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -233,11 +237,6 @@ struct ApproximateMathPass
   }
 };
 
-/// The largest buffer a kernel keeps on its stack: workgroups run on the
-/// runtime's worker threads, whose stacks are the platform's default
-/// (8 MiB on Linux).
-constexpr int64_t kMaxStackTileBytes = 64 * 1024;
-
 /// Puts each allocation a kernel makes on its stack where it is of a static
 /// size up to kMaxStackTileBytes and outside every loop (an alloca in a
 /// loop would grow the stack every iteration). Runs before the
@@ -299,6 +298,12 @@ void registerCodegenDialects(DialectRegistry &registry) {
   linalg::registerTilingInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  // Which allocations may leave a loop (buffer-loop-hoisting).
+  memref::registerAllocationOpInterfaceExternalModels(registry);
+  // Bounds of tile sizes (DistributeWorkgroups.cpp).
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerValueBoundsOpInterfaceExternalModels(registry);
 }
 
 FailureOr<OwningOpRef<ModuleOp>>

@@ -4,7 +4,9 @@
  * code (counted over the process; the runtime loads images from memory files,
  * /proc/self/fd/N) returns null, and so does every later one. At exit it
  * prints how many buffers the kernels allocated and how many of those they
- * did not free, so a test checks a failing kernel leaks nothing.
+ * did not free, so a test checks a failing kernel leaks nothing, and how
+ * many bytes they asked for in all and at most in one call, so a test checks
+ * the size of a workgroup's tiles.
  *
  * Other callers get glibc's malloc. Not for sanitizer builds: their runtime
  * replaces malloc itself. */
@@ -18,7 +20,8 @@
 extern void *__libc_malloc(size_t size);
 extern void __libc_free(void *pointer);
 
-static atomic_long kernelMallocs, kernelFailed, kernelFrees;
+static atomic_long kernelMallocs, kernelFailed, kernelFrees, kernelBytes,
+    kernelLargest;
 static __thread int inside; /* dladdr may allocate: no recursion */
 
 /* Whether `address` is code of an executable image. */
@@ -42,6 +45,11 @@ void *malloc(size_t size) {
   if (!inKernel(__builtin_return_address(0)))
     return __libc_malloc(size);
   long call = atomic_fetch_add(&kernelMallocs, 1) + 1;
+  atomic_fetch_add(&kernelBytes, (long)size);
+  long largest = atomic_load(&kernelLargest);
+  while ((long)size > largest &&
+         !atomic_compare_exchange_weak(&kernelLargest, &largest, (long)size))
+    ;
   long from = failFrom();
   if (from > 0 && call >= from) {
     atomic_fetch_add(&kernelFailed, 1);
@@ -61,6 +69,7 @@ __attribute__((destructor)) static void report(void) {
   long failed = atomic_load(&kernelFailed);
   fprintf(stderr,
           "fail_kernel_malloc: %ld kernel mallocs, %ld failed, %ld not "
-          "freed\n",
-          mallocs, failed, mallocs - failed - atomic_load(&kernelFrees));
+          "freed, %ld bytes, largest %ld\n",
+          mallocs, failed, mallocs - failed - atomic_load(&kernelFrees),
+          atomic_load(&kernelBytes), atomic_load(&kernelLargest));
 }
