@@ -1,0 +1,139 @@
+// RUN: ferry-opt %s --split-input-file --convert-input-to-stream | FileCheck %s
+
+// Lifting a loop of blocks rotates it: the before region runs the whole
+// iteration in an scf.if whose constant yields decide whether the loop
+// goes on, and the condition passes out, besides what the next iteration
+// reads, the old accumulator the exit needs, still live after the body
+// overwrote it. The import merges the positions of one type whose values
+// are never needed on the same path: the exit passes the accumulator it
+// received, the other path the body's new one, in one carried position.
+
+// One exit: the loop carries one resource; the exit path yields the
+// accumulator the iteration received, the body the one it made; nothing
+// is allocated on the exit path.
+// CHECK-LABEL: func.func @accumulate(
+// CHECK: %[[W:.+]]:2 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}}) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
+// CHECK: scf.if %{{.+}} -> (i32, i32, !stream.resource<*>) {
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[ACC]] :
+// CHECK-NEXT: } else {
+// CHECK: %[[Y:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %{{.+}})
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[Y]] :
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<*>
+// CHECK: stream.resource.load %[[W]]#1
+func.func @accumulate(%x: tensor<4xi32>, %n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  cf.br ^head(%zero, %init : i32, tensor<4xi32>)
+^head(%i: i32, %acc: tensor<4xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %y = arith.addi %acc, %x : tensor<4xi32>
+  %i1 = arith.addi %i, %one : i32
+  cf.br ^head(%i1, %y : i32, tensor<4xi32>)
+^exit:
+  %v = tensor.extract %acc[%c0] : tensor<4xi32>
+  return %v : i32
+}
+
+// -----
+
+// Two exits (the head's, with the accumulator received, and one in the
+// middle of the body, with the value made there) and a branch in the body:
+// lifting makes a tree of ifs and passes each exit's value in a position
+// of its own. All three positions merge into one: each leaf of the tree
+// yields the value that matters there, the loop carries one resource and
+// both exits read its one result (no poison, so no allocation but the
+// body's own, on any path).
+// CHECK-LABEL: func.func @two_exits(
+// CHECK: %[[W:.+]]:3 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}}) : (i32, !stream.resource<external>) -> (i32, !stream.resource<external>, i32) {
+// CHECK: scf.if %{{.+}} -> (i32, i32, i32, !stream.resource<external>) {
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %{{.+}}, %[[ACC]] :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: stream.tensor.sizeof
+// CHECK-NEXT: %[[NEW:.+]] = stream.async.alloca
+// CHECK: %[[Y:.+]] = stream.async.dispatch.entry {{.+}} -> %[[NEW]]{
+// CHECK: scf.if %{{.+}} -> (i32, i32, i32, !stream.resource<external>) {
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %{{.+}}, %[[Y]] :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.if %{{.+}} -> (!stream.resource<external>) {
+// CHECK: %[[M:.+]] = stream.async.dispatch.entry {{.+}}(%[[Y]], %[[Y]],
+// CHECK: scf.yield %[[M]] :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[Y]] :
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}}, %{{.+}} : i32, !stream.resource<external>, i32
+// CHECK: scf.index_switch
+// CHECK: stream.resource.load %[[W]]#1
+// CHECK: default
+// CHECK: stream.resource.load %[[W]]#1
+func.func @two_exits(%x: tensor<4xi32>, %n: i32, %c: i1) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  cf.br ^head(%zero, %x : i32, tensor<4xi32>)
+^head(%i: i32, %acc: tensor<4xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit(%acc : tensor<4xi32>), ^body
+^body:
+  %y = arith.addi %acc, %x : tensor<4xi32>
+  %i1 = arith.addi %i, %one : i32
+  %e = tensor.extract %y[%c0] : tensor<4xi32>
+  %big = arith.cmpi sgt, %e, %n : i32
+  cf.cond_br %big, ^exit2, ^br
+^br:
+  cf.cond_br %c, ^a, ^b
+^a:
+  %ya = arith.muli %y, %y : tensor<4xi32>
+  cf.br ^head(%i1, %ya : i32, tensor<4xi32>)
+^b:
+  cf.br ^head(%i1, %y : i32, tensor<4xi32>)
+^exit2:
+  %r2 = tensor.extract %y[%c0] : tensor<4xi32>
+  return %r2 : i32
+^exit(%z: tensor<4xi32>):
+  %v = tensor.extract %z[%c0] : tensor<4xi32>
+  return %v : i32
+}
+
+// -----
+
+// Nested loops of blocks: each lifted loop carries one resource, and each
+// exit yields the accumulator its loop received.
+// CHECK-LABEL: func.func @nested(
+// CHECK: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[OUTER:[^ ]+]] = %{{.+}}) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
+// CHECK: scf.if
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[OUTER]] :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[IW:.+]]:2 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[INNER:[^ ]+]] = %[[OUTER]]) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
+// CHECK: scf.if
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[INNER]] :
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<*>
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[IW]]#1 :
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<*>
+func.func @nested(%x: tensor<4xi32>, %n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  cf.br ^head(%zero, %init : i32, tensor<4xi32>)
+^head(%i: i32, %acc: tensor<4xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^ihead(%zero, %acc : i32, tensor<4xi32>)
+^ihead(%j: i32, %a2: tensor<4xi32>):
+  %idone = arith.cmpi sge, %j, %i : i32
+  cf.cond_br %idone, ^latch, ^ibody
+^ibody:
+  %y = arith.addi %a2, %x : tensor<4xi32>
+  %j1 = arith.addi %j, %one : i32
+  cf.br ^ihead(%j1, %y : i32, tensor<4xi32>)
+^latch:
+  %i1 = arith.addi %i, %one : i32
+  cf.br ^head(%i1, %a2 : i32, tensor<4xi32>)
+^exit:
+  %v = tensor.extract %acc[%c0] : tensor<4xi32>
+  return %v : i32
+}
