@@ -256,14 +256,29 @@ static void carryExitValues(scf::WhileOp loop) {
         if (use.getOwner() == afterYield &&
             !loop.getBeforeArguments()[use.getOperandNumber()].use_empty())
           carriedIn = loop.getBeforeArguments()[use.getOperandNumber()];
+    // An exit where no member matters passes what the group goes on with
+    // if that is in scope there (an exit in the middle of the body: the
+    // value the iteration made), else the value the iteration received
+    // (an exit before the body), not a poison; the old value is then read
+    // on no path after the body's write.
+    auto goesOnWith = [&](const FlagLeaf &exit) -> Value {
+      for (auto [leaf, value] : llvm::zip(leaves, group.values))
+        if (!leaf.exits && value &&
+            dominance.properlyDominates(value, leafYield(exit)))
+          return value;
+      return carriedIn;
+    };
     bool improves = group.members.size() > 1;
-    for (auto [leaf, value] : llvm::zip(leaves, group.values)) {
+    SmallVector<Value> filled(group.values);
+    for (auto [leaf, value] : llvm::zip(leaves, filled)) {
       if (value)
         continue;
       Value original = valueOnLeaf(condition.getArgs()[first], leaf);
-      value = leaf.exits && carriedIn ? carriedIn : original;
+      Value instead = leaf.exits ? goesOnWith(leaf) : Value();
+      value = instead ? instead : original;
       improves |= value != original;
     }
+    group.values = std::move(filled);
     if (improves)
       changed.push_back(std::move(group));
   }
@@ -293,20 +308,27 @@ static void carryExitValues(scf::WhileOp loop) {
   dropUnusedIfResults(loop.getBefore());
 }
 
-// Lifting makes one `ub.poison` per type at the function's entry and yields
-// it on the paths that never use it, inside the loops and branches it
-// builds. A tensor poison captured that way is a value from outside a loop
-// passed into a carried position, which makes the position's owner unknown
-// (reference counting marks it indeterminate). A poison of its own right
-// before each user is a fresh value that user's path owns. The loops'
-// unused arguments, which lifting also passes poison to, go first (each
-// would be an allocation nobody uses).
-static void splitTensorPoison(func::FuncOp func) {
+// The positions of the lifted loops nothing reads (the unused arguments
+// lifting passes poison to, those carryExitValues leaves) go with the
+// while's canonicalization, then the results of the ifs that fed only them
+// (a tensor poison each would yield is an allocation nobody uses, on a
+// path that may run every iteration).
+static void dropDeadPositions(func::FuncOp func) {
   SmallVector<Operation *> loops;
   func.walk([&](scf::WhileOp op) { loops.push_back(op); });
   RewritePatternSet patterns(func.getContext());
   scf::WhileOp::getCanonicalizationPatterns(patterns, func.getContext());
   (void)applyOpPatternsGreedily(loops, std::move(patterns));
+  dropUnusedIfResults(func.getBody());
+}
+
+// Lifting makes one `ub.poison` per type at the function's entry and yields
+// it on the paths that never use it, inside the loops and branches it
+// builds. A tensor poison captured that way is a value from outside a loop
+// passed into a carried position, which makes the position's owner unknown
+// (reference counting marks it indeterminate). A poison of its own right
+// before each user is a fresh value that user's path owns.
+static void splitTensorPoison(func::FuncOp func) {
   SmallVector<ub::PoisonOp> poisons;
   func.walk([&](ub::PoisonOp poison) {
     if (isa<TensorType>(poison.getType()))
@@ -334,6 +356,7 @@ LogicalResult liftControlFlow(func::FuncOp func) {
     func.walk([&](scf::WhileOp loop) { loops.push_back(loop); });
     for (scf::WhileOp loop : loops)
       carryExitValues(loop);
+    dropDeadPositions(func);
     splitTensorPoison(func);
     return success();
   }

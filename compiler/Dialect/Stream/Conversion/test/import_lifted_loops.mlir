@@ -137,3 +137,47 @@ func.func @nested(%x: tensor<4xi32>, %n: i32) -> i32 {
   %v = tensor.extract %acc[%c0] : tensor<4xi32>
   return %v : i32
 }
+
+// -----
+
+// An exit in the middle of the body whose tensor nothing reads after the
+// loop: no exit needs the accumulator, so the exit before the body passes
+// the one the iteration received and the one in the body the one it made
+// (the same as going on: the inner if yields no resource), never a poison
+// (an allocation per iteration), and the old accumulator is read on no
+// path after the body.
+// CHECK-LABEL: func.func @exit_in_body_unused(
+// CHECK: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{[^ ]+}}, %{{.+}}) : (index, !stream.resource<*>, i16) -> (index, !stream.resource<*>, i16, i16) {
+// CHECK: scf.if %{{.+}} -> (index, i16, i16, i32, !stream.resource<*>) {
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[ACC]] :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: stream.tensor.sizeof
+// CHECK-NEXT: %[[NEW:.+]] = stream.async.alloca
+// CHECK-NOT: stream.async.alloca
+// CHECK: %[[T:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %[[ACC]], %[[NEW]]) {{.+}} -> %[[NEW]]{
+// CHECK-NOT: stream.async.alloca
+// CHECK: scf.if %{{.+}} -> (index, i16, i16, i32) {
+// CHECK-NOT: stream.async.alloca
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[T]] :
+// CHECK-NEXT: }
+// CHECK: } do {
+func.func @exit_in_body_unused(%n: index, %s: i16) -> i16 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %h = arith.constant 0.5 : f64
+  %e = tensor.empty() : tensor<3xf64>
+  %init = linalg.fill ins(%h : f64) outs(%e : tensor<3xf64>) -> tensor<3xf64>
+  cf.br ^head(%c0, %init, %s : index, tensor<3xf64>, i16)
+^head(%i: index, %acc: tensor<3xf64>, %sa: i16):
+  %stop = arith.cmpi sge, %i, %n : index
+  cf.cond_br %stop, ^exit(%acc, %sa : tensor<3xf64>, i16), ^body
+^body:
+  %t = arith.subf %acc, %acc : tensor<3xf64>
+  %s1 = arith.addi %sa, %sa : i16
+  %i1 = arith.addi %i, %c1 : index
+  %brk = arith.cmpi slt, %i, %c2 : index
+  cf.cond_br %brk, ^exit(%t, %s1 : tensor<3xf64>, i16), ^head(%i1, %t, %s1 : index, tensor<3xf64>, i16)
+^exit(%l: tensor<3xf64>, %r: i16):
+  return %r : i16
+}

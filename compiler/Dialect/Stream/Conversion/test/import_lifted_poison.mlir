@@ -11,16 +11,16 @@
 // CHECK-LABEL: func.func @loop_exit_poison(
 // CHECK-NOT: stream.async.alloca
 // CHECK: scf.while
-// CHECK: scf.if %{{.+}} -> (i32, !stream.resource<external>, i32, i32) {
+// CHECK: scf.if %{{.+}} -> (i32, !stream.resource<external>, i32) {
 // CHECK-NOT: stream.async.alloca
 // CHECK: } else {
 // CHECK: %[[T:.+]] = stream.async.dispatch.entry
-// CHECK: scf.if %{{.+}} -> (i32, !stream.resource<external>, i32, i32) {
-// CHECK-NEXT: scf.yield %{{.+}}, %[[T]], %{{.+}}, %{{.+}} :
+// CHECK: scf.if %{{.+}} -> (i32, !stream.resource<external>, i32) {
+// CHECK-NEXT: scf.yield %{{.+}}, %[[T]], %{{.+}} :
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[SIZE:.+]] = stream.tensor.sizeof tensor<4xi32>
 // CHECK-NEXT: %[[P:.+]] = stream.async.alloca : !stream.resource<external>{%[[SIZE]]}
-// CHECK-NEXT: scf.yield %{{.+}}, %[[P]], %{{.+}}, %{{.+}} :
+// CHECK-NEXT: scf.yield %{{.+}}, %[[P]], %{{.+}} :
 func.func @loop_exit_poison(%x: tensor<4xi32>, %n: i32) -> i32 {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
