@@ -201,10 +201,22 @@ static void carryExitValues(scf::WhileOp loop) {
     return yieldOf(leaf.path.back().first, leaf.path.back().second);
   };
 
+  // The before-region argument the after region passes argument `index`
+  // back to, if anything reads it: the value that position goes on in.
+  Operation *afterYield = loop.getAfterBody()->getTerminator();
+  auto carriedInOf = [&](unsigned index) -> Value {
+    for (OpOperand &use : loop.getAfterArguments()[index].getUses())
+      if (use.getOwner() == afterYield &&
+          !loop.getBeforeArguments()[use.getOperandNumber()].use_empty())
+        return loop.getBeforeArguments()[use.getOperandNumber()];
+    return Value();
+  };
+
   // A null value: the position's value does not matter on that leaf.
   struct Group {
     SmallVector<unsigned> members;
     SmallVector<Value> values;
+    Value carriedIn;
   };
   SmallVector<Group> groups;
   for (auto [index, operand] : llvm::enumerate(condition.getArgs())) {
@@ -225,6 +237,14 @@ static void carryExitValues(scf::WhileOp loop) {
     }
     if (!dominates)
       continue;
+    Value carriedIn = carriedInOf(index);
+    // A position joins a group it agrees with on every leaf and that
+    // carries the same variable: a value in common (on any leaf), or one
+    // passes the value the other goes on in. (Two accumulators of one type
+    // must not trade their old values, or one would be passed twice.)
+    auto holds = [](ArrayRef<Value> values, Value value) {
+      return value && llvm::is_contained(values, value);
+    };
     auto fits = [&](const Group &group) {
       if (condition.getArgs()[group.members.front()].getType() !=
           operand.getType())
@@ -232,30 +252,34 @@ static void carryExitValues(scf::WhileOp loop) {
       for (auto [mine, theirs] : llvm::zip(values, group.values))
         if (mine && theirs && mine != theirs)
           return false;
-      return true;
+      return llvm::any_of(
+                 values,
+                 [&](Value mine) { return holds(group.values, mine); }) ||
+             holds(group.values, carriedIn) || holds(values, group.carriedIn);
     };
     auto *group = llvm::find_if(groups, fits);
     if (group == groups.end()) {
-      groups.push_back({{static_cast<unsigned>(index)}, values});
+      groups.push_back({{static_cast<unsigned>(index)}, values, carriedIn});
       continue;
     }
     group->members.push_back(index);
+    if (!group->carriedIn)
+      group->carriedIn = carriedIn;
     for (auto [mine, theirs] : llvm::zip(values, group->values))
       if (!theirs)
         theirs = mine;
   }
 
   // Fill the leaves where no member matters; keep the groups that change.
-  Operation *afterYield = loop.getAfterBody()->getTerminator();
+  // A value passed in one position on a leaf is not passed in a second.
+  SmallVector<llvm::SmallPtrSet<Value, 4>> taken(leaves.size());
+  for (Group &group : groups)
+    for (auto [leafTaken, value] : llvm::zip(taken, group.values))
+      if (value)
+        leafTaken.insert(value);
   SmallVector<Group> changed;
   for (Group &group : groups) {
     unsigned first = group.members.front();
-    Value carriedIn;
-    for (unsigned member : group.members)
-      for (OpOperand &use : loop.getAfterArguments()[member].getUses())
-        if (use.getOwner() == afterYield &&
-            !loop.getBeforeArguments()[use.getOperandNumber()].use_empty())
-          carriedIn = loop.getBeforeArguments()[use.getOperandNumber()];
     // An exit where no member matters passes what the group goes on with
     // if that is in scope there (an exit in the middle of the body: the
     // value the iteration made), else the value the iteration received
@@ -266,16 +290,17 @@ static void carryExitValues(scf::WhileOp loop) {
         if (!leaf.exits && value &&
             dominance.properlyDominates(value, leafYield(exit)))
           return value;
-      return carriedIn;
+      return group.carriedIn;
     };
     bool improves = group.members.size() > 1;
     SmallVector<Value> filled(group.values);
-    for (auto [leaf, value] : llvm::zip(leaves, filled)) {
+    for (auto [leaf, value, leafTaken] : llvm::zip(leaves, filled, taken)) {
       if (value)
         continue;
       Value original = valueOnLeaf(condition.getArgs()[first], leaf);
       Value instead = leaf.exits ? goesOnWith(leaf) : Value();
-      value = instead ? instead : original;
+      value = instead && !leafTaken.contains(instead) ? instead : original;
+      leafTaken.insert(value);
       improves |= value != original;
     }
     group.values = std::move(filled);

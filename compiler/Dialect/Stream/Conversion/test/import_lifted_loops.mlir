@@ -181,3 +181,34 @@ func.func @exit_in_body_unused(%n: index, %s: i16) -> i16 {
 ^exit(%l: tensor<3xf64>, %r: i16):
   return %r : i16
 }
+
+// -----
+
+// Two accumulators of one type, the second read after the loop: each
+// position carries its own, the exit passes each the one it received (the
+// second's old value must not go to the first's position, or the first's
+// would take the same value: one value in two carried positions).
+// CHECK-LABEL: func.func @two_accumulators(
+// CHECK: %[[W:.+]]:3 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[P:[^ ]+]] = %{{[^ ]+}}, %[[Q:[^ ]+]] = %{{[^ ]+}}) : (index, !stream.resource<*>, !stream.resource<*>) -> (index, !stream.resource<*>, !stream.resource<*>) {
+// CHECK: scf.if
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[P]], %[[Q]] :
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}}, %{{.+}} : index, !stream.resource<*>, !stream.resource<*>
+// CHECK: stream.resource.load %[[W]]#2
+func.func @two_accumulators(%x: tensor<4xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = arith.addf %x, %x : tensor<4xf32>
+  %b = arith.mulf %x, %x : tensor<4xf32>
+  cf.br ^head(%c0, %a, %b : index, tensor<4xf32>, tensor<4xf32>)
+^head(%i: index, %p: tensor<4xf32>, %q: tensor<4xf32>):
+  %stop = arith.cmpi sge, %i, %n : index
+  cf.cond_br %stop, ^exit(%p, %q : tensor<4xf32>, tensor<4xf32>), ^body
+^body:
+  %p1 = arith.addf %p, %q : tensor<4xf32>
+  %q1 = arith.mulf %q, %p : tensor<4xf32>
+  %i1 = arith.addi %i, %c1 : index
+  cf.br ^head(%i1, %p1, %q1 : index, tensor<4xf32>, tensor<4xf32>)
+^exit(%r: tensor<4xf32>, %s: tensor<4xf32>):
+  %v = tensor.extract %s[%c0] : tensor<4xf32>
+  return %v : f32
+}
