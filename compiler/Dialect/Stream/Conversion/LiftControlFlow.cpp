@@ -101,7 +101,8 @@ static scf::IfOp addLeafResults(scf::IfOp op, unsigned flagIndex,
   for (unsigned region = 0; region < 2; ++region) {
     scf::YieldOp yield = yieldOf(op, region);
     Value flag = yield.getOperand(flagIndex);
-    if (matchPattern(flag, m_Constant())) {
+    APInt bits;
+    if (matchPattern(flag, m_ConstantInt(&bits))) {
       for (const SmallVector<Value> &perLeaf : values)
         yield->insertOperands(yield->getNumOperands(), perLeaf[leaf]);
       ++leaf;
@@ -168,17 +169,19 @@ static bool isDeadAfterArgument(scf::WhileOp loop, unsigned index) {
 //
 // A position's value matters only on the leaves that exit if the loop's
 // result is used, and only on the leaves that go on if the after region
-// reads its argument. Positions of one type whose values agree on every
-// leaf where both matter are merged: a new result of the if tree yields on
-// each leaf the value that matters there, every merged position passes it,
-// and the users of their results and after-region arguments read the
-// first. Then the old accumulator is read only on the exit's path, the
-// body's write is its last use on the other, and the leftover positions
-// are dead (the while's canonicalization removes them). On a leaf where no
-// position of the group matters, an exit passes the before-region argument
-// the group goes on in (already live, rather than a poison the import
-// would allocate); that also makes a value passed on unchanged read the
-// same on every leaf, so the loop stops carrying it.
+// reads its argument. Positions of one type that carry one variable (they
+// share a value, or one passes the value the other goes on in) and agree
+// on every leaf where both matter are merged: a new result of the if tree
+// yields on each leaf the value that matters there, every merged position
+// passes it, and the users of their results and after-region arguments
+// read the first. Then the old accumulator is read only on the exit's
+// path, the body's write is its last use on the other, and the leftover
+// positions are dead (dropDeadPositions removes them). On an exit where no
+// position of the group matters, the group passes what it goes on with if
+// that is in scope there (an exit in the middle of the body), else the
+// before-region argument it goes on in (an exit before the body), rather
+// than a poison the import would allocate; that also makes a value passed
+// on unchanged read the same on every leaf, so the loop stops carrying it.
 //
 // Sound for any `scf.while`: only the flag's tree is assumed, each leaf's
 // flag a constant (a flag decided otherwise leaves the loop as it is), and
