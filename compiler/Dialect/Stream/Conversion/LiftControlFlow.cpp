@@ -6,6 +6,7 @@
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Dominance.h"
@@ -295,13 +296,30 @@ static void carryExitValues(scf::WhileOp loop) {
           return value;
       return group.carriedIn;
     };
+    // A path that goes on where no member matters (an exit in the body
+    // passing a value the loop does not carry) passes what an exit passes
+    // if that is in scope there and only ever read or passed on (nothing
+    // could write it in place before), not a poison: an allocation every
+    // iteration.
+    auto onlyRead = [](Value value) {
+      return llvm::all_of(value.getUsers(), [](Operation *user) {
+        return isa<tensor::ExtractOp, scf::YieldOp, scf::ConditionOp>(user);
+      });
+    };
+    auto exitsWith = [&](const FlagLeaf &goesOn) -> Value {
+      for (auto [leaf, value] : llvm::zip(leaves, group.values))
+        if (leaf.exits && value && onlyRead(value) &&
+            dominance.properlyDominates(value, leafYield(goesOn)))
+          return value;
+      return Value();
+    };
     bool improves = group.members.size() > 1;
     SmallVector<Value> filled(group.values);
     for (auto [leaf, value, leafTaken] : llvm::zip(leaves, filled, taken)) {
       if (value)
         continue;
       Value original = valueOnLeaf(condition.getArgs()[first], leaf);
-      Value instead = leaf.exits ? goesOnWith(leaf) : Value();
+      Value instead = leaf.exits ? goesOnWith(leaf) : exitsWith(leaf);
       value = instead && !leafTaken.contains(instead) ? instead : original;
       leafTaken.insert(value);
       improves |= value != original;

@@ -212,3 +212,40 @@ func.func @two_accumulators(%x: tensor<4xf32>, %n: index) -> f32 {
   %v = tensor.extract %s[%c0] : tensor<4xf32>
   return %v : f32
 }
+
+// -----
+
+// An exit in the middle of the body passing a value the loop does not
+// carry, which the body only reads: the path that goes on passes it too
+// (to an after-region argument nothing reads) rather than a poison, which
+// the import would allocate every iteration.
+// CHECK-LABEL: func.func @exit_in_body_uncarried(
+// CHECK: scf.while
+// CHECK-NOT: stream.async.alloca
+// CHECK: } else {
+// CHECK-NEXT: stream.tensor.sizeof
+// CHECK-NEXT: %[[NEW:.+]] = stream.async.alloca
+// CHECK-NOT: stream.async.alloca
+// CHECK: %[[T:.+]] = stream.async.dispatch.entry {{.+}} -> %[[NEW]]{
+// CHECK-NOT: stream.async.alloca
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[T]] :
+// CHECK-NEXT: }
+// CHECK: } do {
+func.func @exit_in_body_uncarried(%x: tensor<4xi32>, %n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  cf.br ^head(%zero : i32)
+^head(%i: i32):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit(%x : tensor<4xi32>), ^body
+^body:
+  %t = arith.muli %x, %x : tensor<4xi32>
+  %e = tensor.extract %t[%c0] : tensor<4xi32>
+  %big = arith.cmpi sgt, %e, %n : i32
+  %i1 = arith.addi %i, %one : i32
+  cf.cond_br %big, ^exit(%t : tensor<4xi32>), ^head(%i1 : i32)
+^exit(%r: tensor<4xi32>):
+  %v = tensor.extract %r[%c0] : tensor<4xi32>
+  return %v : i32
+}

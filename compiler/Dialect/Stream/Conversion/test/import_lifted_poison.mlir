@@ -3,7 +3,9 @@
 // Lifting yields `ub.poison` on the paths that never use a value. A loop of
 // blocks that exits from the middle of its body with a value it made there
 // passes that value out in a carried position of its own, and a poison
-// for it on the path that goes on. The poison gets a copy of its own right
+// for it on the path that goes on (here the value is also an operand of an
+// op that may write it in place, so that path cannot pass it instead: see
+// import_lifted_loops.mlir). The poison gets a copy of its own right
 // before its user, so an allocation that path makes rather than one
 // captured from before the loop: a carried position that mixed a captured
 // value with the program's own would leave its owner to run time
@@ -15,6 +17,7 @@
 // CHECK-NOT: stream.async.alloca
 // CHECK: } else {
 // CHECK: %[[T:.+]] = stream.async.dispatch.entry
+// CHECK: stream.async.dispatch.entry {{.+}}(%[[T]],
 // CHECK: scf.if %{{.+}} -> (i32, !stream.resource<external>, i32) {
 // CHECK-NEXT: scf.yield %{{.+}}, %[[T]], %{{.+}} :
 // CHECK-NEXT: } else {
@@ -31,7 +34,8 @@ func.func @loop_exit_poison(%x: tensor<4xi32>, %n: i32) -> i32 {
   cf.cond_br %done, ^exit(%x : tensor<4xi32>), ^body
 ^body:
   %t = arith.muli %x, %x : tensor<4xi32>
-  %e = tensor.extract %t[%c0] : tensor<4xi32>
+  %w = arith.addi %t, %x : tensor<4xi32>
+  %e = tensor.extract %w[%c0] : tensor<4xi32>
   %big = arith.cmpi sgt, %e, %n : i32
   %i1 = arith.addi %i, %one : i32
   cf.cond_br %big, ^exit(%t : tensor<4xi32>), ^head(%i1 : i32)
