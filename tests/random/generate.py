@@ -11,7 +11,7 @@ stderr. A program is a module of upstream MLIR that Ferry accepts today
   bounded self-recursion, calls to the scalar functions before them; every
   op is defined for every input (shift amounts and divisors are masked into
   range first), and every loop and recursion is bounded;
-- tensor functions (one block): elementwise `arith.{add,sub,mul}{i,f}` on
+- tensor functions (one block, but for cf_tensor_blocks): elementwise `arith.{add,sub,mul}{i,f}` on
   i8/i16/i32/i64/f32/f64, splat constants, `tensor.empty` + `linalg.fill`
   (with values the scalar functions compute), fills into existing values,
   tied calls to the seed plugin's in-place `Double.function` /
@@ -20,7 +20,8 @@ stderr. A program is a module of upstream MLIR that Ferry accepts today
   scalar) over 0..4 iterations, `scf.if` choosing between tensors and
   `scf.while` carrying tensors and a counter (at most 4 iterations),
   nested two deep (tensor_regions, while_loops: each region a scope of
-  its own);
+  its own); in @main, some loops and branches written as `cf` blocks
+  instead (cf_tensor_blocks, cf_gen.py);
 - one public `@main` taking tensors and returning tensors, on one device or
   two (`hal.device.global @a`, `@b`) with ops, functions and arguments
   placed by `stream.affinity`, and links the compiler decides or leaves to
@@ -41,6 +42,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from linalg_gen import LinalgSteps  # noqa: E402
 from tensor_gen import TensorSteps, tile_program  # noqa: E402
+from cf_gen import CfBlockSteps  # noqa: E402
 
 # name -> (on by default, what it adds). Keep README.md's table in step.
 FEATURES = {
@@ -143,6 +145,8 @@ FEATURES = {
                                            "programs"),
     "strided_slices": (True, "with slices, stride 2"),
     "loop_insert_slice": (True, "scf.for inserting tiles into the tensor it carries"),
+    "cf_tensor_blocks": (True, "with tensor_regions, some loops and branches of @main written "
+                                "as cf blocks carrying tensors (lifted to scf by the import)"),
 }
 
 # Scalar types @main may take (ferry-run reads them as --input=TYPE=V or a
@@ -526,7 +530,7 @@ class TensorFunction:
         self.lines = []
 
 
-class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
+class TensorFunctionBuilder(TensorSteps, LinalgSteps, CfBlockSteps, Body):
     def __init__(self, gen, function, callees, scalar_callees, is_main):
         super().__init__(gen)
         self.function = function
@@ -1124,6 +1128,8 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
         ub = self.trip_bound()
         step = self.gen.fresh("c")
         self.emit(f"{step} = arith.constant 1 : index")
+        if self.cf_form():
+            return self.cf_loop(inits, scalar_init, lb, ub, step)
         results = self.gen.fresh("l")
         count = len(inits) + (scalar_init is not None)
         i = self.gen.fresh("i")
@@ -1298,6 +1304,8 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, Body):
         for _ in range(self.rng.randint(1, 2)):
             value = self.pick(self.defined())
             dtypes.append(value.dtype if value else self.rng.choice(TENSOR_DTYPES))
+        if self.cf_form():
+            return self.cf_if(cond, dtypes)
         results = self.gen.fresh("f")
         types = [self.type_of(d) for d in dtypes]
         head = f"{results}:{len(dtypes)}" if len(dtypes) > 1 else results

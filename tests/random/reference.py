@@ -11,9 +11,10 @@ error of the program, not a result.
 
 Supported: `func.func` (definitions, and declarations of the external
 functions in EXTERNAL_FUNCTIONS), `func.call` / `call`, `return`, `cf.br`,
-`cf.cond_br`, `arith.constant` (integers, floats, `true`/`false`, splat
-`dense<...>`), the integer ops of `arith` on scalars (arithmetic, division
-and remainder, bit ops, shifts, min/max, extensions, truncation,
+`cf.cond_br` (block arguments of any type, tensors too), `arith.constant`
+(integers, floats, `true`/`false`, splat `dense<...>`), the integer ops
+of `arith` on scalars (arithmetic, division and remainder, bit ops,
+shifts, min/max, extensions, truncation,
 `index_cast`, `cmpi`, `select`), on tensors `arith.{add,sub,mul}{i,f}`,
 the bit ops, integer and float min/max, `arith.negf`, `math.absf` /
 `absi`, `tensor.empty`, `tensor.dim`, `tensor.extract`, `linalg.fill`,
@@ -750,7 +751,9 @@ class Evaluator:
         # An scf.for ran no iteration and its bounds were not both
         # constants, or an scf.while's after region never ran.
         self.zero_trip_dynamic = False
-        self.ran_if = False  # some scf.if ran (one of its branches)
+        # Some scf.if ran (one of its branches), or a cf.cond_br of a
+        # function with tensors (the import lifts it to an scf.if).
+        self.ran_if = False
         self.inexact_scalars = set()  # float scalars read from inexact tensors
 
     def call(self, name, args):
@@ -954,6 +957,11 @@ class Evaluator:
             block, values = self.branch_target(function, rest, env)
             return block, values, None
         if opname == "cf.cond_br":
+            if any(isinstance(t, TensorType) for t in
+                   [t for _, t in function.args] + function.results):
+                # Lifted to scf (a loop's exit test or an scf.if): the
+                # walk counts the larger way (see ran_if).
+                self.ran_if = True
             cond_name, targets = rest.split(",", 1)
             first, second = split_top(targets)
             taken = first if self.lookup(env, cond_name) else second
@@ -1246,7 +1254,8 @@ def evaluate(text, function, inputs, notes=None):
     scalar result as a 0-d array of its type). With `notes` (a dict), sets
     notes["zero_trip_dynamic"]: whether some scf.for whose bounds are not
     both constants, or some scf.while, ran no iteration, and
-    notes["ran_if"]: whether some scf.if ran."""
+    notes["ran_if"]: whether some scf.if (or cf.cond_br of a function with
+    tensors) ran."""
     functions = parse_module(text)
     evaluator = Evaluator(functions)
     if notes is not None:

@@ -312,7 +312,9 @@ def expected_peak(program, binding, device, walk, inputs, expected):
       included, must still peak exactly where the walk says;
     - an scf.if: the walk counts its larger branch (ARCHITECTURE, "Peak
       memory"), and which one ran is the inputs' business, so for a program
-      where some scf.if ran the walk is an upper bound too;
+      where some scf.if ran the walk is an upper bound too; the same for a
+      `cf.cond_br` of a function with tensors (the import lifts it to an
+      scf.if: a branch, or a loop's exit test);
     - an scf.for of dynamic trip count (or an scf.while) whose iterations
       move a carried buffer to another device: the walk keeps, per device,
       the larger of the live bytes with and without iterations, and says so
@@ -337,7 +339,8 @@ def expected_peak(program, binding, device, walk, inputs, expected):
     high = low
     upper = [what for what, flag in (
         ("a loop of dynamic trip count (or a while) ran no iteration", "zero_trip_dynamic"),
-        ("an scf.if ran one branch, the walk counts the larger", "ran_if"),
+        ("an scf.if (or a branch of blocks, lifted to one) ran one branch, "
+         "the walk counts the larger", "ran_if"),
         ("a loop of dynamic trip count carries a buffer to another device "
          "(the walk counts it on both)", "walk_upper_bound"))
         if getattr(program, flag, False)]

@@ -1,9 +1,12 @@
 // Branches in a function with tensors: the stream passes work on one block,
 // so convert-input-to-stream first lifts `cf.br` / `cf.cond_br` to scf
-// (upstream `transformCFGToSCF`, as `--lift-cf-to-scf` does), then gives
-// each tensor `ub.poison` the lifting leaves on dead paths a copy of its own
-// right before its user (a poison shared by a loop would make the carried
-// position's owner unknown).
+// (upstream `transformCFGToSCF`, as `--lift-cf-to-scf` does), merges the
+// positions of each lifted loop's condition that never matter on the same
+// path (so the exit, not the body, reads the value the iteration received,
+// and the body updates it in place), then gives each tensor `ub.poison` the
+// lifting leaves on dead paths a copy of its own right before its user (a
+// poison shared by a loop would make the carried position's owner
+// unknown).
 
 #ifndef FERRY_COMPILER_DIALECT_STREAM_CONVERSION_LIFTCONTROLFLOW_H_
 #define FERRY_COMPILER_DIALECT_STREAM_CONVERSION_LIFTCONTROLFLOW_H_

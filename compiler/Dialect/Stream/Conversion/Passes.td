@@ -73,7 +73,13 @@ def ConvertInputToStreamPass : Pass<"convert-input-to-stream", "mlir::ModuleOp">
     original values in order. The positions of one carried value agree on
     their lifetime (an import makes them all external). A function with
     tensors and several blocks is first lifted to scf (upstream
-    `transformCFGToSCF`, as `--lift-cf-to-scf` does); what it leaves
+    `transformCFGToSCF`, as `--lift-cf-to-scf` does). A lifted loop is a
+    rotated `scf.while` that passes the carried value it received out of
+    its condition beside the new one; positions of one tensor type whose
+    values never matter on the same path of the `scf.if` deciding the
+    flag are merged into one (the exit passes the old value, the body the
+    new), so the body's write is the old value's last use and a loop of
+    blocks is updated in place. What lifting leaves
     (`ub.poison`) is a zero scalar or, for a tensor of static shape, an
     allocation of undefined contents, one per use made right before its
     user (after the lifted loops' unused arguments are dropped), so the

@@ -10,28 +10,41 @@
 // a value captured from outside the loop with the program's own, and their
 // allocations would be indeterminate.
 
-// A loop of blocks adding a captured value to its accumulator: no copy
-// (ASYNC); no allocation is indeterminate; the previous accumulator is
-// freed in the after region each iteration, the captured value right after
-// the loop (on its done timepoint), and the loop's result, read on the
-// host, after that read (CMD).
+// A loop of blocks adding a captured value to its accumulator, lifted to a
+// rotated scf.while: the exit passes out the accumulator it received, the
+// body's add is its last use on the other path, so the add writes it in
+// place (no copy, no allocation in the loop, before allocation). No allocation is
+// indeterminate; none is made or freed in the loop; the captured value is
+// freed right after the loop (on its done timepoint), the loop's result,
+// read on the host, after that read (CMD).
 // ASYNC-LABEL: func.func @cf_loop(
+// ASYNC-NOT: stream.async.clone
+// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}})
+// ASYNC-NOT: stream.async.alloca
+// ASYNC: scf.yield %{{.+}}, %[[ACC]] :
+// ASYNC-NOT: stream.async.alloca
+// ASYNC: stream.async.dispatch.entry {{.+}}(%{{.+}}, %[[ACC]]) : {{.+}} -> %[[ACC]]{
+// ASYNC-NOT: stream.async.alloca
 // ASYNC-NOT: stream.async.clone
 // ASYNC: return
 // CMD-LABEL: func.func @cf_loop(
 // CMD-NOT: indeterminate
 // CMD: %[[CAP:.+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CMD: %[[INIT:.+]], %{{.+}} = stream.resource.alloca uninitialized :
 // CMD-NOT: indeterminate
-// CMD: %[[W:.+]]:6 = scf.while
-// CMD-NOT: indeterminate
+// CMD: %[[W:.+]]:4 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[A:[^ ]+]] = %[[INIT]],
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: stream.cmd.dispatch.entry {{.+}} output(1) {{.+}}(%[[CAP]], %[[A]])
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
 // CMD: } do {
-// CMD-NEXT: ^bb0(%{{.+}}: i32, %{{.+}}: !stream.resource<transient>, %[[OLD:[^:]+]]: !stream.resource<transient>, %{{.+}}: !stream.timepoint, %[[OLDT:[^:]+]]: !stream.timepoint,
-// CMD: stream.resource.dealloca origin await(%[[OLDT]]) %[[OLD]] :
-// CMD: %[[J:.+]] = stream.timepoint.join max(%{{.+}}, %[[W]]#5, %{{.+}})
+// CMD-NOT: stream.resource.dealloca
+// CMD: %[[J:.+]] = stream.timepoint.join max(%{{.+}}, %[[W]]#3, %{{.+}})
 // CMD-NEXT: stream.resource.dealloca origin await(%[[J]]) %[[CAP]] :
 // CMD: stream.resource.load
-// CMD-NEXT: stream.resource.size %[[W]]#2
-// CMD-NEXT: stream.resource.dealloca origin await(%[[W]]#4) %[[W]]#2 :
+// CMD-NEXT: stream.resource.size %[[W]]#1
+// CMD-NEXT: stream.resource.dealloca origin await(%[[W]]#2) %[[W]]#1 :
 func.func @cf_loop(%x: tensor<4xi32>, %n: i32) -> i32 {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
@@ -99,13 +112,22 @@ func.func @cf_loop_local(%x: tensor<4xi32>, %n: i32) -> i32 {
 // read-only pass, no copy. (Before each use had its own poison, the
 // canonicalizer folded the lifted branch yielding the input or the shared
 // poison into an arith.select of resources, which allocation scheduling
-// refused.)
+// refused.) The exit passes the input on too rather than a placeholder,
+// so the loop stops carrying it: the input is read in place and nothing
+// is allocated, none of it indeterminate (the placeholder's allocation
+// shared a carried position with the input: its owner was unknown).
 // ASYNC-LABEL: func.func @cf_loop_read_only(
 // ASYNC-NOT: stream.async.clone
 // ASYNC-NOT: arith.select
+// ASYNC-NOT: stream.async.alloca
 // ASYNC: return
 // CMD-LABEL: func.func @cf_loop_read_only(
-// CMD: scf.while
+// CMD-NOT: indeterminate
+// CMD-NOT: stream.resource.alloca
+// CMD: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) : (i32, i32, !stream.timepoint)
+// CMD-NOT: indeterminate
+// CMD-NOT: stream.resource.alloca
+// CMD: return
 func.func @cf_loop_read_only(%x: tensor<4xi32>, %n: i32) -> i32 {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
@@ -121,6 +143,87 @@ func.func @cf_loop_read_only(%x: tensor<4xi32>, %n: i32) -> i32 {
   cf.br ^head(%i1, %v, %s1 : i32, tensor<4xi32>, i32)
 ^exit:
   return %s : i32
+}
+
+// -----
+
+// A loop of blocks writing a slice of its accumulator (an insert_slice):
+// the exit passes the accumulator it received, so each iteration updates
+// it in place: no copy and no allocation in the loop (ASYNC), nothing made
+// or freed in it (CMD).
+// ASYNC-LABEL: func.func @cf_loop_insert_slice(
+// ASYNC-NOT: stream.async.clone
+// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}})
+// ASYNC-NOT: stream.async.alloca
+// ASYNC: scf.yield %{{.+}}, %[[ACC]] :
+// ASYNC-NOT: stream.async.alloca
+// ASYNC: stream.async.update %{{.+}}, %[[ACC]][
+// ASYNC-NOT: stream.async.alloca
+// ASYNC-NOT: stream.async.clone
+// ASYNC: return
+// CMD-LABEL: func.func @cf_loop_insert_slice(
+// CMD-NOT: indeterminate
+// CMD: %[[W:.+]]:4 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[A:[^ ]+]] = %{{.+}},
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: stream.cmd.copy %{{.+}}, %[[A]][
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: } do {
+// CMD-NOT: stream.resource.dealloca
+// CMD: stream.resource.load
+// CMD-NEXT: stream.resource.size %[[W]]#1
+// CMD-NEXT: stream.resource.dealloca origin await(%[[W]]#2) %[[W]]#1 :
+func.func @cf_loop_insert_slice(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %three = arith.constant 3 : i32
+  %c0 = arith.constant 0 : index
+  %init = arith.addi %x, %x : tensor<8xi32>
+  cf.br ^head(%zero, %init : i32, tensor<8xi32>)
+^head(%i: i32, %acc: tensor<8xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %slot = arith.andi %i, %three : i32
+  %idx = arith.index_castui %slot : i32 to index
+  %y = tensor.insert_slice %t into %acc[%idx] [2] [1] : tensor<2xi32> into tensor<8xi32>
+  %i1 = arith.addi %i, %one : i32
+  cf.br ^head(%i1, %y : i32, tensor<8xi32>)
+^exit:
+  %v = tensor.extract %acc[%c0] : tensor<8xi32>
+  return %v : i32
+}
+
+// -----
+
+// The same, the accumulator's initial value read again after the loop: the
+// write in the loop may reach it (on the first iteration), so it keeps a
+// copy (made in the loop, as for a loop written as scf.for).
+// ASYNC-LABEL: func.func @cf_loop_read_after(
+// ASYNC: %[[INIT:.+]] = stream.async.dispatch.entry
+// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %[[INIT]])
+// ASYNC: } else {
+// ASYNC-NEXT: %[[COPY:.+]] = stream.async.clone %[[ACC]]
+// ASYNC-NEXT: stream.async.update %{{.+}}, %[[COPY]][
+// ASYNC: stream.resource.load %[[INIT]]
+func.func @cf_loop_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -> (i32, i32) {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %init = arith.addi %x, %x : tensor<8xi32>
+  cf.br ^head(%zero, %init : i32, tensor<8xi32>)
+^head(%i: i32, %acc: tensor<8xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %y = tensor.insert_slice %t into %acc[%c0] [2] [1] : tensor<2xi32> into tensor<8xi32>
+  %i1 = arith.addi %i, %one : i32
+  cf.br ^head(%i1, %y : i32, tensor<8xi32>)
+^exit:
+  %v = tensor.extract %acc[%c0] : tensor<8xi32>
+  %u = tensor.extract %init[%c0] : tensor<8xi32>
+  return %v, %u : i32, i32
 }
 
 // -----
