@@ -121,15 +121,19 @@ mlir::tensor::EmptyOp producerTile(Distributed &distributed) {
   return tile;
 }
 
+/// Checks no linalg op is left outside the workgroup loop: the untiled
+/// producer is gone (the loop's bound, a dim of its result, kept it alive).
+void expectAllLinalgInLoop(Distributed &distributed, const std::string &text) {
+  distributed.module->walk([&](mlir::linalg::LinalgOp op) {
+    EXPECT_TRUE(distributed.loop->isAncestor(op)) << text;
+  });
+}
+
 TEST(DistributeWorkgroupsTest, DynamicRowsProducerIsComputedTileByTile) {
   Distributed distributed = distribute(expMatmulBody("?x3xf32", "%n"));
   ASSERT_TRUE(distributed.loop);
   std::string text = print(distributed.module->getOperation());
-  // No linalg op outside the loop: the untiled exp(x) is gone (it was kept
-  // alive by the loop's bound, a dim of its result).
-  distributed.module->walk([&](mlir::linalg::LinalgOp op) {
-    EXPECT_TRUE(distributed.loop->isAncestor(op)) << text;
-  });
+  expectAllLinalgInLoop(distributed, text);
   // exp(x)'s tile: 128 rows of 3, a static buffer.
   mlir::tensor::EmptyOp tile = producerTile(distributed);
   ASSERT_TRUE(tile) << text;
@@ -150,9 +154,7 @@ void expectTileHeldToTheWholeRows(const std::string &x,
   Distributed distributed = distribute(expMatmulBody(x, emptySizes));
   ASSERT_TRUE(distributed.loop);
   std::string text = print(distributed.module->getOperation());
-  distributed.module->walk([&](mlir::linalg::LinalgOp op) {
-    EXPECT_TRUE(distributed.loop->isAncestor(op)) << text;
-  });
+  expectAllLinalgInLoop(distributed, text);
   mlir::tensor::EmptyOp tile = producerTile(distributed);
   ASSERT_TRUE(tile) << text;
   EXPECT_EQ(tile.getType().getShape(), shape) << text;
