@@ -267,18 +267,41 @@ private:
 
   // A loop's iter_arg or result (an index carried with a tensor's dims):
   // known when every value passed into the position is the same.
+  // A value passed in may depend on the position itself (an scf.if in the
+  // body choosing between a new dim and the carried one, folded to a
+  // select): the first value passed in that does not is assumed for every
+  // member, and kept if every value passed in then agrees.
   std::optional<int64_t> carried(Value value) {
     std::optional<CarriedPosition> position = getCarriedPosition(value);
     if (!position)
       return std::nullopt;
     std::optional<int64_t> common;
+    SmallVector<Value> dependent;
     for (OpOperand *in : position->incoming) {
       if (llvm::is_contained(position->values, in->get()))
         continue; // passed on unchanged
+      auto saved = known;
       std::optional<int64_t> incoming = evaluate(in->get());
-      if (!incoming || (common && *common != *incoming))
+      if (!incoming) {
+        known = std::move(saved); // may be known under the assumption below
+        dependent.push_back(in->get());
+        continue;
+      }
+      if (common && *common != *incoming)
         return std::nullopt;
       common = incoming;
+    }
+    if (!common || dependent.empty())
+      return common;
+    auto saved = known;
+    for (Value member : position->values)
+      known[member] = common;
+    for (Value in : dependent) {
+      std::optional<int64_t> incoming = evaluate(in);
+      if (!incoming || *incoming != *common) {
+        known = std::move(saved);
+        return std::nullopt;
+      }
     }
     return common;
   }
@@ -588,7 +611,10 @@ StringRef allocatingDevice(ResourceAllocaOp alloca, func::FuncOp func,
 // the memory still goes back at the program's dealloca, which waits for the
 // call's signal fence. So a `stream.resource.release` drops the last owner
 // exactly when the releases catch up with the retains, and the
-// `dealloca if` it guards frees then.
+// `dealloca if` it guards frees then. A carried value (a loop's or
+// branch's, whose root is only its first value) is released only where the
+// program owns it (reference counting's owned flag says where), as its one
+// owner: that release is the last.
 class Ownership {
 public:
   void own(Value resource) { owners[root(resource)] = 1; }
@@ -599,6 +625,13 @@ public:
       if (it != owners.end())
         ++it->second;
     } else if (auto release = dyn_cast<ResourceReleaseOp>(op)) {
+      // A carried value holds one iteration's (or branch's) buffer, which
+      // the program owns once: not its root's count, which is the initial
+      // value's.
+      if (carriedSource(release.getOperand())) {
+        lastReleases.insert(release.getResult());
+        return;
+      }
       auto it = owners.find(root(release.getOperand()));
       if (it != owners.end() && --it->second == 0)
         lastReleases.insert(release.getResult());
@@ -611,6 +644,10 @@ public:
   bool frees(ResourceDeallocaOp dealloca) const {
     return !dealloca.getCondition() ||
            lastReleases.contains(dealloca.getCondition());
+  }
+
+  bool isLastRelease(Value condition) const {
+    return lastReleases.contains(condition);
   }
 
   // The value a resource was made as: host awaits and tied call results
@@ -759,6 +796,85 @@ private:
            });
   }
 
+  // The value of a dealloca's condition where the walk is: the release of
+  // the last owner, or an owned flag reference counting carries beside a
+  // value that is owned on some paths only (a constant, a loop's iter_arg
+  // in the iteration walked, what the last iteration or the branch taken
+  // yielded, or every branch where they agree, and or-ed or and-ed
+  // flags). None where unknown.
+  std::optional<bool> conditionValue(Value value) {
+    if (auto it = flags.find(value); it != flags.end())
+      return it->second;
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return !constant.isZero();
+    if (value.getDefiningOp<ResourceReleaseOp>())
+      return ownership.isLastRelease(value);
+    // Flags reference counting combines (a value passed on where a position
+    // it was lent to holds it): known where one side decides.
+    if (isa_and_nonnull<arith::AndIOp, arith::OrIOp>(value.getDefiningOp())) {
+      Operation *op = value.getDefiningOp();
+      bool isOr = isa<arith::OrIOp>(op);
+      std::optional<bool> lhs = conditionValue(op->getOperand(0));
+      std::optional<bool> rhs = conditionValue(op->getOperand(1));
+      if (lhs == isOr || rhs == isOr)
+        return isOr;
+      if (lhs && rhs)
+        return !isOr;
+      return std::nullopt;
+    }
+    auto result = dyn_cast<OpResult>(value);
+    if (!result)
+      return std::nullopt;
+    Operation *def = result.getOwner();
+    unsigned number = result.getResultNumber();
+    auto yielded = [&](Region &region) -> std::optional<bool> {
+      if (region.empty())
+        return std::nullopt;
+      return conditionValue(region.front().getTerminator()->getOperand(number));
+    };
+    if (auto forOp = dyn_cast<scf::ForOp>(def))
+      return runsNever(forOp) ? conditionValue(forOp.getInitArgs()[number])
+                              : yielded(forOp.getRegion());
+    if (!isBranchRegionOp(def))
+      return std::nullopt;
+    if (auto ifOp = dyn_cast<scf::IfOp>(def))
+      if (std::optional<bool> condition = conditionValue(ifOp.getCondition()))
+        return yielded(*condition ? ifOp.getThenRegion()
+                                  : ifOp.getElseRegion());
+    if (std::optional<Region *> taken = evaluator.takenRegion(def))
+      return *taken ? yielded(**taken) : std::nullopt;
+    std::optional<bool> common;
+    for (Region &region : def->getRegions()) {
+      std::optional<bool> value = yielded(region);
+      if (!value || (common && *common != *value))
+        return std::nullopt;
+      common = value;
+    }
+    return common;
+  }
+
+  // Sets the i1 iter_args (owned flags) of a loop to `values` (its inits,
+  // or what an iteration yielded). Returns whether any changed.
+  bool carryFlags(ValueRange args, ValueRange values) {
+    SmallVector<std::pair<Value, std::optional<bool>>> next;
+    for (auto [arg, value] : llvm::zip_equal(args, values))
+      if (arg.getType().isInteger(1))
+        next.push_back({arg, conditionValue(value)});
+    bool changed = false;
+    for (auto [arg, value] : next) {
+      auto it = flags.find(arg);
+      std::optional<bool> now =
+          it == flags.end() ? std::nullopt : std::optional(it->second);
+      changed |= now != value;
+      if (value)
+        flags[arg] = *value;
+      else
+        flags.erase(arg);
+    }
+    return changed;
+  }
+
   void forgetCarried(ValueRange args) {
     for (Value arg : args)
       bytes.deviceOf.erase(arg);
@@ -855,14 +971,36 @@ private:
       // a device carryToOtherDevices set for an iteration argument in an
       // earlier walk is not where this walk's initial value is.
       forgetCarried(forOp.getRegionIterArgs());
+      carryFlags(forOp.getRegionIterArgs(), forOp.getInitArgs());
       Exit start = exitOf(forOp.getResults(), forOp.getInitArgs(), &op);
       Snapshot before = start.live;
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-      if (!carryToOtherDevices(forOp.getRegionIterArgs(), yield.getOperands(),
-                               &op))
+      // An owned flag the first iteration changes (an initial value not
+      // owned, each iteration's owned, or the reverse) makes the second
+      // iteration the one that repeats, as a buffer moved to another device
+      // does.
+      bool moved = carryToOtherDevices(forOp.getRegionIterArgs(),
+                                       yield.getOperands(), &op);
+      bool flagsChanged =
+          carryFlags(forOp.getRegionIterArgs(), yield.getOperands());
+      std::optional<APInt> tripCount = forOp.getStaticTripCount();
+      if (!moved && tripCount && tripCount->isOne())
+        return success(); // nothing repeats
+      if (!moved && !flagsChanged)
         return checkRepeats(&op, before);
+      // The second iteration may free what the first kept (or the
+      // reverse), or start from other devices; with a dynamic trip count
+      // it may not run at all. (Not in a loop, moved buffers get the larger
+      // counts below, and a remark of their own.)
+      bool inLoop = op.getParentOfType<LoopLikeOpInterface>() != nullptr;
+      if (!tripCount && (flagsChanged || (moved && inLoop)) &&
+          upperBoundLoops.insert(&op).second)
+        op.emitRemark() << "peak live bytes are an upper bound: the walk "
+                           "counts a second iteration of this loop, whose "
+                           "owned flags or carried buffers' devices differ "
+                           "from the first's, and it may run only one";
       before = snapshot();
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
@@ -885,7 +1023,7 @@ private:
       }
       if (failed(checkRepeats(&op, before)))
         return failure();
-      if (mayRunNone) {
+      if (moved && mayRunNone) {
         takeLarger(start.live, snapshot());
         mergeExits({start, after}, forOp.getResults(), &op);
         remarkZeroTripBound(&op, "no iteration");
@@ -1098,8 +1236,18 @@ private:
         ownership.own(call.getResult(i));
       }
     } else if (auto dealloca = dyn_cast<ResourceDeallocaOp>(op)) {
-      if (!ownership.frees(dealloca))
-        return success();
+      if (Value condition = dealloca.getCondition()) {
+        std::optional<bool> frees = conditionValue(condition);
+        if (!frees && !unknownCondition) {
+          unknownCondition = true;
+          dealloca.emitRemark()
+              << "peak live bytes are an upper bound: the walk cannot tell "
+                 "whether this dealloca frees (its condition depends on a "
+                 "branch it cannot evaluate), and counts it as not freeing";
+        }
+        if (!frees.value_or(false))
+          return success();
+      }
       FailureOr<int64_t> size =
           sizeOf(&op, dealloca.getOperandSize(), evaluator);
       if (failed(size))
@@ -1125,6 +1273,10 @@ private:
   const ModuleDeviceUses &uses;
   Ownership ownership;
   llvm::SmallPtrSet<Operation *, 4> boundRemarked;
+  // The owned flags known where the walk is (see conditionValue).
+  llvm::DenseMap<Value, bool> flags;
+  bool unknownCondition = false;
+  llvm::SmallPtrSet<Operation *, 2> upperBoundLoops;
 };
 
 // One entry of input-shapes: "3x5" -> shape {3, 5}; "" (a rank-0 tensor)
