@@ -834,8 +834,9 @@ private:
       return conditionValue(region.front().getTerminator()->getOperand(number));
     };
     if (auto forOp = dyn_cast<scf::ForOp>(def))
-      return runsNever(forOp) ? conditionValue(forOp.getInitArgs()[number])
-                              : yielded(forOp.getRegion());
+      return evaluator.tripCount(forOp) == 0
+                 ? conditionValue(forOp.getInitArgs()[number])
+                 : yielded(forOp.getRegion());
     if (!isBranchRegionOp(def))
       return std::nullopt;
     if (auto ifOp = dyn_cast<scf::IfOp>(def))
@@ -985,8 +986,7 @@ private:
                                        yield.getOperands(), &op);
       bool flagsChanged =
           carryFlags(forOp.getRegionIterArgs(), yield.getOperands());
-      std::optional<APInt> tripCount = forOp.getStaticTripCount();
-      if (!moved && tripCount && tripCount->isOne())
+      if (!moved && tripCount == 1)
         return success(); // nothing repeats
       if (!moved && !flagsChanged)
         return checkRepeats(&op, before);
