@@ -24,6 +24,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <array>
 #include <map>
 #include <set>
 
@@ -313,15 +314,16 @@ private:
   // Owned flags
   //===------------------------------------------------------------------===//
 
-  // Each Mixed position of an scf.for, scf.if or scf.index_switch gets an i1
-  // "owned" flag beside it (an iter_arg and a result, or a result the
-  // branches yield), inserted before the timepoints so the resource
-  // positions keep their numbers. Each value passed into the position passes
-  // whether it is owned; each member is freed only where its flag is set.
-  // So no value is copied to make the position owned, and the common case
-  // (a loop updating its carried value in place) costs nothing per
-  // iteration but a carried i1. Anything else Mixed stays indeterminate,
-  // with a remark.
+  // Each Mixed position of an scf.for, scf.while, scf.if or scf.index_switch
+  // gets an i1 "owned" flag beside it (an iter_arg and a result, a result
+  // the branches yield, a while's before-region argument or its
+  // after-region argument and result), inserted before the timepoints so
+  // the resource positions keep their numbers. Each value passed into the
+  // position passes whether it is owned; each member is freed only where
+  // its flag is set. So no value is copied to make the position owned, and
+  // the common case (a loop updating its carried value in place) costs
+  // nothing per iteration but a carried i1. Anything else Mixed stays
+  // indeterminate, with a remark.
   void addOwnedFlags() {
     llvm::MapVector<Operation *, SmallVector<Position>> mixed;
     for (auto &[positionKey, state] : carried) {
@@ -330,7 +332,7 @@ private:
         mixed[op].push_back({op, after, index});
     }
     for (auto &[op, positions] : mixed) {
-      if (!isa<scf::ForOp>(op) && !isBranchRegionOp(op)) {
+      if (!isa<scf::ForOp, scf::WhileOp>(op) && !isBranchRegionOp(op)) {
         for (Position position : positions)
           op->emitRemark()
               << describe(position)
@@ -340,19 +342,24 @@ private:
               << op->getName() << "'";
         continue;
       }
-      SmallVector<unsigned> indices;
+      // The flagged indices of each list of positions: a while's before
+      // region's and after region's; the only one of any other op.
+      SmallVector<unsigned> indices[2];
       for (Position position : positions)
-        indices.push_back(position.index);
-      llvm::sort(indices);
-      Operation *flagged = withOwnedFlags(op, indices.size());
-      if (!flagged) {
-        for (unsigned index : indices)
-          op->emitRemark() << describe({op, false, index})
+        indices[position.after].push_back(position.index);
+      llvm::sort(indices[0]);
+      llvm::sort(indices[1]);
+      FailureOr<std::pair<Operation *, std::array<unsigned, 2>>> flagged =
+          withOwnedFlags(op, indices[0].size(), indices[1].size());
+      if (failed(flagged)) {
+        for (Position position : positions)
+          op->emitRemark() << describe(position)
                            << " is indeterminate: some values passed into it "
                               "are owned by the program and some are not, and "
                               "the op does not end with its timepoints";
         continue;
       }
+      auto [newOp, firstFlag] = *flagged;
       // Every position of the op is known under the new op now.
       for (auto it = carried.begin(); it != carried.end();) {
         auto [positionOp, after, index] = it->first;
@@ -362,12 +369,13 @@ private:
         }
         Carried state = it->second;
         it = carried.erase(it);
-        carried[key({flagged, after, index})] = state;
+        carried[key({newOp, after, index})] = state;
       }
-      unsigned first = firstTimepoint(flagged) - indices.size();
-      for (auto [rank, index] : llvm::enumerate(indices)) {
-        carried[key({flagged, false, index})] = Carried::Flagged;
-        flagSlots[key({flagged, false, index})] = first + rank;
+      for (bool after : {false, true}) {
+        for (auto [rank, index] : llvm::enumerate(indices[after])) {
+          carried[key({newOp, after, index})] = Carried::Flagged;
+          flagSlots[key({newOp, after, index})] = firstFlag[after] + rank;
+        }
       }
     }
     for (auto &[positionKey, slot] : flagSlots) {
@@ -384,30 +392,42 @@ private:
         placeholder->erase();
   }
 
-  // The number of `op`'s first timepoint result (its carried values come
-  // before), or its number of results if they do not end with a timepoint
-  // per resource and the done one.
-  static unsigned firstTimepoint(Operation *op) {
-    unsigned resources = llvm::count_if(op->getResultTypes(), [](Type type) {
-      return isa<ResourceType>(type);
-    });
-    unsigned results = op->getNumResults();
-    if (results < resources + 1)
-      return results;
-    for (Value result : op->getResults().drop_front(results - resources - 1))
-      if (!isa<TimepointType>(result.getType()))
-        return results;
-    return results - resources - 1;
+  // The number of the first timepoint of `types` (carried values come
+  // before: one timepoint per resource and the done one end the list), or
+  // their number if they do not end so.
+  static unsigned firstTimepoint(TypeRange types) {
+    unsigned resources = llvm::count_if(
+        types, [](Type type) { return isa<ResourceType>(type); });
+    unsigned count = types.size();
+    if (count < resources + 1)
+      return count;
+    for (Type type : types.drop_front(count - resources - 1))
+      if (!isa<TimepointType>(type))
+        return count;
+    return count - resources - 1;
   }
 
-  // Replaces `op` by the same op with `count` i1 values more, before its
-  // timepoints: results, a loop's iter_args and block arguments, and the
-  // operands of every yield (false until set). Null if `op` has no
-  // timepoints to put them before.
-  Operation *withOwnedFlags(Operation *op, unsigned count) {
-    unsigned at = firstTimepoint(op);
-    if (at == op->getNumResults())
-      return nullptr;
+  // Replaces `op` by the same op with i1 values more before its timepoints:
+  // `count` of them in its results, a loop's iter_args and block arguments
+  // and the operands of every yield (false until set); for an scf.while,
+  // `count` in its inits, before-region arguments and after-region yield,
+  // and `afterCount` in its condition's values, after-region arguments and
+  // results. Returns the new op and the number of its first flag among the
+  // positions of each list (a while's before and after positions), or
+  // failure if `op` has no timepoints to put them before.
+  FailureOr<std::pair<Operation *, std::array<unsigned, 2>>>
+  withOwnedFlags(Operation *op, unsigned count, unsigned afterCount) {
+    auto whileOp = dyn_cast<scf::WhileOp>(op);
+    // Where the flags go among the results (a while's after positions)
+    // and, for a while, among its before positions.
+    unsigned at = firstTimepoint(op->getResultTypes());
+    unsigned beforeAt =
+        whileOp ? firstTimepoint(whileOp.getBeforeBody()->getArgumentTypes())
+                : at;
+    if (at == op->getNumResults() ||
+        (whileOp && beforeAt == whileOp.getBeforeBody()->getNumArguments()))
+      return failure();
+    unsigned resultCount = whileOp ? afterCount : count;
     Location loc = op->getLoc();
     Type i1 = builder.getI1Type();
     builder.setInsertionPoint(op);
@@ -418,8 +438,10 @@ private:
     if (forOp)
       operands.insert(operands.begin() + forOp.getNumControlOperands() + at,
                       count, placeholder);
+    if (whileOp)
+      operands.insert(operands.begin() + beforeAt, count, placeholder);
     SmallVector<Type> types(op->getResultTypes());
-    types.insert(types.begin() + at, count, i1);
+    types.insert(types.begin() + at, resultCount, i1);
     OperationState state(loc, op->getName());
     state.addOperands(operands);
     state.addTypes(types);
@@ -430,23 +452,42 @@ private:
       state.addRegion();
     Operation *flagged = builder.create(state);
     unsigned inductionVars = forOp ? forOp.getNumInductionVars() : 0;
-    for (auto [from, to] :
-         llvm::zip_equal(op->getRegions(), flagged->getRegions())) {
+    for (auto [number, regions] : llvm::enumerate(
+             llvm::zip_equal(op->getRegions(), flagged->getRegions()))) {
+      auto &[from, to] = regions;
       to.takeBody(from);
+      // A while's before region takes its before positions and passes on
+      // the after ones (its condition's values, after the condition);
+      // its after region the reverse.
+      bool beforeRegion = whileOp && number == 0;
+      bool afterRegion = whileOp && number == 1;
       for (Block &block : to) {
         if (forOp)
           for (unsigned i = 0; i < count; ++i)
             block.insertArgument(inductionVars + at + i, i1, loc);
+        if (beforeRegion)
+          for (unsigned i = 0; i < count; ++i)
+            block.insertArgument(beforeAt + i, i1, loc);
+        if (afterRegion)
+          for (unsigned i = 0; i < afterCount; ++i)
+            block.insertArgument(at + i, i1, loc);
         Operation *terminator = block.getTerminator();
-        SmallVector<Value> yielded(terminator->getOperands());
-        yielded.insert(yielded.begin() + at, count, placeholder);
-        terminator->setOperands(yielded);
+        SmallVector<Value> passed(terminator->getOperands());
+        if (beforeRegion) // after the condition
+          passed.insert(passed.begin() + 1 + at, afterCount, placeholder);
+        else if (afterRegion)
+          passed.insert(passed.begin() + beforeAt, count, placeholder);
+        else
+          passed.insert(passed.begin() + at, count, placeholder);
+        terminator->setOperands(passed);
       }
     }
     for (auto [i, result] : llvm::enumerate(op->getResults()))
-      result.replaceAllUsesWith(flagged->getResult(i < at ? i : i + count));
+      result.replaceAllUsesWith(
+          flagged->getResult(i < at ? i : i + resultCount));
     op->erase();
-    return flagged;
+    return std::make_pair(flagged,
+                          std::array<unsigned, 2>{whileOp ? beforeAt : at, at});
   }
 
   // The flag `in` passes into flagged `position`: that of the position the

@@ -908,15 +908,24 @@ private:
     Block &beforeBlock = whileOp.getBefore().front();
     Block &afterBlock = whileOp.getAfter().front();
     ValueRange args = whileOp.getBeforeArguments();
+    ValueRange afterArgs = whileOp.getAfterArguments();
     ValueRange results = whileOp.getResults();
     scf::ConditionOp condition = whileOp.getConditionOp();
     // Each walk (a loop nested in another is walked again) starts from the
-    // initial values' devices.
+    // initial values' devices and owned flags.
     forgetCarried(args);
     forgetCarried(results);
+    carryFlags(args, whileOp.getInits());
+    // The condition passes its values' flags to the after region and, on
+    // the way out, to the results.
+    auto passCondition = [&] {
+      carryFlags(afterArgs, condition.getArgs());
+      carryFlags(results, condition.getArgs());
+    };
     Snapshot before = snapshot();
     if (failed(walkBlock(beforeBlock)))
       return failure();
+    passCondition();
     Exit none = exitOf(results, condition.getArgs(), op);
     if (std::optional<int64_t> more =
             evaluator.evaluate(condition.getCondition());
@@ -926,15 +935,25 @@ private:
       return failure();
     bool moved =
         carryToOtherDevices(args, whileOp.getYieldOp().getOperands(), op);
-    if (!moved) {
+    // An owned flag the first iteration changes (an initial value not
+    // owned, each iteration's owned) makes the second iteration the one
+    // that repeats, as a buffer moved to another device does.
+    bool flagsChanged = carryFlags(args, whileOp.getYieldOp().getOperands());
+    if (!moved && !flagsChanged) {
       if (failed(checkRepeats(op, before)))
         return failure();
       restoreLive(none.live);
       return success();
     }
+    if (flagsChanged && upperBoundLoops.insert(op).second)
+      op->emitRemark() << "peak live bytes are an upper bound: the walk "
+                          "counts a second iteration of this loop, whose "
+                          "owned flags differ from the first's, and it may "
+                          "run only one";
     before = snapshot();
     if (failed(walkBlock(beforeBlock)))
       return failure();
+    passCondition();
     Exit some = exitOf(results, condition.getArgs(), op);
     if (failed(walkBlock(afterBlock)) || failed(checkRepeats(op, before)))
       return failure();

@@ -383,3 +383,49 @@ func.func @lent_write(%c: i1, %s: index) {
   %v = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%xt) (%x, %x, %o) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
   return
 }
+
+// -----
+
+// An scf.while whose before region takes the host's import first and new
+// allocations after: its before-region argument gets a flag (clear from the
+// init, set from the after region's yield), which the condition passes on
+// to the after-region argument and the result. Each is freed where its flag
+// is set: the after region's argument after its last use there, the result
+// after the loop; nothing is indeterminate.
+// CHECK-LABEL: func.func @mixed_while
+// CHECK-NOT: indeterminate
+// CHECK: %[[IN:.+]] = stream.tensor.import
+// CHECK: %[[F:.+]] = arith.constant false
+// CHECK: %[[W:.+]]:4 = scf.while (%[[B:[a-z_0-9]+]] = %[[IN]], %[[BOWN:[a-z_0-9]+]] = %[[F]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) : (!stream.resource<external>, i1, !stream.timepoint, !stream.timepoint) -> (!stream.resource<external>, i1, !stream.timepoint, !stream.timepoint)
+// CHECK-NOT: dealloca
+// CHECK: scf.condition(%{{.+}}) %[[B]], %[[BOWN]], %{{.+}}, %{{.+}} :
+// CHECK: ^bb0(%[[A:[a-z_0-9]+]]: !stream.resource<external>, %[[AOWN:[a-z_0-9]+]]: i1,
+// CHECK: %[[NEW:[a-z_0-9]+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CHECK: %[[D:.+]] = stream.cmd.dispatch kernel("add") {{.+}} (%[[A]], %[[A]], %[[NEW]])
+// CHECK: stream.resource.dealloca origin if(%[[AOWN]]) await(%[[D]]) %[[A]]
+// CHECK: %[[T:.+]] = arith.constant true
+// CHECK: scf.yield %[[NEW]], %[[T]],
+// CHECK: %[[U:.+]] = stream.cmd.dispatch kernel("mul") {{.+}} (%[[W]]#0, %[[W]]#0, %[[W]]#0)
+// CHECK: stream.resource.dealloca origin if(%[[W]]#1) await(%[[U]]) %[[W]]#0
+func.func @mixed_while(%v: !hal.buffer_view, %s: index) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c10 = arith.constant 10 : i32
+  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
+  %t0 = stream.timepoint.immediate => !stream.timepoint
+  %r, %rt, %done = scf.while (%b = %in, %bt = %t0, %ball = %t0) : (!stream.resource<external>, !stream.timepoint, !stream.timepoint) -> (!stream.resource<external>, !stream.timepoint, !stream.timepoint) {
+    %ready = stream.timepoint.await %bt => %b : (!stream.resource<external>{%s})
+    %x = stream.resource.load %ready[%c0] : !stream.resource<external>{%s} -> i32
+    %more = arith.cmpi slt, %x, %c10 : i32
+    scf.condition(%more) %b, %bt, %ball : !stream.resource<external>, !stream.timepoint, !stream.timepoint
+  } do {
+  ^bb0(%b2: !stream.resource<external>, %bt2: !stream.timepoint, %all: !stream.timepoint):
+    %new, %newt = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
+    %w = stream.timepoint.join max(%bt2, %newt) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%b2, %b2, %new) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+    %all2 = stream.timepoint.join max(%all, %d) => !stream.timepoint
+    scf.yield %new, %d, %all2 : !stream.resource<external>, !stream.timepoint, !stream.timepoint
+  }
+  %u = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%rt) (%r, %r, %r) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
+  return
+}

@@ -89,33 +89,3 @@ func.func @lent_without_done(%n: index, %s: index, %out: !stream.resource<transi
   return
 }
 
-// -----
-
-// An scf.while whose before region takes the host's import first and new
-// allocations after: no owned flag is carried through a while, so the
-// positions (both regions' arguments) stay indeterminate, named in remarks.
-// CHECK-LABEL: func.func @mixed_while
-// CHECK: stream.resource.alloca uninitialized indeterminate
-func.func @mixed_while(%v: !hal.buffer_view, %s: index) {
-  %c0 = arith.constant 0 : index
-  %c4 = arith.constant 4 : index
-  %c10 = arith.constant 10 : i32
-  %in = stream.tensor.import %v message("input 0") : !hal.buffer_view -> tensor<4xi32> in !stream.resource<external>{%s}
-  %t0 = stream.timepoint.immediate => !stream.timepoint
-  // expected-remark @+2 {{carried position 0 (before region) of 'scf.while' is indeterminate: some values passed into it are owned by the program and some are not, and no owned flag is carried through 'scf.while'}}
-  // expected-remark @+1 {{carried position 0 (after region) of 'scf.while' is indeterminate}}
-  %r, %rt, %done = scf.while (%b = %in, %bt = %t0, %ball = %t0) : (!stream.resource<external>, !stream.timepoint, !stream.timepoint) -> (!stream.resource<external>, !stream.timepoint, !stream.timepoint) {
-    %ready = stream.timepoint.await %bt => %b : (!stream.resource<external>{%s})
-    %x = stream.resource.load %ready[%c0] : !stream.resource<external>{%s} -> i32
-    %more = arith.cmpi slt, %x, %c10 : i32
-    scf.condition(%more) %b, %bt, %ball : !stream.resource<external>, !stream.timepoint, !stream.timepoint
-  } do {
-  ^bb0(%b2: !stream.resource<external>, %bt2: !stream.timepoint, %all: !stream.timepoint):
-    %new, %newt = stream.resource.alloca uninitialized : !stream.resource<external>{%s} => !stream.timepoint
-    %w = stream.timepoint.join max(%bt2, %newt) => !stream.timepoint
-    %d = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%w) (%b2, %b2, %new) : (!stream.resource<external>{%s}, !stream.resource<external>{%s}, !stream.resource<external>{%s}) => !stream.timepoint
-    %all2 = stream.timepoint.join max(%all, %d) => !stream.timepoint
-    scf.yield %new, %d, %all2 : !stream.resource<external>, !stream.timepoint, !stream.timepoint
-  }
-  return
-}
