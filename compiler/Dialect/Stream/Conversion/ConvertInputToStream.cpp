@@ -1097,7 +1097,10 @@ private:
       linalg::GenericOp copy = buildStridedCopy(builder, op, init);
       setAffinity(copy, affinity);
       importLinalg(copy);
-      storages[op->getResult(0)] = storages[copy.getResult(0)];
+      // (Copied out first: inserting the result may grow the map, which
+      // moves the copy's entry.)
+      TensorStorage storage = storages[copy.getResult(0)];
+      storages[op->getResult(0)] = storage;
     } else if (extract) {
       const TensorStorage &source = storages[full];
       TensorStorage result =

@@ -98,7 +98,12 @@ def ReuseOperandStoragePass
     write, the result is tied to it: the kernel writes in place and no new
     allocation is made. Elementwise kernels read element i before writing
     it, so this is safe even when the operand is read twice. A chain of
-    elementwise ops on dead operands then allocates only once.
+    elementwise ops on dead operands then allocates only once. A value
+    passed uncopied into a carried position of an scf op (a read-only
+    init, a yield) is one storage with that position: a loop that runs no
+    iteration returns its init itself. Its use is then the last only where
+    nothing reads the position's values later (nor at this op, under
+    another name).
 
     A native elementwise dispatch (`stream.async.dispatch.entry` whose
     executable, run by it alone, is one all-parallel `linalg.generic` with
@@ -254,14 +259,15 @@ def AutomaticReferenceCountingPass
       count as its uses), and with both (an import, a constant, a captured
       value or one used again after the op, beside new allocations) it
       carries an i1 owned flag: one more iter_arg and result of an
-      `scf.for`, one more result of an `scf.if` / `scf.index_switch`,
-      before the timepoints. Each value passed in passes `true` where it
+      `scf.for`, one more result of an `scf.if` / `scf.index_switch`, one
+      more init, before-region argument and yield operand (a before
+      position) or condition operand, after-region argument and result (an
+      after position) of an `scf.while`, before the timepoints. Each value passed in passes `true` where it
       hands ownership on, `false` where it is lent, or the flag of the
       position it comes from; each member is freed by `dealloca if(flag)`
       (released first under an `scf.if` on the flag where a callee may keep
       it), and a value lent in lives until the last use of any member. No
-      copy is made. A mixed `scf.while` position stays indeterminate, with
-      a remark naming the op and position;
+      copy is made;
     - a value made before an `scf.if` / `scf.index_switch` that a branch
       yields as its last use is handed to the op's position (the other
       branches free it at their end) only if no branch yields it at
@@ -377,7 +383,9 @@ def EstimatePeakMemoryPass
     yield there); an `scf.while` counts its before region and then its
     after region once each (the before region runs at least once, the
     after region maybe never; a condition the walk evaluates to false
-    leaves the after region out). A carried value's size is the size of the
+    leaves the after region out; its owned flags pass from the inits and
+    the after region's yield to the before region, and from the condition
+    to the after region and the results). A carried value's size is the size of the
     value passed in (`stream.resource.size` of it evaluates to that).
     Sizes are evaluated through the index values regions carry: a dim an
     `scf.if` chose (or the `arith.select` it folds to) is the chosen one
