@@ -777,17 +777,20 @@ private:
   // must leave what it found.
   bool carryToOtherDevices(ValueRange args, ValueRange yielded,
                            Operation *loop) {
-    bool moved = false;
+    // All looked up first: a value yielded may be found through another
+    // argument (a while's after-region argument through its before-region
+    // one), which holds the previous iteration's value until all move on.
+    SmallVector<std::pair<Value, Devices>> next;
     for (auto [arg, value] : llvm::zip_equal(args, yielded)) {
       if (!isa<ResourceType>(arg.getType()))
         continue;
       Devices devices = deviceOf(value, loop);
-      if (sameDevices(devices, deviceOf(arg, loop)))
-        continue;
-      bytes.deviceOf[arg] = devices;
-      moved = true;
+      if (!sameDevices(devices, deviceOf(arg, loop)))
+        next.push_back({arg, devices});
     }
-    return moved;
+    for (auto &[arg, devices] : next)
+      bytes.deviceOf[arg] = devices;
+    return !next.empty();
   }
 
   static bool sameDevices(const Devices &a, const Devices &b) {
@@ -914,66 +917,93 @@ private:
     // Each walk (a loop nested in another is walked again) starts from the
     // initial values' devices and owned flags.
     forgetCarried(args);
+    forgetCarried(afterArgs);
     forgetCarried(results);
     carryFlags(args, whileOp.getInits());
-    // The condition passes its values' flags to the after region and, on
-    // the way out, to the results.
-    auto passCondition = [&] {
+    auto knownFlag = [&](Value flag) -> std::optional<bool> {
+      auto it = flags.find(flag);
+      return it == flags.end() ? std::nullopt : std::optional(it->second);
+    };
+    // Each way out (after each run of the before region): the live bytes,
+    // the results' devices and sizes, and their owned flags.
+    SmallVector<Exit> exits;
+    SmallVector<SmallVector<std::optional<bool>>> owned;
+    // The before region, and the condition passing its values' flags and
+    // devices to the after region and, on the way out, to the results.
+    auto walkBefore = [&]() -> LogicalResult {
+      if (failed(walkBlock(beforeBlock)))
+        return failure();
       carryFlags(afterArgs, condition.getArgs());
       carryFlags(results, condition.getArgs());
+      for (auto [arg, value] : llvm::zip_equal(afterArgs, condition.getArgs()))
+        if (isa<ResourceType>(arg.getType()))
+          if (Devices devices = knownDevices(value); !devices.empty())
+            bytes.deviceOf[arg] = devices;
+      exits.push_back(exitOf(results, condition.getArgs(), op));
+      owned.push_back(exitFlags(results, knownFlag));
+      return success();
     };
     Snapshot before = snapshot();
-    if (failed(walkBlock(beforeBlock)))
+    if (failed(walkBefore()))
       return failure();
-    passCondition();
-    Exit none = exitOf(results, condition.getArgs(), op);
     if (std::optional<int64_t> more =
             evaluator.evaluate(condition.getCondition());
         more && *more == 0)
       return success();
     if (failed(walkBlock(afterBlock)))
       return failure();
-    bool moved =
-        carryToOtherDevices(args, whileOp.getYieldOp().getOperands(), op);
-    // An owned flag the first iteration changes (an initial value not
-    // owned, each iteration's owned) makes the second iteration the one
-    // that repeats, as a buffer moved to another device does.
-    bool flagsChanged = carryFlags(args, whileOp.getYieldOp().getOperands());
-    if (!moved && !flagsChanged) {
-      if (failed(checkRepeats(op, before)))
+    // An iteration that moves a carried buffer to another device or changes
+    // an owned flag (an initial value not owned, each iteration's owned) is
+    // followed by another from there, until one leaves what it found. (A
+    // value passed from one position to another each iteration takes one
+    // iteration per position to settle.)
+    unsigned resources = llvm::count_if(
+        args.getTypes(), [](Type type) { return isa<ResourceType>(type); });
+    for (unsigned iteration = 1;; ++iteration) {
+      bool moved =
+          carryToOtherDevices(args, whileOp.getYieldOp().getOperands(), op);
+      bool flagsChanged = carryFlags(args, whileOp.getYieldOp().getOperands());
+      if (!moved && !flagsChanged)
+        break;
+      if (iteration > resources + 1)
+        return op->emitRemark()
+               << "peak live bytes unknown: the devices or owned flags of "
+                  "what 'scf.while' carries still change after "
+               << iteration << " iterations";
+      if (flagsChanged && upperBoundLoops.insert(op).second)
+        op->emitRemark() << "peak live bytes are an upper bound: the walk "
+                            "counts a second iteration of this loop, whose "
+                            "owned flags differ from the first's, and it may "
+                            "run only one";
+      before = snapshot();
+      if (failed(walkBefore()) || failed(walkBlock(afterBlock)))
         return failure();
-      restoreLive(none.live);
-      return success();
     }
-    if (flagsChanged && upperBoundLoops.insert(op).second)
-      op->emitRemark() << "peak live bytes are an upper bound: the walk "
-                          "counts a second iteration of this loop, whose "
-                          "owned flags differ from the first's, and it may "
-                          "run only one";
-    before = snapshot();
-    if (failed(walkBlock(beforeBlock)))
+    if (failed(checkRepeats(op, before)))
       return failure();
-    passCondition();
-    Exit some = exitOf(results, condition.getArgs(), op);
-    if (failed(walkBlock(afterBlock)) || failed(checkRepeats(op, before)))
-      return failure();
-    restoreLive(some.live);
-    // (Where the condition passes on values it makes on the same devices
-    // either way, the results do not move.)
+    restoreLive(exits.back().live);
+    if (exits.size() == 1)
+      return success();
+    dropLentExits(exits, owned, results);
+    // The results are where any way out leaves them. (Where the condition
+    // passes on values it makes on the same devices either way, the results
+    // do not move.)
     bool resultsMove = false;
-    for (auto [result, first, later] :
-         llvm::zip_equal(results, none.devices, some.devices)) {
+    for (auto [i, result] : llvm::enumerate(results)) {
       if (!isa<ResourceType>(result.getType()))
         continue;
-      Devices devices = later;
-      addDevices(devices, first);
+      Devices devices;
+      for (const Exit &exit : exits)
+        addDevices(devices, exit.devices[i]);
+      for (const Exit &exit : exits)
+        resultsMove |= !sameDevices(exit.devices[i], devices);
       bytes.deviceOf[result] = devices;
-      resultsMove |= !sameDevices(first, later);
     }
     if (!resultsMove)
       return success();
-    takeLarger(none.live, snapshot());
-    mergeExits({none, some}, results, op);
+    for (const Exit &exit : ArrayRef(exits).drop_back())
+      takeLarger(exit.live, snapshot());
+    mergeExits(exits, results, op);
     remarkZeroTripBound(op, "no iteration (its condition may stop it before "
                             "the after region runs)");
     return success();
@@ -993,6 +1023,11 @@ private:
       forgetCarried(forOp.getRegionIterArgs());
       carryFlags(forOp.getRegionIterArgs(), forOp.getInitArgs());
       Exit start = exitOf(forOp.getResults(), forOp.getInitArgs(), &op);
+      SmallVector<std::optional<bool>> startOwned =
+          exitFlags(forOp.getResults(), [&](Value flag) {
+            return conditionValue(
+                forOp.getInitArgs()[cast<OpResult>(flag).getResultNumber()]);
+          });
       Snapshot before = start.live;
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
@@ -1031,20 +1066,31 @@ private:
       // nested in another leaves the outer iteration what it found).
       bool mayRunNone = !tripCount;
       Exit after = exitOf(forOp.getResults(), yield.getOperands(), &op);
-      for (auto [result, value, init] : llvm::zip_equal(
-               forOp.getResults(), yield.getOperands(), start.devices)) {
+      SmallVector<Exit> exits = {start, after};
+      // (Results owned where iterations ran, lent where none did, hold no
+      // buffer of their own on the way out without: dropLentExits.)
+      if (mayRunNone)
+        dropLentExits(exits,
+                      {startOwned,
+                       exitFlags(forOp.getResults(),
+                                 [&](Value flag) {
+                                   return conditionValue(yield.getOperand(
+                                       cast<OpResult>(flag).getResultNumber()));
+                                 })},
+                      forOp.getResults());
+      for (auto [i, result] : llvm::enumerate(forOp.getResults())) {
         if (!isa<ResourceType>(result.getType()))
           continue;
-        Devices devices = deviceOf(value, &op);
+        Devices devices = deviceOf(yield.getOperand(i), &op);
         if (mayRunNone)
-          addDevices(devices, init);
+          addDevices(devices, exits[0].devices[i]);
         bytes.deviceOf[result] = devices;
       }
       if (failed(checkRepeats(&op, before)))
         return failure();
       if (moved && mayRunNone) {
         takeLarger(start.live, snapshot());
-        mergeExits({start, after}, forOp.getResults(), &op);
+        mergeExits(exits, forOp.getResults(), &op);
         remarkZeroTripBound(&op, "no iteration");
       }
       return success();
@@ -1108,6 +1154,59 @@ private:
     SmallVector<Devices> devices;
     SmallVector<std::optional<int64_t>> sizes;
   };
+
+  // The owned flag reference counting frees `result`, a region op's
+  // result, under: an i1 result of the same op its dealloca is conditional
+  // on (directly, or and-ed with another). Null if none.
+  static Value flagResultOf(Value result) {
+    for (Operation *user : result.getUsers()) {
+      auto dealloca = dyn_cast<ResourceDeallocaOp>(user);
+      Value condition = dealloca ? dealloca.getCondition() : Value();
+      if (!condition)
+        continue;
+      SmallVector<Value> candidates = {condition};
+      if (auto both = condition.getDefiningOp<arith::AndIOp>())
+        candidates = {both.getLhs(), both.getRhs()};
+      for (Value candidate : candidates)
+        if (candidate.getDefiningOp() == result.getDefiningOp())
+          return candidate;
+    }
+    return {};
+  }
+
+  // The owned flag of each of `results` on one way out of their op, as
+  // `flagOf` gives it (none for a result without one, or where unknown).
+  SmallVector<std::optional<bool>>
+  exitFlags(ValueRange results,
+            function_ref<std::optional<bool>(Value)> flagOf) {
+    SmallVector<std::optional<bool>> owned;
+    for (Value result : results) {
+      Value flag =
+          isa<ResourceType>(result.getType()) ? flagResultOf(result) : Value();
+      owned.push_back(flag ? flagOf(flag) : std::nullopt);
+    }
+    return owned;
+  }
+
+  // Where a flagged result is owned on some ways out of a loop and not on
+  // others (its initial value lent, what the iterations make owned): on a
+  // way out where it is not, the result's value is still its owner's, so
+  // that way holds no buffer of the result's (mergeExits), and the result's
+  // free counts as freeing, as it does where it holds one.
+  void dropLentExits(MutableArrayRef<Exit> exits,
+                     ArrayRef<SmallVector<std::optional<bool>>> owned,
+                     ValueRange results) {
+    for (auto [i, result] : llvm::enumerate(results)) {
+      if (llvm::none_of(owned, [&](const auto &flags) {
+            return flags[i] == std::optional<bool>(true);
+          }))
+        continue;
+      for (auto [exit, flags] : llvm::zip_equal(exits, owned))
+        if (flags[i] == std::optional<bool>(false))
+          exit.devices[i].clear();
+      flags[flagResultOf(result)] = true;
+    }
+  }
 
   Exit exitOf(ValueRange results, ValueRange values, Operation *op) {
     Exit exit{snapshot(), {}, {}};
