@@ -995,8 +995,11 @@ private:
       Devices devices;
       for (const Exit &exit : exits)
         addDevices(devices, exit.devices[i]);
+      // (A way out where the result holds no buffer of its own does not
+      // move it.)
       for (const Exit &exit : exits)
-        resultsMove |= !sameDevices(exit.devices[i], devices);
+        resultsMove |=
+            !exit.devices[i].empty() && !sameDevices(exit.devices[i], devices);
       bytes.deviceOf[result] = devices;
     }
     if (!resultsMove)
