@@ -400,8 +400,11 @@ def EstimatePeakMemoryPass
     branch taken yielded (or every branch, where they agree), and flags
     and-ed or or-ed together where one side decides or both are known. A
     loop whose
-    first iteration changes a flag is walked a second time from what it
-    yielded, and that one must repeat; with a dynamic trip count the second
+    first iteration changes a flag (or moves a carried buffer to another
+    device) is walked again from what it yielded until an iteration leaves
+    the flags and devices as it found them (a position fed another's
+    previous value settles an iteration later; at most the trip count
+    where known), and that one must repeat; with a dynamic trip count the second
     may not run, so the peak is an upper bound, said in a remark (a trip
     count of 1 walks once), as for a loop nested in another whose carried
     buffer moves to another device. A flag the walk cannot evaluate (an `scf.if`
