@@ -1348,7 +1348,8 @@ private:
   llvm::DenseMap<Operation *, size_t> position;
   std::map<PositionKey, Carried> carried;
   // The number of the owned flag of each flagged position among its op's
-  // results (and a loop's iter_args).
+  // results (and a loop's iter_args); for a while's before position, among
+  // its inits and before-region arguments.
   std::map<PositionKey, unsigned> flagSlots;
   SmallVector<Operation *> placeholders;
   std::set<PositionKey> followed;
