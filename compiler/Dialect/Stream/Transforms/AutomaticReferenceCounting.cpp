@@ -549,6 +549,11 @@ private:
     if (isStructuredRegionOp(passing) &&
         (usedAfter(value, passing) || capturedBy(value, passing)))
       return Carried::NotOwned;
+    // So is one lent to a region op before, whose result (which may be it)
+    // is used there or after.
+    std::set<PositionKey> seen;
+    if (lentAliasUsed(value, passing, seen))
+      return Carried::NotOwned;
     if (from)
       return stateOf(*from);
     return isOwnedOrigin(value) ? Carried::Owned : Carried::NotOwned;
@@ -616,6 +621,31 @@ private:
         return true;
       if (auto await = dyn_cast<TimepointAwaitOp>(use.getOwner()))
         if (usedAfter(awaitedValue(await, use), op))
+          return true;
+    }
+    return false;
+  }
+
+  // Whether `value` was lent to a region op of `passing`'s block before it
+  // whose result, which may hold `value` (a loop that ran no iteration, a
+  // branch that yielded it), `passing` or an op after it uses (followed
+  // through what that result is lent to in turn): `value` is still needed
+  // there under another name.
+  bool lentAliasUsed(Value value, Operation *passing,
+                     std::set<PositionKey> &seen) {
+    Block *block = passing->getBlock();
+    for (OpOperand &use : value.getUses()) {
+      std::optional<Position> to = passedTo(use);
+      if (!to || !seen.insert(key(*to)).second)
+        continue;
+      Operation *op = to->op;
+      if (op == passing || op->getBlock() != block ||
+          !op->isBeforeInBlock(passing))
+        continue;
+      for (Value member : membersOf(*to))
+        if (llvm::is_contained(passing->getOperands(), member) ||
+            usedAfter(member, passing) || capturedBy(member, passing) ||
+            lentAliasUsed(member, passing, seen))
           return true;
     }
     return false;
