@@ -257,7 +257,9 @@ def AutomaticReferenceCountingPass
       owned when none is (an import, a constant, a read-only pass without a
       clone: the values it holds are the passed-in value, and uses of them
       count as its uses), and with both (an import, a constant, a captured
-      value or one used again after the op, beside new allocations) it
+      value or one used again after the op, or lent before to a region op
+      whose result, which may be it, is used there or after, beside new
+      allocations) it
       carries an i1 owned flag: one more iter_arg and result of an
       `scf.for`, one more result of an `scf.if` / `scf.index_switch`, one
       more init, before-region argument and yield operand (a before
