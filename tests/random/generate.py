@@ -112,9 +112,10 @@ FEATURES = {
                       "indices from linalg.index in the body)"),
     "scalar_captures": (True, "with linalg_generic, a body reads a scalar of the function from "
                               "outside it (a 0-d tensor input of the dispatch)"),
-    "indeterminate_carried": (False, "with tensor_regions, loops and ifs whose carried values "
-                                     "or results may be arguments, constants, captured values "
-                                     "or values used again (the walk gives no peak)"),
+    "indeterminate_carried": (True, "with tensor_regions, loops and ifs whose carried values "
+                                    "or results may be arguments, constants, captured values "
+                                    "or values used again (reference counting carries an owned "
+                                    "flag beside such a position)"),
     # Issues 14 and 15: tensor ops, element types, slices (tensor_gen.py).
     "types_half": (True, "f16 and bf16 tensors: truncf from f32, elementwise ops, extf back, "
                          "arguments and results (bf16 as <u2 bits)"),

@@ -44,6 +44,11 @@ def signature(message):
     message = re.sub(r"^seed \d+:?\s*", "", message.strip())
     first = message.splitlines()
     text = " ".join(first[:2]) if len(first) > 1 and first[0].endswith(":") else first[0]
+    # The walk's failure goes on with the tail of its output (IR cut at any
+    # point): the remark that says why is kept only if it is there.
+    if first[0].startswith("the walk gives no peak"):
+        why = re.search(r"remark: (peak live bytes unknown: [^']*)", message)
+        text = first[0] + (" " + why.group(1) if why else "")
     text = re.sub(r"program\.mlir:\d+:\d+: ", "", text)
     text = re.sub(r"%[\w#]+", "%V", text)
     text = re.sub(r"\b\d+\b", "N", text)

@@ -242,6 +242,26 @@ static bool runsBefore(Operation *user, Operation *owner) {
   return false;
 }
 
+// Whether some op reading the storage of `position` (a carried position a
+// value was passed into without being moved there) may run after `owner`,
+// or is `owner` itself (which would then read what it writes through
+// another name).
+static bool positionReadAfter(const CarriedPosition &position,
+                              Operation *owner) {
+  for (Value value : position.values) {
+    for (Operation *user : getStorageUsers(value)) {
+      if (auto exportOp = dyn_cast<TensorExportOp>(user)) {
+        user = lastLendingUse(exportOp);
+        if (!user)
+          return true;
+      }
+      if (user == owner || !runsBefore(user, owner))
+        return true;
+    }
+  }
+  return false;
+}
+
 bool isLastUse(OpOperand &use) {
   Operation *owner = use.getOwner();
   for (OpOperand &other : use.get().getUses()) {
@@ -255,6 +275,17 @@ bool isLastUse(OpOperand &use) {
     }
     if (user == owner || !runsBefore(user, owner))
       return false;
+    // A value passed into a carried position that is still read here was
+    // not moved there: it was shared, uncopied, because nothing wrote
+    // either side (isOnlyRead). The position holds the same storage (a
+    // loop that runs no iteration returns its init itself; a branch
+    // yields it), so its later readers read this value too. (Not where the
+    // pass is in another branch than `owner`: it never hands the value on
+    // in a run that reaches `owner`.)
+    if (Value passed = getPassedInto(other))
+      if (std::optional<CarriedPosition> position = getCarriedPosition(passed))
+        if (!areExclusive(user, owner) && positionReadAfter(*position, owner))
+          return false;
   }
   // A use inside a loop may run again after later iterations read the value.
   Value value = use.get();

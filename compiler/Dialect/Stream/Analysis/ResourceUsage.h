@@ -65,7 +65,11 @@ bool areExclusive(mlir::Operation *a, mlir::Operation *b);
 // other blocks or regions count as later; a use inside a loop around the
 // owner (a loop op, or a cycle of branches the value is not defined in) is
 // therefore "later" too. A pass into a carried position (yield, condition,
-// init) is a use like any other: the value moves on there.
+// init) is a use like any other, and where the value is used again after
+// it (shared, not moved, as copy-on-write leaves a value nothing writes),
+// the position's readers (of its block arguments and results, and what they
+// are passed on to) read the value too: a loop that runs no iteration
+// returns its init itself.
 // An export holds the value until the function returns, wherever it sits,
 // unless its view is only lent to calls (then the last call is the use).
 bool isLastUse(mlir::OpOperand &use);

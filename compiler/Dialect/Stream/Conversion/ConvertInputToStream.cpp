@@ -1097,7 +1097,10 @@ private:
       linalg::GenericOp copy = buildStridedCopy(builder, op, init);
       setAffinity(copy, affinity);
       importLinalg(copy);
-      storages[op->getResult(0)] = storages[copy.getResult(0)];
+      // (Copied out first: inserting the result may grow the map, which
+      // moves the copy's entry.)
+      TensorStorage storage = storages[copy.getResult(0)];
+      storages[op->getResult(0)] = storage;
     } else if (extract) {
       const TensorStorage &source = storages[full];
       TensorStorage result =
@@ -1315,6 +1318,58 @@ private:
     });
   }
 
+  // Whether `resource`, a result of a region op (a loop's or a branch's),
+  // may hold on some path a value the function cannot hand to its caller as
+  // its own: a constant, an argument (for a caller in the module, which
+  // takes ownership), storage returned as another result (directly, in
+  // `returned`, or possibly, in `returnedLeaves`), or a value the function
+  // still uses after the op (the result would alias it). Followed through
+  // the values passed into each position; what it may hold is added to
+  // `returnedLeaves` when it is not.
+  bool mayCarryBorrowed(Value resource,
+                        const llvm::SmallPtrSetImpl<Value> &returned,
+                        llvm::DenseSet<Value> &returnedLeaves) {
+    std::optional<CarriedPosition> start = getCarriedPosition(resource);
+    if (!start)
+      return false;
+    Operation *regionOp = resource.getDefiningOp();
+    SmallVector<Value> work{resource};
+    llvm::DenseSet<Value> seen;
+    SmallVector<Value> leaves;
+    while (!work.empty()) {
+      Value value = work.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      if (std::optional<CarriedPosition> position = getCarriedPosition(value)) {
+        for (OpOperand *in : position->incoming)
+          work.push_back(in->get());
+        continue;
+      }
+      if (value.getDefiningOp<AsyncConstantOp>() || returned.contains(value) ||
+          returnedLeaves.contains(value))
+        return true;
+      leaves.push_back(value);
+      // The host's own argument may go back to it as a view; a caller in
+      // the module would take ownership of it.
+      if (auto importOp = value.getDefiningOp<TensorImportOp>()) {
+        if (!importOp.getConsume() && calledInternally)
+          return true;
+        continue;
+      }
+      // Used after the op (in the block that holds both): the result may
+      // be that value while the function still needs it.
+      Block *block = value.getParentBlock();
+      Operation *anchor = block->findAncestorOpInBlock(*regionOp);
+      if (anchor && llvm::any_of(value.getUsers(), [&](Operation *user) {
+            Operation *use = block->findAncestorOpInBlock(*user);
+            return use && anchor->isBeforeInBlock(use);
+          }))
+        return true;
+    }
+    returnedLeaves.insert(leaves.begin(), leaves.end());
+    return false;
+  }
+
   void importReturn(func::ReturnOp op) {
     SmallVector<Value> views;
     llvm::SmallPtrSet<Value, 4> returned;
@@ -1333,6 +1388,12 @@ private:
       setAffinity(storage.resource.getDefiningOp(),
                   boundaryAffinity(func.getResultAttrDict(index)));
     }
+    // Every result's storage, for a carried result that may be one of them.
+    llvm::SmallPtrSet<Value, 4> allResults;
+    for (const TensorStorage &storage : results)
+      if (storage.resource)
+        allResults.insert(storage.resource);
+    llvm::DenseSet<Value> returnedLeaves;
     for (auto [index, operand] : llvm::enumerate(op.getOperands())) {
       // A scalar is returned as it is.
       if (!isTensor(operand.getType())) {
@@ -1348,10 +1409,13 @@ private:
       // copied. The copy is a transfer, which copy elision keeps. So is a
       // constant, for every caller: the module's copy is read-only, and a
       // caller may write its results.
+      // A value a loop or branch carries is copied when it may be such
+      // storage, or one the function still uses elsewhere, on some path.
       auto importOp = storage.resource.getDefiningOp<TensorImportOp>();
       if (storage.resource.getDefiningOp<AsyncConstantOp>() ||
           (calledInternally && ((importOp && !importOp.getConsume()) ||
-                                returned.contains(storage.resource)))) {
+                                returned.contains(storage.resource))) ||
+          mayCarryBorrowed(storage.resource, allResults, returnedLeaves)) {
         storage.resource = AsyncTransferOp::create(
             builder, op.getLoc(), resourceType(Lifetime::External),
             storage.resource, storage.size, storage.size);

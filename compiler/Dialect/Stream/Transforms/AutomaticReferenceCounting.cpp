@@ -15,6 +15,7 @@
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -23,6 +24,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <array>
 #include <map>
 #include <set>
 
@@ -217,11 +219,19 @@ struct Ownership {
   Operation *branchOp = nullptr;
   // Whether a structured region op uses it (inside).
   bool usedByRegionOp = false;
+  // For a member of a flagged position: the i1 that says whether it holds
+  // an owned value; its free is conditional on it.
+  Value ownedFlag;
+  // Where its block's terminator may pass it on as what a position it was
+  // lent to holds, and that position's flag (see HandOff).
+  OpOperand *escape = nullptr;
+  Value escapeFlag;
 };
 
 // Who owns what a carried position holds, decided from everything passed
-// into it.
-enum class Carried { Unknown, Owned, NotOwned, Mixed };
+// into it. A Mixed position gets an i1 "owned" flag carried beside it and is
+// Flagged from then on: each value passed in says whether it is owned.
+enum class Carried { Unknown, Owned, NotOwned, Mixed, Flagged };
 
 Carried combine(Carried a, Carried b) {
   if (a == Carried::Unknown)
@@ -237,11 +247,12 @@ public:
       : func(func), symbols(symbols), builder(func.getContext()) {}
 
   void run() {
+    decideCarriedPositions();
+    addOwnedFlags();
     func.walk([&](Block *block) {
       for (auto [index, op] : llvm::enumerate(*block))
         position[&op] = index;
     });
-    decideCarriedPositions();
     SmallVector<Ownership> owned;
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<CmdExecuteOp>(op)) {
@@ -297,14 +308,215 @@ private:
         }
       }
     }
-    for (Position position : positions)
-      if (carried[key(position)] == Carried::Mixed)
-        position.op->emitRemark()
-            << describe(position)
-            << " is indeterminate: some values passed into it are owned by "
-               "the program and some are not (an import, a constant, a "
-               "captured value or a value used again), so its memory goes "
-               "with the last reference";
+  }
+
+  //===------------------------------------------------------------------===//
+  // Owned flags
+  //===------------------------------------------------------------------===//
+
+  // Each Mixed position of an scf.for, scf.while, scf.if or scf.index_switch
+  // gets an i1 "owned" flag beside it (an iter_arg and a result, a result
+  // the branches yield, a while's before-region argument or its
+  // after-region argument and result), inserted before the timepoints so
+  // the resource positions keep their numbers. Each value passed into the
+  // position passes whether it is owned; each member is freed only where
+  // its flag is set. So no value is copied to make the position owned, and
+  // the common case (a loop updating its carried value in place) costs
+  // nothing per iteration but a carried i1. Anything else Mixed stays
+  // indeterminate, with a remark.
+  void addOwnedFlags() {
+    llvm::MapVector<Operation *, SmallVector<Position>> mixed;
+    for (auto &[positionKey, state] : carried) {
+      auto [op, after, index] = positionKey;
+      if (state == Carried::Mixed)
+        mixed[op].push_back({op, after, index});
+    }
+    for (auto &[op, positions] : mixed) {
+      if (!isa<scf::ForOp, scf::WhileOp>(op) && !isBranchRegionOp(op)) {
+        for (Position position : positions)
+          op->emitRemark()
+              << describe(position)
+              << " is indeterminate: some values passed into it are owned "
+                 "by the program and some are not, and no owned flag is "
+                 "carried through '"
+              << op->getName() << "'";
+        continue;
+      }
+      // The flagged indices of each list of positions: a while's before
+      // region's and after region's; the only one of any other op.
+      SmallVector<unsigned> indices[2];
+      for (Position position : positions)
+        indices[position.after].push_back(position.index);
+      llvm::sort(indices[0]);
+      llvm::sort(indices[1]);
+      FailureOr<std::pair<Operation *, std::array<unsigned, 2>>> flagged =
+          withOwnedFlags(op, indices[0].size(), indices[1].size());
+      if (failed(flagged)) {
+        for (Position position : positions)
+          op->emitRemark() << describe(position)
+                           << " is indeterminate: some values passed into it "
+                              "are owned by the program and some are not, and "
+                              "the op does not end with its timepoints";
+        continue;
+      }
+      auto [newOp, firstFlag] = *flagged;
+      // Every position of the op is known under the new op now.
+      for (auto it = carried.begin(); it != carried.end();) {
+        auto [positionOp, after, index] = it->first;
+        if (positionOp != op) {
+          ++it;
+          continue;
+        }
+        Carried state = it->second;
+        it = carried.erase(it);
+        carried[key({newOp, after, index})] = state;
+      }
+      for (bool after : {false, true}) {
+        for (auto [rank, index] : llvm::enumerate(indices[after])) {
+          carried[key({newOp, after, index})] = Carried::Flagged;
+          flagSlots[key({newOp, after, index})] = firstFlag[after] + rank;
+        }
+      }
+    }
+    for (auto &[positionKey, slot] : flagSlots) {
+      auto [op, after, index] = positionKey;
+      Position position{op, after, index};
+      for (OpOperand *in : incomingOf(position)) {
+        Operation *owner = in->getOwner();
+        owner->getOpOperand(in->getOperandNumber() - index + slot)
+            .set(flagValue(position, *in));
+      }
+    }
+    for (Operation *placeholder : placeholders)
+      if (placeholder->use_empty())
+        placeholder->erase();
+  }
+
+  // The number of the first timepoint of `types` (carried values come
+  // before: one timepoint per resource and the done one end the list), or
+  // their number if they do not end so.
+  static unsigned firstTimepoint(TypeRange types) {
+    unsigned resources = llvm::count_if(
+        types, [](Type type) { return isa<ResourceType>(type); });
+    unsigned count = types.size();
+    if (count < resources + 1)
+      return count;
+    for (Type type : types.drop_front(count - resources - 1))
+      if (!isa<TimepointType>(type))
+        return count;
+    return count - resources - 1;
+  }
+
+  // Replaces `op` by the same op with i1 values more before its timepoints:
+  // `count` of them in its results, a loop's iter_args and block arguments
+  // and the operands of every yield (false until set); for an scf.while,
+  // `count` in its inits, before-region arguments and after-region yield,
+  // and `afterCount` in its condition's values, after-region arguments and
+  // results. Returns the new op and the number of its first flag among the
+  // positions of each list (a while's before and after positions), or
+  // failure if `op` has no timepoints to put them before.
+  FailureOr<std::pair<Operation *, std::array<unsigned, 2>>>
+  withOwnedFlags(Operation *op, unsigned count, unsigned afterCount) {
+    auto whileOp = dyn_cast<scf::WhileOp>(op);
+    // Where the flags go among the results (a while's after positions)
+    // and, for a while, among its before positions.
+    unsigned at = firstTimepoint(op->getResultTypes());
+    unsigned beforeAt =
+        whileOp ? firstTimepoint(whileOp.getBeforeBody()->getArgumentTypes())
+                : at;
+    if (at == op->getNumResults() ||
+        (whileOp && beforeAt == whileOp.getBeforeBody()->getNumArguments()))
+      return failure();
+    unsigned resultCount = whileOp ? afterCount : count;
+    Location loc = op->getLoc();
+    Type i1 = builder.getI1Type();
+    builder.setInsertionPoint(op);
+    Value placeholder = arith::ConstantIntOp::create(builder, loc, 0, 1);
+    placeholders.push_back(placeholder.getDefiningOp());
+    SmallVector<Value> operands(op->getOperands());
+    auto forOp = dyn_cast<scf::ForOp>(op);
+    if (forOp)
+      operands.insert(operands.begin() + forOp.getNumControlOperands() + at,
+                      count, placeholder);
+    if (whileOp)
+      operands.insert(operands.begin() + beforeAt, count, placeholder);
+    SmallVector<Type> types(op->getResultTypes());
+    types.insert(types.begin() + at, resultCount, i1);
+    OperationState state(loc, op->getName());
+    state.addOperands(operands);
+    state.addTypes(types);
+    state.propertiesAttr = op->getPropertiesAsAttribute();
+    for (NamedAttribute attribute : op->getDiscardableAttrs())
+      state.addAttribute(attribute.getName(), attribute.getValue());
+    for (unsigned i = 0; i < op->getNumRegions(); ++i)
+      state.addRegion();
+    Operation *flagged = builder.create(state);
+    unsigned inductionVars = forOp ? forOp.getNumInductionVars() : 0;
+    for (auto [number, regions] : llvm::enumerate(
+             llvm::zip_equal(op->getRegions(), flagged->getRegions()))) {
+      auto &[from, to] = regions;
+      to.takeBody(from);
+      // A while's before region takes its before positions and passes on
+      // the after ones (its condition's values, after the condition);
+      // its after region the reverse.
+      bool beforeRegion = whileOp && number == 0;
+      bool afterRegion = whileOp && number == 1;
+      for (Block &block : to) {
+        if (forOp)
+          for (unsigned i = 0; i < count; ++i)
+            block.insertArgument(inductionVars + at + i, i1, loc);
+        if (beforeRegion)
+          for (unsigned i = 0; i < count; ++i)
+            block.insertArgument(beforeAt + i, i1, loc);
+        if (afterRegion)
+          for (unsigned i = 0; i < afterCount; ++i)
+            block.insertArgument(at + i, i1, loc);
+        Operation *terminator = block.getTerminator();
+        SmallVector<Value> passed(terminator->getOperands());
+        if (beforeRegion) // after the condition
+          passed.insert(passed.begin() + 1 + at, afterCount, placeholder);
+        else if (afterRegion)
+          passed.insert(passed.begin() + beforeAt, count, placeholder);
+        else
+          passed.insert(passed.begin() + at, count, placeholder);
+        terminator->setOperands(passed);
+      }
+    }
+    for (auto [i, result] : llvm::enumerate(op->getResults()))
+      result.replaceAllUsesWith(
+          flagged->getResult(i < at ? i : i + resultCount));
+    op->erase();
+    return std::make_pair(flagged,
+                          std::array<unsigned, 2>{whileOp ? beforeAt : at, at});
+  }
+
+  // The flag `in` passes into flagged `position`: that of the position the
+  // value comes from where it is one's member, else whether it is owned.
+  Value flagValue(Position position, OpOperand &in) {
+    Carried state = incomingState(position, in);
+    if (state == Carried::Unknown || state == Carried::Flagged)
+      if (Value flag = flagOf(in.get()))
+        return flag;
+    builder.setInsertionPoint(in.getOwner());
+    return arith::ConstantIntOp::create(builder, in.getOwner()->getLoc(),
+                                        state == Carried::Owned ? 1 : 0, 1);
+  }
+
+  // The owned flag of `value`, a member of a flagged position; else null.
+  Value flagOf(Value value) {
+    std::optional<Position> from = positionOf(value);
+    if (!from)
+      return {};
+    auto it = flagSlots.find(key(*from));
+    if (it == flagSlots.end())
+      return {};
+    if (auto result = dyn_cast<OpResult>(value))
+      return result.getOwner()->getResult(it->second);
+    auto arg = cast<BlockArgument>(value);
+    unsigned offset = 0;
+    if (auto forOp = dyn_cast<scf::ForOp>(from->op))
+      offset = forOp.getNumInductionVars();
+    return arg.getOwner()->getArgument(offset + it->second);
   }
 
   using PositionKey = std::tuple<Operation *, bool, unsigned>;
@@ -341,6 +553,11 @@ private:
     if (isStructuredRegionOp(passing) &&
         (usedAfter(value, passing) || capturedBy(value, passing)))
       return Carried::NotOwned;
+    // So is one lent to a region op before, whose result (which may be it)
+    // is used there or after.
+    std::set<PositionKey> seen;
+    if (lentAliasUsed(value, passing, seen))
+      return Carried::NotOwned;
     if (from)
       return stateOf(*from);
     return isOwnedOrigin(value) ? Carried::Owned : Carried::NotOwned;
@@ -349,8 +566,9 @@ private:
   // The branch region op (`scf.if`, `scf.index_switch`) one of whose branches
   // `use` (its yield) hands out a value made before the op, as its last use:
   // nothing after the op uses the value, and no branch hands it out at another
-  // position. The position then owns it, and the branches that do not hand
-  // it out free it. Null for any other use.
+  // position, directly or as what an op nested in a branch holds. The
+  // position then owns it, and the branches that do not hand it out free it.
+  // Null for any other use.
   Operation *handingOutOp(OpOperand &use) {
     auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
     Operation *op = yield ? yield->getParentOp() : nullptr;
@@ -359,12 +577,43 @@ private:
     if (!op || !isBranchRegionOp(op) || op->getNumRegions() < 2 ||
         value.getParentBlock() != op->getBlock() || usedAfter(value, op))
       return nullptr;
-    for (Region &region : op->getRegions())
-      for (OpOperand &operand : region.front().getTerminator()->getOpOperands())
-        if (storageOf(operand.get()) == value &&
-            operand.getOperandNumber() != use.getOperandNumber())
-          return nullptr;
+    std::set<PositionKey> seen;
+    if (yieldedElsewhere(value, op, use, seen))
+      return nullptr;
     return op;
+  }
+
+  // Whether a branch of `op` yields `value` other than by `except` or at
+  // its position (where that branch hands it out too): at another position,
+  // or as what an op nested in a branch holds that `value` was passed into
+  // (an inner scf.if or loop that may hand back the captured value, written
+  // in place), or under another name (aliasesThrough). A branch that seems
+  // to yield something else may yield the value then, so it must not free
+  // it.
+  bool yieldedElsewhere(Value value, Operation *op, OpOperand &except,
+                        std::set<PositionKey> &seen) {
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (&use == &except || !op->isProperAncestor(user))
+        continue;
+      if (user->getParentOp() == op &&
+          user->hasTrait<OpTrait::IsTerminator>()) {
+        if (storageOf(value) != storageOf(except.get()) ||
+            use.getOperandNumber() != except.getOperandNumber())
+          return true;
+        continue;
+      }
+      for (Value alias : aliasesThrough(use))
+        if (yieldedElsewhere(alias, op, except, seen))
+          return true;
+      std::optional<Position> to = passedTo(use);
+      if (!to || !seen.insert(key(*to)).second)
+        continue;
+      for (Value member : membersOf(*to))
+        if (yieldedElsewhere(member, op, except, seen))
+          return true;
+    }
+    return false;
   }
 
   // Whether something after `op` in its block uses `value` (itself, or by
@@ -377,6 +626,31 @@ private:
         return true;
       for (Value alias : aliasesThrough(use))
         if (usedAfter(alias, op))
+          return true;
+    }
+    return false;
+  }
+
+  // Whether `value` was lent to a region op of `passing`'s block before it
+  // whose result, which may hold `value` (a loop that ran no iteration, a
+  // branch that yielded it), `passing` or an op after it uses (followed
+  // through what that result is lent to in turn): `value` is still needed
+  // there under another name.
+  bool lentAliasUsed(Value value, Operation *passing,
+                     std::set<PositionKey> &seen) {
+    Block *block = passing->getBlock();
+    for (OpOperand &use : value.getUses()) {
+      std::optional<Position> to = passedTo(use);
+      if (!to || !seen.insert(key(*to)).second)
+        continue;
+      Operation *op = to->op;
+      if (op == passing || op->getBlock() != block ||
+          !op->isBeforeInBlock(passing))
+        continue;
+      for (Value member : membersOf(*to))
+        if (llvm::is_contained(passing->getOperands(), member) ||
+            usedAfter(member, passing) || capturedBy(member, passing) ||
+            lentAliasUsed(member, passing, seen))
           return true;
     }
     return false;
@@ -429,16 +703,22 @@ private:
     return value;
   }
 
-  // Whether the program owns `value` where it is made: an allocation, a
-  // new result of an external call, a consumed import (or such a value a
-  // host await yields, or a call wrote into in place).
-  static bool isOwnedOrigin(Value value) {
+  // The value that made the storage `value` names, through all its other
+  // names (host awaits' results, call results written in place).
+  static Value originOf(Value value) {
     for (value = storageOf(value);
          auto await = value.getDefiningOp<TimepointAwaitOp>();
          value = storageOf(value))
       value =
           await.getResourceOperands()[cast<OpResult>(value).getResultNumber()];
-    Operation *def = value.getDefiningOp();
+    return value;
+  }
+
+  // Whether the program owns `value` where it is made: an allocation, a
+  // new result of an external call, a consumed import (or such a value a
+  // host await yields, or a call wrote into in place).
+  static bool isOwnedOrigin(Value value) {
+    Operation *def = originOf(value).getDefiningOp();
     if (auto alloca = dyn_cast_or_null<ResourceAllocaOp>(def))
       return !alloca.getIndeterminate();
     if (auto importOp = dyn_cast_or_null<TensorImportOp>(def))
@@ -452,9 +732,15 @@ private:
 
   // Resources `op` makes the program responsible for freeing.
   void collectOwned(Operation *op, SmallVectorImpl<Ownership> &owned) {
-    auto add = [&](Value resource, Value size, Disposal disposal) {
-      if (!isDisposed(resource))
-        owned.push_back({resource, size, disposal, /*lastUser=*/nullptr, {}});
+    auto add = [&](Value resource, Value size, Disposal disposal,
+                   Value ownedFlag = {}) {
+      if (isDisposed(resource))
+        return;
+      Ownership &ownership = owned.emplace_back();
+      ownership.resource = resource;
+      ownership.size = size;
+      ownership.disposal = disposal;
+      ownership.ownedFlag = ownedFlag;
     };
     if (auto alloca = dyn_cast<ResourceAllocaOp>(op)) {
       if (!alloca.getIndeterminate())
@@ -474,10 +760,11 @@ private:
       // allocated with.
       for (auto [positionKey, state] : carried) {
         auto [positionOp, after, index] = positionKey;
-        if (positionOp != op || state != Carried::Owned)
+        if (positionOp != op ||
+            (state != Carried::Owned && state != Carried::Flagged))
           continue;
         for (Value member : membersOf({op, after, index}))
-          add(member, /*size=*/Value(), Disposal::Free);
+          add(member, /*size=*/Value(), Disposal::Free, flagOf(member));
       }
     }
   }
@@ -517,14 +804,27 @@ private:
     // op whose region holds the user).
     Operation *anchor;
     OpOperand &operand;
+    // By a member of a position the resource was lent to, which may hold
+    // another value: its write says nothing about the resource's earlier
+    // uses.
+    bool lent;
   };
 
   // How an owned resource goes into owned positions: passed directly (a
-  // loop's init, its block's terminator), or handed out by a branch of an
-  // op of its block.
+  // loop's init, its block's terminator), handed out by a branch of an op of
+  // its block, or yielded on by its block's terminator as what a position it
+  // was lent to holds (see escapes).
   struct HandOff {
+    // The owned resource followed.
+    Value root;
     bool passedOn = false;
     Operation *branchOp = nullptr;
+    // The terminator's operand that passes on a member of a position the
+    // root was lent to, and that position's owned flag (null where it never
+    // holds an owned value): where the flag is clear, the member is the root.
+    OpOperand *escape = nullptr;
+    Value escapeFlag;
+    bool escapesTwice = false;
   };
 
   // Visits every use of `resource` in its home block `home`, following its
@@ -532,10 +832,10 @@ private:
   // written into it in place) and the values of positions it is lent to.
   // Records in `handOff` a use handing it into an owned position. Returns
   // false if a use is beyond the analysis (a remark says why where a
-  // region is the reason).
-
+  // region is the reason). `lent`: `resource` is a member of a position the
+  // owned resource was lent to, whose uses count as the owned resource's.
   bool forEachUse(Value resource, Block *home, HandOff &handOff,
-                  function_ref<void(const Use &)> fn) {
+                  function_ref<void(const Use &)> fn, bool lent = false) {
     for (OpOperand &use : resource.getUses()) {
       Operation *user = use.getOwner();
       Operation *anchor = home->findAncestorOpInBlock(*user);
@@ -568,19 +868,34 @@ private:
         // never handed on).
         bool direct = anchor == user;
         Carried state = stateOf(*to);
-        if (state == Carried::Owned && direct) {
+        if (state == Carried::Flagged) {
+          // Passed with its flag set (it is owned here): handed on as to an
+          // owned position. Passed with it clear: lent.
+          if (!lent && incomingState(*to, use) != Carried::NotOwned) {
+            if (direct) {
+              handOff.passedOn = true;
+              continue;
+            }
+            if (handingOutOp(use) == anchor) {
+              handOff.branchOp = anchor;
+              continue;
+            }
+            return false;
+          }
+        } else if (state == Carried::Owned && direct) {
           handOff.passedOn = true; // the position frees it now
           continue;
-        }
-        if (state == Carried::Owned && handingOutOp(use) == anchor) {
+        } else if (state == Carried::Owned && handingOutOp(use) == anchor) {
           handOff.branchOp = anchor; // the other branches free it
           continue;
-        }
-        if (state == Carried::Owned || state == Carried::Mixed)
+        } else if (state == Carried::Owned || state == Carried::Mixed) {
           return false; // said by the position's remark
+        }
         // Lent: what the position holds is this resource still, and is used
         // as it. A terminator of the home block lends it beyond the home.
         if (direct && isa<scf::YieldOp, scf::ConditionOp>(user)) {
+          if (lent && state == Carried::Flagged && escapes(use, home, handOff))
+            continue;
           user->emitRemark()
               << "resource passed on by '" << user->getName()
               << "' is indeterminate: " << describe(*to)
@@ -605,10 +920,59 @@ private:
                "timepoint result to order its free on";
         return false;
       }
-      fn({anchor, use});
+      fn({anchor, use, lent});
       for (Value alias : aliasesThrough(use))
-        if (!forEachUse(alias, home, handOff, fn))
+        if (!forEachUse(alias, home, handOff, fn, lent))
           return false;
+    }
+    return true;
+  }
+
+  // Whether `use`, by the terminator of `home` into a flagged position, of
+  // a member of a position the owned root was lent to, can pass the root on
+  // under the flag: the member is a result of an op of `home` whose position
+  // holds nothing unowned but the root (where its flag is clear, it is the
+  // root). The terminator then passes the root's ownership where that flag
+  // is clear, and the root is freed where it is set. Records it in
+  // `handOff`; one such use only.
+  bool escapes(OpOperand &use, Block *home, HandOff &handOff) {
+    auto member = dyn_cast<OpResult>(originOf(use.get()));
+    if (!member || member.getOwner()->getBlock() != home)
+      return false;
+    std::optional<Position> from = positionOf(member);
+    std::set<PositionKey> seen;
+    if (!from || !holdsUnownedOnly(*from, handOff.root, seen))
+      return false;
+    handOff.escapesTwice |= handOff.escape != nullptr;
+    handOff.escape = &use;
+    handOff.escapeFlag = flagOf(member);
+    return true;
+  }
+
+  // Whether every value `position` may hold that the program does not own
+  // there is `root` (passed in lent, or as what another such position
+  // holds).
+  bool holdsUnownedOnly(Position position, Value root,
+                        std::set<PositionKey> &seen) {
+    Carried state = stateOf(position);
+    if (state != Carried::NotOwned && state != Carried::Flagged)
+      return false;
+    if (!seen.insert(key(position)).second)
+      return true;
+    for (OpOperand *in : incomingOf(position)) {
+      Value value = in->get();
+      std::optional<Position> from = positionOf(value);
+      if (from && *from == position)
+        continue; // passed through unchanged
+      Carried passed = incomingState(position, *in);
+      if (passed == Carried::Owned || originOf(value) == root)
+        continue;
+      // Another position's member: what it holds, unowned there, is the
+      // root (its flag, passed on, is clear then).
+      bool passesFlag = passed == Carried::Flagged && flagOf(value);
+      if (!from || !(passesFlag || stateOf(*from) == Carried::NotOwned) ||
+          !holdsUnownedOnly(*from, root, seen))
+        return false;
     }
     return true;
   }
@@ -620,7 +984,7 @@ private:
     if (!home->findAncestorOpInBlock(*position.op))
       return false;
     for (Value member : membersOf(position)) {
-      if (!forEachUse(member, home, handOff, fn))
+      if (!forEachUse(member, home, handOff, fn, /*lent=*/true))
         return false;
     }
     return true;
@@ -629,6 +993,7 @@ private:
   void analyze(Ownership &ownership) {
     bool exported = false, mayBeKept = false;
     HandOff handOff;
+    handOff.root = ownership.resource;
     followed.clear();
     Block *home = ownership.resource.getParentBlock();
     bool isFollowed =
@@ -649,8 +1014,9 @@ private:
               position.lookup(anchor) > position.lookup(ownership.lastUser))
             ownership.lastUser = anchor;
           if (Value done = completionOf(anchor))
-            ownership.uses.push_back({position.lookup(anchor), done,
-                                      anchor == user && writes(use.operand)});
+            ownership.uses.push_back(
+                {position.lookup(anchor), done,
+                 anchor == user && !use.lent && writes(use.operand)});
           ownership.usedByRegionOp |= isStructuredRegionOp(anchor);
           exported |= isa<TensorExportOp>(user) && (anchor == user || !lent);
           if (auto call = dyn_cast<CmdCallOp>(user))
@@ -659,6 +1025,17 @@ private:
           // program may give up only its own.
           mayBeKept |= isa<ResourceRetainOp>(user);
         });
+    if (isFollowed && handOff.escape &&
+        (handOff.escapesTwice || handOff.passedOn || handOff.branchOp ||
+         exported || mayBeKept)) {
+      handOff.escape->getOwner()->emitRemark()
+          << "resource passed on by '" << handOff.escape->getOwner()->getName()
+          << "' is indeterminate: it may be what a position it was lent to "
+             "holds, and it is passed on or kept elsewhere too";
+      isFollowed = false;
+    }
+    ownership.escape = handOff.escape;
+    ownership.escapeFlag = handOff.escapeFlag;
     if (!isFollowed)
       ownership.disposal = Disposal::Indeterminate;
     else if (handOff.passedOn)
@@ -796,6 +1173,14 @@ private:
     case Disposal::ReleaseFirst:
       break;
     }
+    // Freed only where it is not passed on as what a position it was lent
+    // to holds.
+    Value passedOnUnless;
+    if (ownership.escape) {
+      passedOnUnless = passOnWhereLent(ownership);
+      if (!passedOnUnless)
+        return;
+    }
     // A resource no device work uses (unused, or used only by host ops such
     // as retain) is freed once it exists.
     Operation *def = ownership.resource.getDefiningOp();
@@ -827,10 +1212,15 @@ private:
       size = ResourceSizeOp::create(builder, loc, builder.getIndexType(),
                                     ownership.resource);
     Value after = joinTimepoints(builder, loc, completions);
-    Value condition;
+    // A member of a flagged position is freed (or released) only where it
+    // holds an owned value.
+    Value condition = ownership.ownedFlag;
+    if (passedOnUnless)
+      condition = condition ? arith::AndIOp::create(builder, loc, condition,
+                                                    passedOnUnless)
+                            : passedOnUnless;
     if (ownership.disposal == Disposal::ReleaseFirst)
-      condition = ResourceReleaseOp::create(builder, loc, builder.getI1Type(),
-                                            ownership.resource, size);
+      condition = releaseIf(loc, ownership.resource, size, condition);
     // Freed on the queue of the device that allocated it, in order with
     // that device's later allocations (as the liveness walk counts): an
     // allocation of this function is freed there anyway; one without an
@@ -843,6 +1233,53 @@ private:
         builder, loc, TimepointType::get(func.getContext()), after,
         ownership.resource, size, condition, preferOrigin);
     deallocations[home].push_back(dealloca.getResultTimepoint());
+  }
+
+  // For a resource its block's terminator may pass on as what a position
+  // it was lent to holds: the terminator passes its ownership on in that
+  // position's flag where that flag is clear (the member is the resource).
+  // Returns the flag where it is not passed on (where it is owned, it is
+  // freed there); null if it always is (the position holds nothing else
+  // unowned).
+  Value passOnWhereLent(const Ownership &ownership) {
+    OpBuilder::InsertionGuard guard(builder);
+    Operation *terminator = ownership.escape->getOwner();
+    Location loc = terminator->getLoc();
+    Position to = *passedTo(*ownership.escape);
+    OpOperand &flag =
+        terminator->getOpOperand(ownership.escape->getOperandNumber() -
+                                 to.index + flagSlots.at(key(to)));
+    builder.setInsertionPoint(terminator);
+    Value owned = ownership.ownedFlag;
+    if (!owned)
+      owned = arith::ConstantIntOp::create(builder, loc, 1, 1);
+    Value lentFlag = ownership.escapeFlag;
+    Value before = flag.get();
+    flag.set(lentFlag ? arith::OrIOp::create(builder, loc, lentFlag, owned)
+                      : owned);
+    if (before.use_empty() && before.getDefiningOp<arith::ConstantOp>())
+      before.getDefiningOp()->erase();
+    return lentFlag;
+  }
+
+  // Releases `resource`, where `owned` (if given) is set: whether that was
+  // the last owner.
+  Value releaseIf(Location loc, Value resource, Value size, Value owned) {
+    Type i1 = builder.getI1Type();
+    if (!owned)
+      return ResourceReleaseOp::create(builder, loc, i1, resource, size);
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{i1}, owned,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(builder, loc,
+                         ValueRange{ResourceReleaseOp::create(builder, loc, i1,
+                                                              resource, size)});
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        builder, loc,
+        ValueRange{arith::ConstantIntOp::create(builder, loc, 0, 1)});
+    return ifOp.getResult(0);
   }
 
   // Frees a resource one branch of `ownership.branchOp` hands out at the end
@@ -887,7 +1324,7 @@ private:
       auto dealloca = ResourceDeallocaOp::create(
           builder, loc, TimepointType::get(func.getContext()),
           joinTimepoints(builder, loc, waits), resource, size,
-          /*condition=*/Value(), preferOrigin);
+          ownership.ownedFlag, preferOrigin);
       deallocations[&block].push_back(dealloca.getResultTimepoint());
     }
   }
@@ -980,6 +1417,11 @@ private:
   OpBuilder builder;
   llvm::DenseMap<Operation *, size_t> position;
   std::map<PositionKey, Carried> carried;
+  // The number of the owned flag of each flagged position among its op's
+  // results (and a loop's iter_args); for a while's before position, among
+  // its inits and before-region arguments.
+  std::map<PositionKey, unsigned> flagSlots;
+  SmallVector<Operation *> placeholders;
   std::set<PositionKey> followed;
   llvm::MapVector<Block *, SmallVector<Value>> deallocations;
 };

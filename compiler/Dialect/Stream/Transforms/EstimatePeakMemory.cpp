@@ -4,6 +4,7 @@
 #include "compiler/Dialect/Stream/Analysis/DeviceUses.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
+#include "compiler/Dialect/Stream/Transforms/PeakMemorySizes.h"
 #include "compiler/Utils/ElementTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,508 +45,7 @@ struct LiveBytes {
   }
 };
 
-// What the walk knows of one argument of a function: a tensor's shape, an
-// integer scalar's value. `input-shapes` gives one entry per argument, in
-// order: an entry of one integer (`5`) is either, the argument's type
-// decides; a callee's come from what its caller passes.
-struct ArgInput {
-  std::optional<SmallVector<int64_t>> shape;
-  std::optional<int64_t> value;
-  // The entry as written in input-shapes (for remarks); none for a callee.
-  std::optional<std::string> text;
-};
-using ArgInputs = SmallVector<ArgInput>;
-
-// The width the evaluator computes a value of `type` in (index: 64 bits, as
-// the VM's registers).
-unsigned bitWidth(Type type) {
-  return type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-}
-
-// `value` (kept sign-extended to 64 bits) as the bits of `type`.
-APInt toBits(int64_t value, Type type) {
-  return APInt(bitWidth(type), static_cast<uint64_t>(value),
-               /*isSigned=*/true, /*implicitTrunc=*/true);
-}
-
-// Whether `value` is a value of integer type `type`, read as signed or as
-// unsigned (i8: -128 to 255).
-bool fitsType(int64_t value, Type type) {
-  unsigned width = bitWidth(type);
-  if (width >= 64)
-    return true;
-  return value >= -(int64_t(1) << (width - 1)) && value < (int64_t(1) << width);
-}
-
-// Dimension `dim` of result `result` of a call, or nullopt.
-using CallResultDim =
-    std::function<std::optional<int64_t>(func::CallOp, unsigned, int64_t)>;
-
-// The value a structured region op's block argument or result first holds:
-// a loop's init, the value a while's condition passes on, the value the
-// first region of a branch region op (scf.if, scf.index_switch,
-// scf.execute_region) yields. Null for anything else.
-Value carriedSource(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *op = arg.getOwner()->getParentOp();
-    unsigned number = arg.getArgNumber();
-    if (auto forOp = dyn_cast<scf::ForOp>(op))
-      return number < forOp.getNumInductionVars()
-                 ? Value()
-                 : forOp.getInitArgs()[number - forOp.getNumInductionVars()];
-    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-      return arg.getParentRegion() == &whileOp.getBefore()
-                 ? whileOp.getInits()[number]
-                 : whileOp.getConditionOp().getArgs()[number];
-    return {};
-  }
-  auto result = cast<OpResult>(value);
-  unsigned number = result.getResultNumber();
-  return TypeSwitch<Operation *, Value>(result.getOwner())
-      .Case([&](scf::ForOp op) { return op.getInitArgs()[number]; })
-      .Case([&](scf::WhileOp op) {
-        return op.getConditionOp().getArgs()[number];
-      })
-      .Default([&](Operation *op) {
-        if (!isBranchRegionOp(op))
-          return Value();
-        Region &first = op->getRegion(0);
-        return first.empty()
-                   ? Value()
-                   : first.front().getTerminator()->getOperand(number);
-      });
-}
-
-// Evaluates index values of one function: constants, tensor sizes, integer
-// arithmetic (arith ops in their type's width, wrapping as at run time),
-// argument dimensions and scalar arguments bound by `args` (`input-shapes`
-// for the function the walk starts from, what the caller passes for a
-// callee) and the dimensions of buffers a call returned.
-class SizeEvaluator {
-public:
-  SizeEvaluator(ArrayRef<ArgInput> args, CallResultDim callResultDim)
-      : args(args), callResultDim(std::move(callResultDim)) {}
-
-  std::optional<int64_t> evaluate(Value value) {
-    auto it = known.find(value);
-    if (it != known.end())
-      return it->second;
-    // A value met again while it is computed (carried around a loop) is
-    // not known from itself.
-    if (!computing.insert(value).second)
-      return std::nullopt;
-    std::optional<int64_t> result = compute(value);
-    computing.erase(value);
-    known[value] = result;
-    return result;
-  }
-
-  // The region of branch region op `op` that runs, where the operands
-  // deciding it (an scf.if's condition, an scf.index_switch's selector)
-  // evaluate: the op's own RegionBranchOpInterface answer for them as
-  // constants. Null when no region runs (an scf.if without else whose
-  // condition is false); none when it is not known.
-  std::optional<Region *> takenRegion(Operation *op) {
-    SmallVector<Attribute> operands;
-    for (Value operand : op->getOperands()) {
-      Type type = operand.getType();
-      std::optional<int64_t> value =
-          type.isIntOrIndex() ? evaluate(operand) : std::nullopt;
-      if (value && type.isInteger(1))
-        value = *value != 0 ? 1 : 0;
-      operands.push_back(value ? IntegerAttr::get(type, *value) : Attribute());
-    }
-    SmallVector<RegionSuccessor> successors;
-    cast<RegionBranchOpInterface>(op).getEntrySuccessorRegions(operands,
-                                                               successors);
-    if (successors.size() != 1)
-      return std::nullopt;
-    return successors.front().getSuccessor();
-  }
-
-  // Result `number` of branch region op `op`, by `evaluateYielded` of what
-  // its regions yield there: the taken region's where it is known, else
-  // the largest (an upper bound, as the walk keeps the largest branch).
-  template <typename Fn>
-  std::optional<int64_t> branchResult(Operation *op, unsigned number,
-                                      Fn evaluateYielded) {
-    auto yielded = [&](Region &region) -> std::optional<int64_t> {
-      if (region.empty())
-        return std::nullopt;
-      return evaluateYielded(
-          region.front().getTerminator()->getOperand(number));
-    };
-    if (std::optional<Region *> taken = takenRegion(op))
-      return *taken ? yielded(**taken) : std::nullopt;
-    std::optional<int64_t> largest;
-    for (Region &region : op->getRegions()) {
-      if (region.empty())
-        continue;
-      std::optional<int64_t> value = yielded(region);
-      if (!value)
-        return std::nullopt;
-      largest = std::max(largest.value_or(*value), *value);
-    }
-    return largest;
-  }
-
-  // The size `resource` was allocated with (resourceSize, below).
-  std::optional<int64_t> bufferSize(Value resource) {
-    return resourceSize(resource);
-  }
-
-  // The number of iterations of `forOp` where its bounds evaluate.
-  std::optional<int64_t> tripCount(scf::ForOp forOp) {
-    std::optional<int64_t> lb = evaluate(forOp.getLowerBound());
-    std::optional<int64_t> ub = evaluate(forOp.getUpperBound());
-    std::optional<int64_t> step = evaluate(forOp.getStep());
-    if (!lb || !ub || !step)
-      return std::nullopt;
-    Type type = forOp.getLowerBound().getType();
-    APInt lower = toBits(*lb, type), upper = toBits(*ub, type);
-    APInt stride = toBits(*step, type);
-    bool isUnsigned = forOp.getUnsignedCmp();
-    if (isUnsigned ? upper.ule(lower) : upper.sle(lower))
-      return 0;
-    if (stride.isZero() || (!isUnsigned && stride.isNegative()))
-      return std::nullopt;
-    APInt span = upper - lower; // positive: upper > lower
-    return llvm::APIntOps::RoundingUDiv(span, stride, APInt::Rounding::UP)
-        .getLimitedValue(std::numeric_limits<int64_t>::max());
-  }
-
-  // Why `size` is not known where it depends on an argument of the function
-  // the walk lacks: an integer scalar's value, or a dynamic dimension of a
-  // tensor's shape. That argument (and dimension), and why.
-  std::optional<std::string> missingArgument(Value size) {
-    SmallVector<Value> pending = {size};
-    llvm::DenseSet<Value> seen;
-    while (!pending.empty()) {
-      Value value = pending.pop_back_val();
-      if (!seen.insert(value).second || evaluate(value))
-        continue;
-      if (auto arg = dyn_cast<BlockArgument>(value)) {
-        if (isFunctionArgument(arg) && arg.getType().isIntOrIndex())
-          return describeMissing(arg);
-        continue;
-      }
-      Operation *def = value.getDefiningOp();
-      if (auto dim = dyn_cast<ExternalBufferDimOpInterface>(def)) {
-        auto arg = dyn_cast<BlockArgument>(dim.getExternalBuffer());
-        if (arg && isFunctionArgument(arg))
-          return describeMissingDim(arg, dim.getDimIndex());
-        continue;
-      }
-      // (Operands in order: the first dimension missing is named.)
-      llvm::append_range(pending, llvm::reverse(def->getOperands()));
-    }
-    return std::nullopt;
-  }
-
-private:
-  static bool isFunctionArgument(BlockArgument arg) {
-    return isa<func::FuncOp>(arg.getOwner()->getParentOp());
-  }
-
-  // A tensor argument's dimension `index` the walk lacks.
-  std::string describeMissingDim(BlockArgument arg, int64_t index) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "it depends on dimension " << index << " of argument "
-       << arg.getArgNumber() << " (";
-    // The tensor type the function imports the argument as, where it does.
-    auto importOp = llvm::find_if(arg.getUsers(), [](Operation *user) {
-      return isa<TensorImportOp>(user);
-    });
-    if (importOp != arg.getUsers().end())
-      os << cast<TensorImportOp>(*importOp).getResultEncoding();
-    else
-      os << arg.getType();
-    os << "), ";
-    const ArgInput *input =
-        arg.getArgNumber() < args.size() ? &args[arg.getArgNumber()] : nullptr;
-    if (input && !input->text)
-      os << "whose shape the caller passes is not known";
-    else if (!input)
-      os << "whose shape input-shapes does not give";
-    else if (input->text->empty())
-      os << "and input-shapes gives an empty entry for it (rank 0)";
-    else if (!input->shape)
-      os << "and input-shapes gives '" << *input->text
-         << "' for it, not a shape";
-    else
-      os << "and input-shapes gives '" << *input->text << "' for it, of "
-         << input->shape->size() << " dimension"
-         << (input->shape->size() == 1 ? "" : "s");
-    return text;
-  }
-
-  std::string describeMissing(BlockArgument arg) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "it depends on argument " << arg.getArgNumber() << " ("
-       << arg.getType() << "), ";
-    const ArgInput *input =
-        arg.getArgNumber() < args.size() ? &args[arg.getArgNumber()] : nullptr;
-    if (input && !input->text)
-      os << "whose value the caller passes is not known";
-    else if (!input || input->text->empty())
-      os << "whose value input-shapes does not give";
-    else if (!input->value)
-      os << "and input-shapes gives '" << *input->text
-         << "' for it, not an integer";
-    else
-      os << "and input-shapes gives '" << *input->text << "' for it, not an "
-         << arg.getType() << " value";
-    return text;
-  }
-
-  // An integer scalar argument's value, from `args`.
-  std::optional<int64_t> argumentValue(BlockArgument arg) {
-    if (arg.getArgNumber() >= args.size() || !arg.getType().isIntOrIndex())
-      return std::nullopt;
-    std::optional<int64_t> value = args[arg.getArgNumber()].value;
-    if (!value || !fitsType(*value, arg.getType()))
-      return std::nullopt;
-    return toBits(*value, arg.getType()).getSExtValue();
-  }
-
-  // A loop's iter_arg or result (an index carried with a tensor's dims):
-  // known when every value passed into the position is the same.
-  std::optional<int64_t> carried(Value value) {
-    std::optional<CarriedPosition> position = getCarriedPosition(value);
-    if (!position)
-      return std::nullopt;
-    std::optional<int64_t> common;
-    for (OpOperand *in : position->incoming) {
-      if (llvm::is_contained(position->values, in->get()))
-        continue; // passed on unchanged
-      std::optional<int64_t> incoming = evaluate(in->get());
-      if (!incoming || (common && *common != *incoming))
-        return std::nullopt;
-      common = incoming;
-    }
-    return common;
-  }
-
-  std::optional<int64_t> compute(Value value) {
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant)))
-      return constant.getSExtValue();
-    Operation *def = value.getDefiningOp();
-    if (!def) {
-      Operation *parent = value.getParentBlock()->getParentOp();
-      if (isa<scf::ForOp, scf::WhileOp>(parent))
-        return carried(value);
-      if (isa<func::FuncOp>(parent))
-        return argumentValue(cast<BlockArgument>(value));
-      return std::nullopt;
-    }
-    if (isBranchRegionOp(def))
-      return branchResult(def, cast<OpResult>(value).getResultNumber(),
-                          [&](Value yielded) { return evaluate(yielded); });
-    if (isa<scf::ForOp, scf::WhileOp>(def))
-      return carried(value);
-    return TypeSwitch<Operation *, std::optional<int64_t>>(def)
-        .Case([&](TensorSizeOfOp op) -> std::optional<int64_t> {
-          auto type = cast<RankedTensorType>(op.getEncoding());
-          int64_t bytes = elementByteSize(
-              *hal::getRuntimeElementType(type.getElementType()));
-          for (int64_t dim : type.getShape())
-            if (!ShapedType::isDynamic(dim))
-              bytes *= dim;
-          // (A negative or overflowing dim, from scalars the program checks
-          // at run time, sizes nothing.)
-          for (Value dim : op.getEncodingDims()) {
-            std::optional<int64_t> size = evaluate(dim);
-            if (!size || *size < 0 || llvm::MulOverflow(bytes, *size, bytes))
-              return std::nullopt;
-          }
-          return bytes;
-        })
-        .Case([&](ResourceSizeOp op) { return resourceSize(op.getOperand()); })
-        // A dim of a value an scf.if chose, once folded to a select: the
-        // chosen one where the condition is known, else the larger.
-        .Case([&](arith::SelectOp op) -> std::optional<int64_t> {
-          std::optional<int64_t> condition = evaluate(op.getCondition());
-          if (condition)
-            return evaluate(*condition != 0 ? op.getTrueValue()
-                                            : op.getFalseValue());
-          std::optional<int64_t> a = evaluate(op.getTrueValue());
-          std::optional<int64_t> b = evaluate(op.getFalseValue());
-          if (!a || !b)
-            return std::nullopt;
-          return std::max(*a, *b);
-        })
-        .Case([&](ExternalBufferDimOpInterface op) -> std::optional<int64_t> {
-          int64_t index = op.getDimIndex();
-          Value buffer = op.getExternalBuffer();
-          if (auto call = buffer.getDefiningOp<func::CallOp>())
-            return callResultDim(call, cast<OpResult>(buffer).getResultNumber(),
-                                 index);
-          auto arg = dyn_cast<BlockArgument>(buffer);
-          if (!arg || arg.getArgNumber() >= args.size())
-            return std::nullopt;
-          const std::optional<SmallVector<int64_t>> &shape =
-              args[arg.getArgNumber()].shape;
-          if (!shape || index >= static_cast<int64_t>(shape->size()))
-            return std::nullopt;
-          return (*shape)[index];
-        })
-        .Default([&](Operation *op) { return arithmetic(op); });
-  }
-
-  // An integer arith op of operands that evaluate, in its type's width.
-  // None where it has no value: a division by zero, an overflowing signed
-  // division, a shift by the width or more.
-  std::optional<int64_t> arithmetic(Operation *op) {
-    if (!isa<arith::ArithDialect>(op->getDialect()) ||
-        op->getNumResults() != 1 || !op->getResult(0).getType().isIntOrIndex())
-      return std::nullopt;
-    Type type = op->getResult(0).getType();
-    unsigned width = bitWidth(type);
-    SmallVector<APInt, 2> in;
-    for (Value operand : op->getOperands()) {
-      if (!operand.getType().isIntOrIndex())
-        return std::nullopt;
-      std::optional<int64_t> value = evaluate(operand);
-      if (!value)
-        return std::nullopt;
-      in.push_back(toBits(*value, operand.getType()));
-    }
-    using llvm::APIntOps::RoundingSDiv;
-    using llvm::APIntOps::RoundingUDiv;
-    using Rounding = APInt::Rounding;
-    auto divisor = [&](bool isSigned) {
-      return !in[1].isZero() &&
-             !(isSigned && in[0].isMinSignedValue() && in[1].isAllOnes());
-    };
-    auto shift = [&] { return in[1].ult(width); };
-    std::optional<APInt> result =
-        TypeSwitch<Operation *, std::optional<APInt>>(op)
-            .Case([&](arith::AddIOp) { return in[0] + in[1]; })
-            .Case([&](arith::SubIOp) { return in[0] - in[1]; })
-            .Case([&](arith::MulIOp) { return in[0] * in[1]; })
-            .Case([&](arith::DivSIOp) -> std::optional<APInt> {
-              return divisor(true) ? std::optional(in[0].sdiv(in[1]))
-                                   : std::nullopt;
-            })
-            .Case([&](arith::DivUIOp) -> std::optional<APInt> {
-              return divisor(false) ? std::optional(in[0].udiv(in[1]))
-                                    : std::nullopt;
-            })
-            .Case([&](arith::CeilDivSIOp) -> std::optional<APInt> {
-              return divisor(true) ? std::optional(RoundingSDiv(in[0], in[1],
-                                                                Rounding::UP))
-                                   : std::nullopt;
-            })
-            .Case([&](arith::CeilDivUIOp) -> std::optional<APInt> {
-              return divisor(false) ? std::optional(RoundingUDiv(in[0], in[1],
-                                                                 Rounding::UP))
-                                    : std::nullopt;
-            })
-            .Case([&](arith::FloorDivSIOp) -> std::optional<APInt> {
-              return divisor(true) ? std::optional(RoundingSDiv(in[0], in[1],
-                                                                Rounding::DOWN))
-                                   : std::nullopt;
-            })
-            .Case([&](arith::RemSIOp) -> std::optional<APInt> {
-              return divisor(true) ? std::optional(in[0].srem(in[1]))
-                                   : std::nullopt;
-            })
-            .Case([&](arith::RemUIOp) -> std::optional<APInt> {
-              return divisor(false) ? std::optional(in[0].urem(in[1]))
-                                    : std::nullopt;
-            })
-            .Case([&](arith::MinSIOp) {
-              return llvm::APIntOps::smin(in[0], in[1]);
-            })
-            .Case([&](arith::MaxSIOp) {
-              return llvm::APIntOps::smax(in[0], in[1]);
-            })
-            .Case([&](arith::MinUIOp) {
-              return llvm::APIntOps::umin(in[0], in[1]);
-            })
-            .Case([&](arith::MaxUIOp) {
-              return llvm::APIntOps::umax(in[0], in[1]);
-            })
-            .Case([&](arith::AndIOp) { return in[0] & in[1]; })
-            .Case([&](arith::OrIOp) { return in[0] | in[1]; })
-            .Case([&](arith::XOrIOp) { return in[0] ^ in[1]; })
-            .Case([&](arith::ShLIOp) -> std::optional<APInt> {
-              return shift() ? std::optional(in[0].shl(in[1])) : std::nullopt;
-            })
-            .Case([&](arith::ShRSIOp) -> std::optional<APInt> {
-              return shift() ? std::optional(in[0].ashr(in[1])) : std::nullopt;
-            })
-            .Case([&](arith::ShRUIOp) -> std::optional<APInt> {
-              return shift() ? std::optional(in[0].lshr(in[1])) : std::nullopt;
-            })
-            .Case([&](arith::CmpIOp op) {
-              return APInt(
-                  1, arith::applyCmpPredicate(op.getPredicate(), in[0], in[1]));
-            })
-            .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(
-                [&](Operation *) { return in[0].sextOrTrunc(width); })
-            .Case<arith::IndexCastUIOp, arith::ExtUIOp>(
-                [&](Operation *) { return in[0].zextOrTrunc(width); })
-            .Default([](Operation *) { return std::nullopt; });
-    if (!result)
-      return std::nullopt;
-    return result->getSExtValue();
-  }
-
-  // The size `resource` was allocated with, following a value carried
-  // through a structured region back to the value passed in (a carried
-  // position keeps its size: its sizes are values in scope of the op). A
-  // branch region op's result is what the branch taken yields: the largest
-  // of them (as the walk keeps the largest branch live after the op), or
-  // the one taken where the walk knows it.
-  std::optional<int64_t> resourceSize(Value resource) {
-    if (auto result = dyn_cast<OpResult>(resource);
-        result && isBranchRegionOp(result.getOwner()))
-      return branchResult(result.getOwner(), result.getResultNumber(),
-                          [&](Value yielded) { return resourceSize(yielded); });
-    if (Value source = carriedSource(resource))
-      return resourceSize(source);
-    Operation *def = resource.getDefiningOp();
-    if (!def)
-      return std::nullopt;
-    return TypeSwitch<Operation *, std::optional<int64_t>>(def)
-        .Case(
-            [&](ResourceAllocaOp op) { return evaluate(op.getStorageSize()); })
-        .Case([&](ResourceConstantOp op) {
-          return evaluate(op.getStorageSize());
-        })
-        .Case([&](TensorImportOp op) { return evaluate(op.getResultSize()); })
-        .Case([&](CmdCallOp op) {
-          return evaluate(
-              op.getResultSizes()[cast<OpResult>(resource).getResultNumber()]);
-        })
-        .Case([&](TimepointAwaitOp op) {
-          return resourceSize(op.getResourceOperands()[cast<OpResult>(resource)
-                                                           .getResultNumber()]);
-        })
-        .Default([](Operation *) { return std::nullopt; });
-  }
-
-  ArrayRef<ArgInput> args;
-  CallResultDim callResultDim;
-  llvm::DenseMap<Value, std::optional<int64_t>> known;
-  llvm::DenseSet<Value> computing;
-};
-
-// The bytes `size` stands for, or a remark naming the op it belongs to.
-FailureOr<int64_t> sizeOf(Operation *op, Value size, SizeEvaluator &evaluator) {
-  if (std::optional<int64_t> bytes = evaluator.evaluate(size))
-    return *bytes;
-  InFlightDiagnostic remark = op->emitRemark()
-                              << "peak live bytes unknown: the size of '"
-                              << op->getName() << "' is not known statically ";
-  if (std::optional<std::string> why = evaluator.missingArgument(size))
-    return remark << "(" << *why << ")";
-  return remark << "(give input-shapes for dynamic inputs)";
-}
+using namespace peak_memory;
 
 // The devices a buffer may be on: one, or several where the walk does not
 // know which one the run takes (an scf.if whose branches yield buffers on
@@ -633,7 +133,10 @@ StringRef allocatingDevice(ResourceAllocaOp alloca, func::FuncOp func,
 // the memory still goes back at the program's dealloca, which waits for the
 // call's signal fence. So a `stream.resource.release` drops the last owner
 // exactly when the releases catch up with the retains, and the
-// `dealloca if` it guards frees then.
+// `dealloca if` it guards frees then. A carried value (a loop's or
+// branch's, whose root is only its first value) is released only where the
+// program owns it (reference counting's owned flag says where), as its one
+// owner: that release is the last.
 class Ownership {
 public:
   void own(Value resource) { owners[root(resource)] = 1; }
@@ -644,6 +147,13 @@ public:
       if (it != owners.end())
         ++it->second;
     } else if (auto release = dyn_cast<ResourceReleaseOp>(op)) {
+      // A carried value holds one iteration's (or branch's) buffer, which
+      // the program owns once: not its root's count, which is the initial
+      // value's.
+      if (carriedSource(release.getOperand())) {
+        lastReleases.insert(release.getResult());
+        return;
+      }
       auto it = owners.find(root(release.getOperand()));
       if (it != owners.end() && --it->second == 0)
         lastReleases.insert(release.getResult());
@@ -656,6 +166,10 @@ public:
   bool frees(ResourceDeallocaOp dealloca) const {
     return !dealloca.getCondition() ||
            lastReleases.contains(dealloca.getCondition());
+  }
+
+  bool isLastRelease(Value condition) const {
+    return lastReleases.contains(condition);
   }
 
   // The value a resource was made as: host awaits and tied call results
@@ -785,23 +299,129 @@ private:
   // must leave what it found.
   bool carryToOtherDevices(ValueRange args, ValueRange yielded,
                            Operation *loop) {
-    bool moved = false;
+    // All looked up first: a value yielded may be found through another
+    // argument (a while's after-region argument through its before-region
+    // one), which holds the previous iteration's value until all move on.
+    SmallVector<std::pair<Value, Devices>> next;
     for (auto [arg, value] : llvm::zip_equal(args, yielded)) {
       if (!isa<ResourceType>(arg.getType()))
         continue;
       Devices devices = deviceOf(value, loop);
-      if (sameDevices(devices, deviceOf(arg, loop)))
-        continue;
-      bytes.deviceOf[arg] = devices;
-      moved = true;
+      if (!sameDevices(devices, deviceOf(arg, loop)))
+        next.push_back({arg, devices});
     }
-    return moved;
+    for (auto &[arg, devices] : next)
+      bytes.deviceOf[arg] = devices;
+    return !next.empty();
   }
 
   static bool sameDevices(const Devices &a, const Devices &b) {
     return a.size() == b.size() && llvm::all_of(a, [&](StringRef d) {
              return llvm::is_contained(b, d);
            });
+  }
+
+  // What a loop's iteration starts from: the devices of its carried
+  // buffers and their owned flags. Iterations that come back to a state
+  // an earlier one started from repeat from there (buffers swapped between
+  // devices each iteration): the walk has seen them all.
+  using CarriedState = SmallVector<std::pair<Devices, std::optional<bool>>>;
+  CarriedState carriedState(ValueRange args, Operation *loop) {
+    CarriedState state;
+    for (Value arg : args) {
+      if (isa<ResourceType>(arg.getType()))
+        state.push_back({deviceOf(arg, loop), std::nullopt});
+      else if (auto it = flags.find(arg); it != flags.end())
+        state.push_back({{}, it->second});
+    }
+    return state;
+  }
+  static bool sameState(const CarriedState &a, const CarriedState &b) {
+    return a.size() == b.size() &&
+           llvm::all_of(llvm::zip_equal(a, b), [](auto pair) {
+             auto &[x, y] = pair;
+             return sameDevices(x.first, y.first) && x.second == y.second;
+           });
+  }
+
+  // The value of a dealloca's condition where the walk is: the release of
+  // the last owner, or an owned flag reference counting carries beside a
+  // value that is owned on some paths only (a constant, a loop's iter_arg
+  // in the iteration walked, what the last iteration or the branch taken
+  // yielded, or every branch where they agree, and or-ed or and-ed
+  // flags). None where unknown.
+  std::optional<bool> conditionValue(Value value) {
+    if (auto it = flags.find(value); it != flags.end())
+      return it->second;
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return !constant.isZero();
+    if (value.getDefiningOp<ResourceReleaseOp>())
+      return ownership.isLastRelease(value);
+    // Flags reference counting combines (a value passed on where a position
+    // it was lent to holds it): known where one side decides.
+    if (isa_and_nonnull<arith::AndIOp, arith::OrIOp>(value.getDefiningOp())) {
+      Operation *op = value.getDefiningOp();
+      bool isOr = isa<arith::OrIOp>(op);
+      std::optional<bool> lhs = conditionValue(op->getOperand(0));
+      std::optional<bool> rhs = conditionValue(op->getOperand(1));
+      if (lhs == isOr || rhs == isOr)
+        return isOr;
+      if (lhs && rhs)
+        return !isOr;
+      return std::nullopt;
+    }
+    auto result = dyn_cast<OpResult>(value);
+    if (!result)
+      return std::nullopt;
+    Operation *def = result.getOwner();
+    unsigned number = result.getResultNumber();
+    auto yielded = [&](Region &region) -> std::optional<bool> {
+      if (region.empty())
+        return std::nullopt;
+      return conditionValue(region.front().getTerminator()->getOperand(number));
+    };
+    if (auto forOp = dyn_cast<scf::ForOp>(def))
+      return evaluator.tripCount(forOp) == 0
+                 ? conditionValue(forOp.getInitArgs()[number])
+                 : yielded(forOp.getRegion());
+    if (!isBranchRegionOp(def))
+      return std::nullopt;
+    if (auto ifOp = dyn_cast<scf::IfOp>(def))
+      if (std::optional<bool> condition = conditionValue(ifOp.getCondition()))
+        return yielded(*condition ? ifOp.getThenRegion()
+                                  : ifOp.getElseRegion());
+    if (std::optional<Region *> taken = evaluator.takenRegion(def))
+      return *taken ? yielded(**taken) : std::nullopt;
+    std::optional<bool> common;
+    for (Region &region : def->getRegions()) {
+      std::optional<bool> value = yielded(region);
+      if (!value || (common && *common != *value))
+        return std::nullopt;
+      common = value;
+    }
+    return common;
+  }
+
+  // Sets the i1 iter_args (owned flags) of a loop to `values` (its inits,
+  // or what an iteration yielded). Returns whether any changed.
+  bool carryFlags(ValueRange args, ValueRange values) {
+    SmallVector<std::pair<Value, std::optional<bool>>> next;
+    for (auto [arg, value] : llvm::zip_equal(args, values))
+      if (arg.getType().isInteger(1))
+        next.push_back({arg, conditionValue(value)});
+    bool changed = false;
+    for (auto [arg, value] : next) {
+      auto it = flags.find(arg);
+      std::optional<bool> now =
+          it == flags.end() ? std::nullopt : std::optional(it->second);
+      changed |= now != value;
+      if (value)
+        flags[arg] = *value;
+      else
+        flags.erase(arg);
+    }
+    return changed;
   }
 
   void forgetCarried(ValueRange args) {
@@ -836,42 +456,113 @@ private:
     Block &beforeBlock = whileOp.getBefore().front();
     Block &afterBlock = whileOp.getAfter().front();
     ValueRange args = whileOp.getBeforeArguments();
+    ValueRange afterArgs = whileOp.getAfterArguments();
     ValueRange results = whileOp.getResults();
     scf::ConditionOp condition = whileOp.getConditionOp();
     // Each walk (a loop nested in another is walked again) starts from the
-    // initial values' devices.
+    // initial values' devices and owned flags.
     forgetCarried(args);
+    forgetCarried(afterArgs);
     forgetCarried(results);
+    carryFlags(args, whileOp.getInits());
+    auto knownFlag = [&](Value flag) -> std::optional<bool> {
+      auto it = flags.find(flag);
+      return it == flags.end() ? std::nullopt : std::optional(it->second);
+    };
+    // Each way out (after each run of the before region): the live bytes,
+    // the results' devices and sizes, and their owned flags.
+    SmallVector<Exit> exits;
+    SmallVector<SmallVector<std::optional<bool>>> owned;
+    // The before region, and the condition passing its values' flags and
+    // devices to the after region and, on the way out, to the results.
+    auto walkBefore = [&]() -> LogicalResult {
+      if (failed(walkBlock(beforeBlock)))
+        return failure();
+      carryFlags(afterArgs, condition.getArgs());
+      carryFlags(results, condition.getArgs());
+      for (auto [arg, value] : llvm::zip_equal(afterArgs, condition.getArgs()))
+        if (isa<ResourceType>(arg.getType()))
+          if (Devices devices = knownDevices(value); !devices.empty())
+            bytes.deviceOf[arg] = devices;
+      exits.push_back(exitOf(results, condition.getArgs(), op));
+      owned.push_back(exitFlags(results, knownFlag));
+      return success();
+    };
     Snapshot before = snapshot();
-    if (failed(walkBlock(beforeBlock)))
+    CarriedState initial = carriedState(args, op);
+    if (failed(walkBefore()))
       return failure();
-    Exit none = exitOf(results, condition.getArgs(), op);
     if (std::optional<int64_t> more =
             evaluator.evaluate(condition.getCondition());
         more && *more == 0)
       return success();
     if (failed(walkBlock(afterBlock)))
       return failure();
-    bool moved =
-        carryToOtherDevices(args, whileOp.getYieldOp().getOperands(), op);
-    if (!moved) {
-      if (failed(checkRepeats(op, before)))
+    // An iteration that moves a carried buffer to another device or changes
+    // an owned flag (an initial value not owned, each iteration's owned) is
+    // followed by another from there, until one leaves what it found. (A
+    // value passed from one position to another each iteration takes one
+    // iteration per position to settle.)
+    unsigned resources = llvm::count_if(
+        args.getTypes(), [](Type type) { return isa<ResourceType>(type); });
+    SmallVector<CarriedState> states = {std::move(initial)};
+    for (unsigned iteration = 1;; ++iteration) {
+      bool moved =
+          carryToOtherDevices(args, whileOp.getYieldOp().getOperands(), op);
+      bool flagsChanged = carryFlags(args, whileOp.getYieldOp().getOperands());
+      if (!moved && !flagsChanged)
+        break;
+      // (Back where an earlier iteration started: every way out was seen.)
+      CarriedState state = carriedState(args, op);
+      if (llvm::any_of(states, [&](const CarriedState &earlier) {
+            return sameState(earlier, state);
+          }))
+        break;
+      states.push_back(std::move(state));
+      if (iteration > resources + 1)
+        return op->emitRemark()
+               << "peak live bytes unknown: the devices or owned flags of "
+                  "what 'scf.while' carries still change after "
+               << iteration << " iterations";
+      if (flagsChanged && upperBoundLoops.insert(op).second)
+        op->emitRemark() << "peak live bytes are an upper bound: the walk "
+                            "counts a second iteration of this loop, whose "
+                            "owned flags differ from the first's, and it may "
+                            "run only one";
+      before = snapshot();
+      if (failed(walkBefore()) || failed(walkBlock(afterBlock)))
         return failure();
-      restoreLive(none.live);
-      return success();
     }
-    before = snapshot();
-    if (failed(walkBlock(beforeBlock)))
+    if (failed(checkRepeats(op, before)))
       return failure();
-    Exit some = exitOf(results, condition.getArgs(), op);
-    if (failed(walkBlock(afterBlock)) || failed(checkRepeats(op, before)))
-      return failure();
-    restoreLive(some.live);
-    // (Where the condition passes on values it makes on the same devices
-    // either way, the results do not move.)
-    mergeZeroTripExit(op, results, none, some,
-                      "no iteration (its condition may stop it before the "
-                      "after region runs)");
+    restoreLive(exits.back().live);
+    if (exits.size() == 1)
+      return success();
+    dropLentExits(exits, owned, results);
+    // The results are where any way out leaves them. (Where the condition
+    // passes on values it makes on the same devices either way, the results
+    // do not move.)
+    bool resultsMove = false;
+    for (auto [i, result] : llvm::enumerate(results)) {
+      if (!isa<ResourceType>(result.getType()))
+        continue;
+      Devices devices;
+      for (const Exit &exit : exits)
+        addDevices(devices, exit.devices[i]);
+      // (A way out where the result holds no buffer of its own does not
+      // move it.)
+      for (const Exit &exit : exits)
+        resultsMove |=
+            !exit.devices[i].empty() && !sameDevices(exit.devices[i], devices);
+      bytes.deviceOf[result] = devices;
+    }
+    if (!resultsMove)
+      return success();
+    for (const Exit &exit : ArrayRef(exits).drop_back())
+      takeLarger(exit.live, snapshot());
+    mergeExits(exits, results, op);
+    remarkZeroTripBound(op, "no iteration (its condition may stop it before "
+                            "the after region runs)");
     return success();
   }
 
@@ -887,35 +578,135 @@ private:
       // a device carryToOtherDevices set for an iteration argument in an
       // earlier walk is not where this walk's initial value is.
       forgetCarried(forOp.getRegionIterArgs());
-      ValueRange results = forOp.getResults();
-      Exit start = exitOf(results, forOp.getInitArgs(), &op);
+      carryFlags(forOp.getRegionIterArgs(), forOp.getInitArgs());
+      Exit start = exitOf(forOp.getResults(), forOp.getInitArgs(), &op);
+      SmallVector<std::optional<bool>> startOwned =
+          exitFlags(forOp.getResults(), [&](Value flag) {
+            return conditionValue(
+                forOp.getInitArgs()[cast<OpResult>(flag).getResultNumber()]);
+          });
       Snapshot before = start.live;
+      CarriedState initial = carriedState(forOp.getRegionIterArgs(), &op);
       if (failed(walkBlock(*forOp.getBody())))
         return failure();
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-      Exit first = exitOf(results, yield.getOperands(), &op);
-      if (!carryToOtherDevices(forOp.getRegionIterArgs(), yield.getOperands(),
-                               &op))
+      // An owned flag the first iteration changes (an initial value not
+      // owned, each iteration's owned, or the reverse) makes the second
+      // iteration the one that repeats, as a buffer moved to another device
+      // does.
+      bool moved = carryToOtherDevices(forOp.getRegionIterArgs(),
+                                       yield.getOperands(), &op);
+      bool flagsChanged =
+          carryFlags(forOp.getRegionIterArgs(), yield.getOperands());
+      if (!moved && tripCount == 1)
+        return success(); // nothing repeats
+      if (!moved && !flagsChanged)
         return checkRepeats(&op, before);
-      before = snapshot();
-      if (failed(walkBlock(*forOp.getBody())))
-        return failure();
-      if (failed(checkRepeats(&op, before)))
-        return failure();
+      // The second iteration may free what the first kept (or the
+      // reverse), or start from other devices; with a dynamic trip count
+      // it may not run at all. (Not in a loop, moved buffers get the larger
+      // counts below, and a remark of their own.)
+      bool inLoop = op.getParentOfType<LoopLikeOpInterface>() != nullptr;
+      if (!tripCount && (flagsChanged || (moved && inLoop)) &&
+          upperBoundLoops.insert(&op).second)
+        op.emitRemark() << "peak live bytes are an upper bound: the walk "
+                           "counts a second iteration of this loop, whose "
+                           "owned flags or carried buffers' devices differ "
+                           "from the first's, and it may run only one";
+      // Iterations until one leaves the devices and flags as it found them
+      // (a value passed from one position to another each iteration takes
+      // one iteration per position to settle), or every iteration of a
+      // known trip count.
+      unsigned resources =
+          llvm::count_if(ValueRange(forOp.getRegionIterArgs()).getTypes(),
+                         [](Type type) { return isa<ResourceType>(type); });
+      bool walkedAll = false;
+      // The ways out after each iteration walked; where they come back to
+      // an earlier state (`cycle`), the results may be what any of them
+      // left.
+      SmallVector<Exit> iterationExits = {
+          exitOf(forOp.getResults(), yield.getOperands(), &op)};
+      SmallVector<CarriedState> states = {
+          std::move(initial), carriedState(forOp.getRegionIterArgs(), &op)};
+      bool cycle = false;
+      for (int64_t iteration = 2;; ++iteration) {
+        before = snapshot();
+        if (failed(walkBlock(*forOp.getBody())))
+          return failure();
+        iterationExits.push_back(
+            exitOf(forOp.getResults(), yield.getOperands(), &op));
+        if (tripCount && iteration >= *tripCount) {
+          walkedAll = true;
+          break;
+        }
+        bool movedAgain = carryToOtherDevices(forOp.getRegionIterArgs(),
+                                              yield.getOperands(), &op);
+        bool flagsAgain =
+            carryFlags(forOp.getRegionIterArgs(), yield.getOperands());
+        if (!movedAgain && !flagsAgain)
+          break;
+        CarriedState state = carriedState(forOp.getRegionIterArgs(), &op);
+        cycle = llvm::any_of(states, [&](const CarriedState &earlier) {
+          return sameState(earlier, state);
+        });
+        if (cycle)
+          break;
+        states.push_back(std::move(state));
+        if (iteration > resources + 1)
+          return op.emitRemark()
+                 << "peak live bytes unknown: the devices or owned flags of "
+                    "what 'scf.for' carries still change after "
+                 << iteration << " iterations";
+      }
       // After the loop, its results are where the last iteration made
-      // them. One that may run no iteration leaves them where they came in
-      // instead, as the while path decides; a carried buffer that moved
-      // is a result that moved, as an iteration passes on what it yields.
-      // (After one iteration, not the second: a loop that swaps two
-      // carried buffers leaves each where the other came in after an odd
-      // number.)
-      if (!tripCount) {
-        mergeZeroTripExit(&op, results, start, first, "no iteration");
+      // them. A loop that may run no iteration leaves them where they came
+      // in instead: each device keeps the larger of the two live counts
+      // (an upper bound on both, the run time having one of them), and
+      // each result is on the devices of both, freed on each (so a loop
+      // nested in another leaves the outer iteration what it found).
+      bool mayRunNone = !tripCount;
+      Exit after = exitOf(forOp.getResults(), yield.getOperands(), &op);
+      SmallVector<Exit> exits = {start, after};
+      // (Results owned where iterations ran, lent where none did, hold no
+      // buffer of their own on the way out without: dropLentExits.)
+      if (mayRunNone)
+        dropLentExits(exits,
+                      {startOwned,
+                       exitFlags(forOp.getResults(),
+                                 [&](Value flag) {
+                                   return conditionValue(yield.getOperand(
+                                       cast<OpResult>(flag).getResultNumber()));
+                                 })},
+                      forOp.getResults());
+      for (auto [i, result] : llvm::enumerate(forOp.getResults())) {
+        if (!isa<ResourceType>(result.getType()))
+          continue;
+        Devices devices = deviceOf(yield.getOperand(i), &op);
+        if (mayRunNone)
+          addDevices(devices, exits[0].devices[i]);
+        if (cycle)
+          for (const Exit &exit : iterationExits)
+            addDevices(devices, exit.devices[i]);
+        bytes.deviceOf[result] = devices;
+      }
+      if (!walkedAll && failed(checkRepeats(&op, before)))
+        return failure();
+      if (cycle) {
+        // (Each device keeps the largest count any way out leaves.)
+        if (mayRunNone)
+          iterationExits.insert(iterationExits.begin(), exits[0]);
+        for (const Exit &exit : ArrayRef(iterationExits).drop_back())
+          takeLarger(exit.live, snapshot());
+        mergeExits(iterationExits, forOp.getResults(), &op);
+        if (mayRunNone)
+          remarkZeroTripBound(&op, "no iteration");
         return success();
       }
-      for (auto [result, value] : llvm::zip_equal(results, yield.getOperands()))
-        if (isa<ResourceType>(result.getType()))
-          bytes.deviceOf[result] = deviceOf(value, &op);
+      if (moved && mayRunNone) {
+        takeLarger(start.live, snapshot());
+        mergeExits(exits, forOp.getResults(), &op);
+        remarkZeroTripBound(&op, "no iteration");
+      }
       return success();
     }
     if (auto whileOp = dyn_cast<scf::WhileOp>(op))
@@ -978,6 +769,59 @@ private:
     SmallVector<std::optional<int64_t>> sizes;
   };
 
+  // The owned flag reference counting frees `result`, a region op's
+  // result, under: an i1 result of the same op its dealloca is conditional
+  // on (directly, or and-ed with another). Null if none.
+  static Value flagResultOf(Value result) {
+    for (Operation *user : result.getUsers()) {
+      auto dealloca = dyn_cast<ResourceDeallocaOp>(user);
+      Value condition = dealloca ? dealloca.getCondition() : Value();
+      if (!condition)
+        continue;
+      SmallVector<Value> candidates = {condition};
+      if (auto both = condition.getDefiningOp<arith::AndIOp>())
+        candidates = {both.getLhs(), both.getRhs()};
+      for (Value candidate : candidates)
+        if (candidate.getDefiningOp() == result.getDefiningOp())
+          return candidate;
+    }
+    return {};
+  }
+
+  // The owned flag of each of `results` on one way out of their op, as
+  // `flagOf` gives it (none for a result without one, or where unknown).
+  SmallVector<std::optional<bool>>
+  exitFlags(ValueRange results,
+            function_ref<std::optional<bool>(Value)> flagOf) {
+    SmallVector<std::optional<bool>> owned;
+    for (Value result : results) {
+      Value flag =
+          isa<ResourceType>(result.getType()) ? flagResultOf(result) : Value();
+      owned.push_back(flag ? flagOf(flag) : std::nullopt);
+    }
+    return owned;
+  }
+
+  // Where a flagged result is owned on some ways out of a loop and not on
+  // others (its initial value lent, what the iterations make owned): on a
+  // way out where it is not, the result's value is still its owner's, so
+  // that way holds no buffer of the result's (mergeExits), and the result's
+  // free counts as freeing, as it does where it holds one.
+  void dropLentExits(MutableArrayRef<Exit> exits,
+                     ArrayRef<SmallVector<std::optional<bool>>> owned,
+                     ValueRange results) {
+    for (auto [i, result] : llvm::enumerate(results)) {
+      if (llvm::none_of(owned, [&](const auto &flags) {
+            return flags[i] == std::optional<bool>(true);
+          }))
+        continue;
+      for (auto [exit, flags] : llvm::zip_equal(exits, owned))
+        if (flags[i] == std::optional<bool>(false))
+          exit.devices[i].clear();
+      flags[flagResultOf(result)] = true;
+    }
+  }
+
   Exit exitOf(ValueRange results, ValueRange values, Operation *op) {
     Exit exit{snapshot(), {}, {}};
     for (auto [result, value] : llvm::zip_equal(results, values)) {
@@ -1032,33 +876,6 @@ private:
             llvm::is_contained(bytes.deviceOf[result], name))
           live.live += *size;
     }
-  }
-
-  // After a loop that may leave its results as they were after no
-  // iteration (`none`) or after one (`some`; the live bytes now are those
-  // of its later iterations): each result is on the devices of both. Where
-  // one is not on the same devices either way, each device keeps the larger
-  // of the two live counts (an upper bound on both, the run time having one
-  // of them), the results are freed on each of their devices (so a loop
-  // nested in another leaves the outer iteration what it found), and a
-  // remark says the counts are an upper bound.
-  void mergeZeroTripExit(Operation *loop, ValueRange results, const Exit &none,
-                         const Exit &some, StringRef what) {
-    bool resultsMove = false;
-    for (auto [result, first, later] :
-         llvm::zip_equal(results, none.devices, some.devices)) {
-      if (!isa<ResourceType>(result.getType()))
-        continue;
-      Devices devices = later;
-      addDevices(devices, first);
-      bytes.deviceOf[result] = devices;
-      resultsMove |= !sameDevices(first, later);
-    }
-    if (!resultsMove)
-      return;
-    takeLarger(none.live, snapshot());
-    mergeExits({none, some}, results, loop);
-    remarkZeroTripBound(loop, what);
   }
 
   // Adds to the devices of each buffer branch region op `op` results in
@@ -1151,8 +968,18 @@ private:
         ownership.own(call.getResult(i));
       }
     } else if (auto dealloca = dyn_cast<ResourceDeallocaOp>(op)) {
-      if (!ownership.frees(dealloca))
-        return success();
+      if (Value condition = dealloca.getCondition()) {
+        std::optional<bool> frees = conditionValue(condition);
+        if (!frees && !unknownCondition) {
+          unknownCondition = true;
+          dealloca.emitRemark()
+              << "peak live bytes are an upper bound: the walk cannot tell "
+                 "whether this dealloca frees (its condition depends on a "
+                 "branch it cannot evaluate), and counts it as not freeing";
+        }
+        if (!frees.value_or(false))
+          return success();
+      }
       FailureOr<int64_t> size =
           sizeOf(&op, dealloca.getOperandSize(), evaluator);
       if (failed(size))
@@ -1178,6 +1005,10 @@ private:
   const ModuleDeviceUses &uses;
   Ownership ownership;
   llvm::SmallPtrSet<Operation *, 4> boundRemarked;
+  // The owned flags known where the walk is (see conditionValue).
+  llvm::DenseMap<Value, bool> flags;
+  bool unknownCondition = false;
+  llvm::SmallPtrSet<Operation *, 2> upperBoundLoops;
 };
 
 // One entry of input-shapes: "3x5" -> shape {3, 5}; "" (a rank-0 tensor)

@@ -98,7 +98,12 @@ def ReuseOperandStoragePass
     write, the result is tied to it: the kernel writes in place and no new
     allocation is made. Elementwise kernels read element i before writing
     it, so this is safe even when the operand is read twice. A chain of
-    elementwise ops on dead operands then allocates only once.
+    elementwise ops on dead operands then allocates only once. A value
+    passed uncopied into a carried position of an scf op (a read-only
+    init, a yield) is one storage with that position: a loop that runs no
+    iteration returns its init itself. Its use is then the last only where
+    nothing reads the position's values later (nor at this op, under
+    another name).
 
     A native elementwise dispatch (`stream.async.dispatch.entry` whose
     executable, run by it alone, is one all-parallel `linalg.generic` with
@@ -255,8 +260,33 @@ def AutomaticReferenceCountingPass
     - a position is owned when every value passed into it is owned, not
       owned when none is (an import, a constant, a read-only pass without a
       clone: the values it holds are the passed-in value, and uses of them
-      count as its uses), and with both it is indeterminate, with a remark
-      naming the op and position;
+      count as its uses), and with both (an import, a constant, a captured
+      value or one used again after the op, or lent before to a region op
+      whose result, which may be it, is used there or after, beside new
+      allocations) it
+      carries an i1 owned flag: one more iter_arg and result of an
+      `scf.for`, one more result of an `scf.if` / `scf.index_switch`, one
+      more init, before-region argument and yield operand (a before
+      position) or condition operand, after-region argument and result (an
+      after position) of an `scf.while`, before the timepoints. Each value passed in passes `true` where it
+      hands ownership on, `false` where it is lent, or the flag of the
+      position it comes from; each member is freed by `dealloca if(flag)`
+      (released first under an `scf.if` on the flag where a callee may keep
+      it), and a value lent in lives until the last use of any member. No
+      copy is made;
+    - a value made before an `scf.if` / `scf.index_switch` that a branch
+      yields as its last use is handed to the op's position (the other
+      branches free it at their end) only if no branch yields it at
+      another position or as what an op nested in the branch holds (an
+      inner `scf.if` or loop it was passed into, which may hand it back
+      written in place); otherwise it is lent;
+    - an owned value lent into an inner position, whose member its block's
+      terminator then passes on (a body yielding what an inner loop that
+      read the value made), is passed on under that position's flag where
+      the position holds nothing else unowned: where the flag is clear the
+      member is the value, so the terminator passes `flag or owned` and the
+      value is freed by `dealloca if(owned and flag)` after its last use.
+      Otherwise it stays indeterminate, with a remark on the terminator;
     - deallocations inside a body are joined into the "everything done"
       timepoint it passes on, so the function's final await covers them.
 
@@ -272,7 +302,9 @@ def AutomaticReferenceCountingPass
     routing them to the device and queue that allocated them. Before a
     function returns it awaits all its deallocations.
   }];
-  let dependentDialects = ["::ferry::stream::StreamDialect"];
+  let dependentDialects = ["::ferry::stream::StreamDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def ReuseAllocationsPass : Pass<"stream-reuse-allocations", "mlir::ModuleOp"> {
@@ -357,13 +389,34 @@ def EstimatePeakMemoryPass
     yield there); an `scf.while` counts its before region and then its
     after region once each (the before region runs at least once, the
     after region maybe never; a condition the walk evaluates to false
-    leaves the after region out). A carried value's size is the size of the
+    leaves the after region out; its owned flags pass from the inits and
+    the after region's yield to the before region, and from the condition
+    to the after region and the results). A carried value's size is the size of the
     value passed in (`stream.resource.size` of it evaluates to that).
     Sizes are evaluated through the index values regions carry: a dim an
     `scf.if` chose (or the `arith.select` it folds to) is the chosen one
     where the condition is known (`arith.cmpi` of known values), else the
     larger; a dim a loop carries is known when every value passed into
-    its position is the same.
+    its position is the same (also where one depends on the position
+    itself, as a select between the carried dim and the initial one).
+
+    An owned flag reference counting carries beside a position (a
+    `dealloca if(%flag)`) is evaluated where the walk is: constants, a
+    loop's i1 iter_arg per iteration, what the last iteration or the
+    branch taken yielded (or every branch, where they agree), and flags
+    and-ed or or-ed together where one side decides or both are known. A
+    loop whose
+    first iteration changes a flag (or moves a carried buffer to another
+    device) is walked again from what it yielded until an iteration leaves
+    the flags and devices as it found them (a position fed another's
+    previous value settles an iteration later; at most the trip count
+    where known), and that one must repeat; with a dynamic trip count the second
+    may not run, so the peak is an upper bound, said in a remark (a trip
+    count of 1 walks once), as for a loop nested in another whose carried
+    buffer moves to another device. A flag the walk cannot evaluate (an `scf.if`
+    on an unknown condition chose it) counts its free as not freeing: an
+    upper bound, said in a remark. A release of a carried value is counted
+    as its one owner's (its root is only the position's first value).
 
     When the module declares several devices, one more remark per device
     (in declaration order) gives that device's own walk, as each device's

@@ -203,3 +203,83 @@ func.func @scalar_poison(%a: tensor<4xi32>) -> (tensor<4xi32>, i32) {
   %p = ub.poison : i32
   return %a, %p : tensor<4xi32>, i32
 }
+
+// -----
+
+// A function a caller in the module calls returns a loop's result, which is
+// its argument where the loop runs no iteration: the caller takes ownership
+// of each result, so the result is copied (once, after the loop). The
+// public caller returning its own argument's loop result needs no copy.
+// CHECK-LABEL: func.func private @returns_carried_argument(
+// CHECK: %[[R:.+]] = scf.for
+// CHECK: %[[C:.+]] = stream.async.transfer %[[R]]
+// CHECK: stream.tensor.export %[[C]]
+// CHECK-LABEL: func.func @calls_it(
+// CHECK: %[[R2:.+]] = scf.for
+// CHECK-NOT: stream.async.transfer
+// CHECK: stream.tensor.export %[[R2]]
+func.func private @returns_carried_argument(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (tensor<4xi32>) {
+    %y = arith.addi %acc, %acc : tensor<4xi32>
+    scf.yield %y : tensor<4xi32>
+  }
+  return %r : tensor<4xi32>
+}
+func.func @calls_it(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = call @returns_carried_argument(%a, %n) : (tensor<4xi32>, index) -> tensor<4xi32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (tensor<4xi32>) {
+    %y = arith.addi %acc, %b : tensor<4xi32>
+    scf.yield %y : tensor<4xi32>
+  }
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+// A loop whose result may be a value the function still uses after it (it
+// is also the loop's initial value and read again): the result is copied,
+// so the caller does not get storage the function frees.
+// CHECK-LABEL: func.func @returns_carried_used_again(
+// CHECK: %[[X:.+]] = stream.async.dispatch
+// CHECK: %[[R:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[X]])
+// CHECK: stream.async.dispatch.entry {{.+}} push_constants() (%[[X]], %[[X]],
+// CHECK: %[[C:.+]] = stream.async.transfer %[[R]]
+// CHECK: stream.tensor.export %[[C]]
+func.func @returns_carried_used_again(%a: tensor<4xi32>, %n: index) -> (tensor<4xi32>, tensor<4xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = arith.addi %a, %a : tensor<4xi32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<4xi32>) {
+    %y = arith.addi %acc, %acc : tensor<4xi32>
+    scf.yield %y : tensor<4xi32>
+  }
+  %z = arith.muli %x, %x : tensor<4xi32>
+  return %r, %z : tensor<4xi32>, tensor<4xi32>
+}
+
+// -----
+
+// A loop's result that may be another result of the function (no
+// iteration leaves it the initial value, which is returned too): the same
+// storage would go back twice, so the loop's result is copied (random test
+// seed 16: "the buffer was already deallocated").
+// CHECK-LABEL: func.func @returns_carried_twice(
+// CHECK: %[[X:.+]] = stream.async.dispatch.entry
+// CHECK: %[[R:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[X]])
+// CHECK: %[[C:.+]] = stream.async.transfer %[[R]]
+// CHECK: stream.tensor.export %[[C]]
+// CHECK: stream.tensor.export %[[X]]
+func.func @returns_carried_twice(%a: tensor<4xi32>, %n: index) -> (tensor<4xi32>, tensor<4xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = arith.addi %a, %a : tensor<4xi32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<4xi32>) {
+    %y = arith.addi %acc, %acc : tensor<4xi32>
+    scf.yield %y : tensor<4xi32>
+  }
+  return %r, %x : tensor<4xi32>, tensor<4xi32>
+}
