@@ -424,6 +424,64 @@ private:
     return changed;
   }
 
+  // What `value`, which an scf.while's condition `go` passes on, is when
+  // `go` is `goesOn`: where `value` is a result of an scf.if that `go`
+  // decides, what the branch that runs then yields. (A loop lifted from
+  // blocks tests its exit in an scf.if and goes on under that test negated,
+  // or under a constant each branch yields: the flag its body yields is
+  // the one that goes on.)
+  static Value onWay(Value value, Value go, bool goesOn) {
+    auto ifOp = value.getDefiningOp<scf::IfOp>();
+    if (!ifOp || ifOp.getElseRegion().empty())
+      return value;
+    std::optional<bool> thenRuns = thenRunsWhen(ifOp, go, goesOn);
+    if (!thenRuns)
+      return value;
+    Block *block = *thenRuns ? ifOp.thenBlock() : ifOp.elseBlock();
+    return block->getTerminator()->getOperand(
+        cast<OpResult>(value).getResultNumber());
+  }
+
+  // Whether the then branch of `ifOp` ran where i1 `go` is `goesOn`: `go`
+  // is its condition, the condition's inverse comparison or negation (an
+  // xori with true), or (truncated) a result of `ifOp` that one branch
+  // yields the other value as a constant. None where `go` does not decide
+  // it.
+  static std::optional<bool> thenRunsWhen(scf::IfOp ifOp, Value go,
+                                          bool goesOn) {
+    Value test = ifOp.getCondition();
+    if (go == test)
+      return goesOn;
+    auto a = go.getDefiningOp<arith::CmpIOp>();
+    auto b = test.getDefiningOp<arith::CmpIOp>();
+    if (a && b && a.getLhs() == b.getLhs() && a.getRhs() == b.getRhs() &&
+        a.getPredicate() == arith::invertPredicate(b.getPredicate()))
+      return !goesOn;
+    if (auto negated = go.getDefiningOp<arith::XOrIOp>())
+      for (auto [x, y] : {std::pair(negated.getLhs(), negated.getRhs()),
+                          std::pair(negated.getRhs(), negated.getLhs())})
+        if (x == test && matchPattern(y, m_One()))
+          return !goesOn;
+    if (auto trunc = go.getDefiningOp<arith::TruncIOp>())
+      go = trunc.getIn();
+    auto result = dyn_cast<OpResult>(go);
+    if (!result || result.getOwner() != ifOp)
+      return std::nullopt;
+    // A branch yielding the other value (as i1: the low bit, as the
+    // truncation keeps it) did not run.
+    unsigned number = result.getResultNumber();
+    auto contradicts = [&](scf::YieldOp yield) {
+      APInt constant;
+      return matchPattern(yield.getOperand(number), m_ConstantInt(&constant)) &&
+             constant[0] != goesOn;
+    };
+    bool notThen = contradicts(ifOp.thenYield());
+    bool notElse = contradicts(ifOp.elseYield());
+    if (notThen == notElse)
+      return std::nullopt;
+    return notElse;
+  }
+
   void forgetCarried(ValueRange args) {
     for (Value arg : args)
       bytes.deviceOf.erase(arg);
@@ -478,8 +536,13 @@ private:
     auto walkBefore = [&]() -> LogicalResult {
       if (failed(walkBlock(beforeBlock)))
         return failure();
-      carryFlags(afterArgs, condition.getArgs());
-      carryFlags(results, condition.getArgs());
+      SmallVector<Value> goesOn, leaves;
+      for (Value value : condition.getArgs()) {
+        goesOn.push_back(onWay(value, condition.getCondition(), true));
+        leaves.push_back(onWay(value, condition.getCondition(), false));
+      }
+      carryFlags(afterArgs, goesOn);
+      carryFlags(results, leaves);
       for (auto [arg, value] : llvm::zip_equal(afterArgs, condition.getArgs()))
         if (isa<ResourceType>(arg.getType()))
           if (Devices devices = knownDevices(value); !devices.empty())
