@@ -111,15 +111,7 @@ class CfBlockSteps:
             stop = either
         self.emit(f"cf.cond_br {stop}, {self.cf_target(exit_, acc_names, types)}, ^{body}")
         self.label(body, [])
-        self.indices.append(i)
-        if scalar_acc:
-            self.scalars.append((scalar_acc, scalar_init[1]))
-        before = len(self.values)
-        self.region_steps(self.rng.randint(1, 4))
-        out = self.yield_values([v.dtype for v in inits], self.values[before:], carried)
-        names = [v.name for v in out]
-        if scalar_acc:
-            names.append(self.binary(self.scalars, scalar_init[1]))
+        out, names = self.loop_body(i, inits, carried, scalar_acc, scalar_init)
         next_i = self.gen.fresh("i")
         self.emit(f"{next_i} = arith.addi {i}, {one} : index")
         back = self.cf_target(header, [next_i] + names, ["index"] + types)

@@ -1114,6 +1114,22 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, CfBlockSteps, Body):
             inits.append(value)
         return inits
 
+    def loop_body(self, i, inits, carried, scalar_acc, scalar_init):
+        """A counted loop's body (scf.for or blocks) with induction variable
+        `i`: a few steps on the `carried` values (the iteration's `inits`)
+        and on values from outside. Returns what it passes on, as values
+        and as names (the scalar accumulator's next value last)."""
+        self.indices.append(i)
+        if scalar_acc:
+            self.scalars.append((scalar_acc, scalar_init[1]))
+        before = len(self.values)
+        self.region_steps(self.rng.randint(1, 4))
+        out = self.yield_values([v.dtype for v in inits], self.values[before:], carried)
+        names = [v.name for v in out]
+        if scalar_acc:
+            names.append(self.binary(self.scalars, scalar_init[1]))
+        return out, names
+
     def op_loop(self):
         """scf.for carrying 1-2 tensors (and maybe a scalar), its body a few
         steps on them and on values from outside, written in place only
@@ -1151,15 +1167,7 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, CfBlockSteps, Body):
                   f"iter_args({', '.join(iter_args)}) -> ({', '.join(types)}) {{")
         saved = self.enter(frozen=True)
         self.values += carried
-        self.indices.append(i)
-        if scalar_acc:
-            self.scalars.append((scalar_acc, scalar_init[1]))
-        before = len(self.values)
-        self.region_steps(self.rng.randint(1, 4))
-        out = self.yield_values([v.dtype for v in inits], self.values[before:], carried)
-        names = [v.name for v in out]
-        if scalar_acc:
-            names.append(self.binary(self.scalars, scalar_init[1]))
+        out, names = self.loop_body(i, inits, carried, scalar_acc, scalar_init)
         self.emit(f"scf.yield {', '.join(names)} : {', '.join(types)}")
         self.leave(saved)
         self.emit("}")
