@@ -627,12 +627,14 @@ void rewriteNchwTiles(RewriterBase &rewriter, func::FuncOp body) {
       return rewriter.getIndexAttr(value);
     };
     // The input row's columns ow * stride (ow < columns), as a 1-D view.
+    // (One column reads one element: its step is 1, since a view of size
+    // 1 has the unit stride its inferred type gives it.)
     Value input = op.getDpsInputOperand(0)->get();
     SmallVector<OpFoldResult> zeros(4, index(0));
     SmallVector<OpFoldResult> sizes{index(1), index(1), index(1),
                                     index(columns)};
     SmallVector<OpFoldResult> steps{index(1), index(1), index(1),
-                                    index(stride)};
+                                    index(columns == 1 ? 1 : stride)};
     auto rowType = memref::SubViewOp::inferRankReducedResultType(
         {columns}, cast<MemRefType>(input.getType()), zeros, sizes, steps);
     Value row = memref::SubViewOp::create(rewriter, loc, rowType, input, zeros,
