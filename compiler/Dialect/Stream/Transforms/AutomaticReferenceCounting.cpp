@@ -565,10 +565,11 @@ private:
 
   // The branch region op (`scf.if`, `scf.index_switch`) one of whose branches
   // `use` (its yield) hands out a value made before the op, as its last use:
-  // nothing after the op uses the value, and no branch hands it out at another
-  // position, directly or as what an op nested in a branch holds. The
-  // position then owns it, and the branches that do not hand it out free it.
-  // Null for any other use.
+  // nothing after the op uses the value, `use`'s branch hands it out at no
+  // other position, and no branch hands it out as what an op nested in it
+  // holds. Other branches may hand it out too, each at a position of its
+  // own. The position then owns it, and the branches that do not hand it
+  // out free it. Null for any other use.
   Operation *handingOutOp(OpOperand &use) {
     auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
     Operation *op = yield ? yield->getParentOp() : nullptr;
@@ -583,9 +584,10 @@ private:
     return op;
   }
 
-  // Whether a branch of `op` yields `value` other than by `except` or at
-  // its position (where that branch hands it out too): at another position,
-  // or as what an op nested in a branch holds that `value` was passed into
+  // Whether a branch of `op` yields `value` other than by `except` or by
+  // another branch's terminator (where that branch hands it out too): at
+  // another position of `except`'s branch, or as what an op nested in a
+  // branch holds that `value` was passed into
   // (an inner scf.if or loop that may hand back the captured value, written
   // in place), or under another name (aliasesThrough). A branch that seems
   // to yield something else may yield the value then, so it must not free
@@ -598,8 +600,10 @@ private:
         continue;
       if (user->getParentOp() == op &&
           user->hasTrait<OpTrait::IsTerminator>()) {
+        // Another branch may hand it out at any position (it is owned
+        // there too); the same branch only once.
         if (storageOf(value) != storageOf(except.get()) ||
-            use.getOperandNumber() != except.getOperandNumber())
+            user == except.getOwner())
           return true;
         continue;
       }

@@ -502,3 +502,42 @@ func.func @switch_yielded_and_handed_out(%sel: index, %s: index) {
   %u = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%rt) (%r, %r, %r) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
   return
 }
+
+// -----
+
+// A value made before an scf.if that each branch yields as its last use, at
+// a different position in each (a lifted cf loop moving one accumulator into
+// another's place), is handed out by both: no branch frees it and nothing is
+// indeterminate. A value only the then branch yields is freed in the else
+// branch.
+// CHECK-LABEL: func.func @if_hands_out_at_different_positions
+// CHECK: %[[A:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[B:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[IF:.+]]:4 = scf.if
+// CHECK-NOT: stream.resource.dealloca
+// CHECK: scf.yield %[[A]], %[[B]],
+// CHECK: } else {
+// CHECK: %[[N:.+]], %{{.+}} = stream.resource.alloca
+// CHECK-NOT: dealloca {{.*}}%[[B]]
+// CHECK: stream.resource.dealloca origin await(%{{.+}}) %[[A]] :
+// CHECK-NOT: dealloca {{.*}}%[[B]]
+// CHECK: scf.yield %[[B]], %[[N]],
+// CHECK-DAG: stream.resource.dealloca origin {{.*}}%[[IF]]#0 :
+// CHECK-DAG: stream.resource.dealloca origin {{.*}}%[[IF]]#1 :
+// CHECK-NOT: indeterminate
+func.func @if_hands_out_at_different_positions(%cond: i1, %s: index) {
+  %c4 = arith.constant 4 : index
+  %a, %at = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %b, %bt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+  %r:4 = scf.if %cond -> (!stream.resource<transient>, !stream.resource<transient>, !stream.timepoint, !stream.timepoint) {
+    %j = stream.timepoint.join max(%at, %bt) => !stream.timepoint
+    scf.yield %a, %b, %j, %j : !stream.resource<transient>, !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  } else {
+    %n, %nt = stream.resource.alloca uninitialized : !stream.resource<transient>{%s} => !stream.timepoint
+    %w = stream.timepoint.join max(%bt, %nt) => !stream.timepoint
+    %d = stream.cmd.dispatch kernel("mul") type(i32) count(%c4) await(%w) (%b, %b, %n) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+    scf.yield %b, %n, %d, %d : !stream.resource<transient>, !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+  }
+  %u = stream.cmd.dispatch kernel("add") type(i32) count(%c4) await(%r#2) (%r#0, %r#1, %r#1) : (!stream.resource<transient>{%s}, !stream.resource<transient>{%s}, !stream.resource<transient>{%s}) => !stream.timepoint
+  return
+}
