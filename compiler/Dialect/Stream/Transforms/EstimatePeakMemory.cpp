@@ -343,6 +343,18 @@ private:
              return sameDevices(x.first, y.first) && x.second == y.second;
            });
   }
+  // Whether the next iteration of `loop` starts where one in `states` did
+  // (every way on was seen); else adds its state to `states`.
+  bool repeatsEarlier(SmallVector<CarriedState> &states, ValueRange args,
+                      Operation *loop) {
+    CarriedState state = carriedState(args, loop);
+    if (llvm::any_of(states, [&](const CarriedState &earlier) {
+          return sameState(earlier, state);
+        }))
+      return true;
+    states.push_back(std::move(state));
+    return false;
+  }
 
   // The value of a dealloca's condition where the walk is: the release of
   // the last owner, or an owned flag reference counting carries beside a
@@ -575,13 +587,8 @@ private:
       bool flagsChanged = carryFlags(args, whileOp.getYieldOp().getOperands());
       if (!moved && !flagsChanged)
         break;
-      // (Back where an earlier iteration started: every way out was seen.)
-      CarriedState state = carriedState(args, op);
-      if (llvm::any_of(states, [&](const CarriedState &earlier) {
-            return sameState(earlier, state);
-          }))
+      if (repeatsEarlier(states, args, op))
         break;
-      states.push_back(std::move(state));
       if (iteration > resources + 1)
         return op->emitRemark()
                << "peak live bytes unknown: the devices or owned flags of "
@@ -589,8 +596,8 @@ private:
                << iteration << " iterations";
       if (flagsChanged && upperBoundLoops.insert(op).second)
         op->emitRemark() << "peak live bytes are an upper bound: the walk "
-                            "counts a second iteration of this loop, whose "
-                            "owned flags differ from the first's, and it may "
+                            "counts iterations after the first, whose owned "
+                            "flags differ from the first's, and the loop may "
                             "run only one";
       before = snapshot();
       if (failed(walkBefore()) || failed(walkBlock(afterBlock)))
@@ -673,9 +680,9 @@ private:
       if (!tripCount && (flagsChanged || (moved && inLoop)) &&
           upperBoundLoops.insert(&op).second)
         op.emitRemark() << "peak live bytes are an upper bound: the walk "
-                           "counts a second iteration of this loop, whose "
-                           "owned flags or carried buffers' devices differ "
-                           "from the first's, and it may run only one";
+                           "counts iterations after the first, whose owned "
+                           "flags or carried buffers' devices differ from "
+                           "the first's, and the loop may run only one";
       // Iterations until one leaves the devices and flags as it found them
       // (a value passed from one position to another each iteration takes
       // one iteration per position to settle), or every iteration of a
@@ -708,13 +715,8 @@ private:
             carryFlags(forOp.getRegionIterArgs(), yield.getOperands());
         if (!movedAgain && !flagsAgain)
           break;
-        CarriedState state = carriedState(forOp.getRegionIterArgs(), &op);
-        cycle = llvm::any_of(states, [&](const CarriedState &earlier) {
-          return sameState(earlier, state);
-        });
-        if (cycle)
+        if ((cycle = repeatsEarlier(states, forOp.getRegionIterArgs(), &op)))
           break;
-        states.push_back(std::move(state));
         if (iteration > resources + 1)
           return op.emitRemark()
                  << "peak live bytes unknown: the devices or owned flags of "

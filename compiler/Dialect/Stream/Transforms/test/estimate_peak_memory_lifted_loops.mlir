@@ -18,7 +18,7 @@
 // -----
 
 // Goes on under its test a comparison of the same operands with the inverse predicate.
-// CHECK-LABEL: remark: peak live bytes are an upper bound: the walk counts a second iteration of this loop
+// CHECK-LABEL: remark: peak live bytes are an upper bound: the walk counts iterations after the first
 // CHECK-NOT: unknown
 // CHECK: remark: peak live bytes: 48 (inputs 0, allocated 48)
 func.func @negated_compare(%n: index) {
@@ -55,7 +55,7 @@ func.func @negated_compare(%n: index) {
 // -----
 
 // Goes on under its test the exit test xor-ed with true.
-// CHECK-LABEL: remark: peak live bytes are an upper bound: the walk counts a second iteration of this loop
+// CHECK-LABEL: remark: peak live bytes are an upper bound: the walk counts iterations after the first
 // CHECK-NOT: unknown
 // CHECK: remark: peak live bytes: 48 (inputs 0, allocated 48)
 func.func @negated_xori(%n: index) {
@@ -93,7 +93,7 @@ func.func @negated_xori(%n: index) {
 // -----
 
 // Goes on under its test a flag the branches yield: a constant 0 on the exit branch, a value the body computes on the other (an exit in the middle of the body), so only the body's branch goes on.
-// CHECK-LABEL: remark: peak live bytes are an upper bound: the walk counts a second iteration of this loop
+// CHECK-LABEL: remark: peak live bytes are an upper bound: the walk counts iterations after the first
 // CHECK-NOT: unknown
 // CHECK: remark: peak live bytes: 48 (inputs 0, allocated 48)
 func.func @flag_from_branches(%n: index) {

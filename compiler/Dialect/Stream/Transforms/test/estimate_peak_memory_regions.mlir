@@ -356,7 +356,7 @@ func.func @flagged_loop_kept(%v: !hal.buffer_view) {
 // input and the new value. Run a dynamic number of times: the walk counts
 // the second iteration's peak too, which may not run, and says so.
 // CHECK-LABEL: remark: peak live bytes: 32 (inputs 16, allocated 16)
-// CHECK: remark: peak live bytes are an upper bound: the walk counts a second iteration of this loop, whose owned flags or carried buffers' devices differ from the first's, and it may run only one
+// CHECK: remark: peak live bytes are an upper bound: the walk counts iterations after the first, whose owned flags or carried buffers' devices differ from the first's, and the loop may run only one
 // CHECK: remark: peak live bytes: 48 (inputs 16, allocated 32)
 func.func @flagged_loop_once(%v: !hal.buffer_view) {
   %c0 = arith.constant 0 : index
@@ -398,7 +398,7 @@ func.func @flagged_loop_dynamic(%v: !hal.buffer_view, %n: index) {
 // counts a second iteration from @a, which may not run, so its peak is an
 // upper bound, said in a remark (random test seed 266: the run peaked 32
 // bytes below a walk that claimed to be exact).
-// CHECK: remark: peak live bytes are an upper bound: the walk counts a second iteration of this loop, whose owned flags or carried buffers' devices differ from the first's, and it may run only one
+// CHECK: remark: peak live bytes are an upper bound: the walk counts iterations after the first, whose owned flags or carried buffers' devices differ from the first's, and the loop may run only one
 module {
   hal.device.global @a = #hal.device.target<"local", {}>
   hal.device.global @b = #hal.device.target<"local", {}>

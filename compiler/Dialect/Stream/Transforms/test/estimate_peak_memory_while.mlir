@@ -230,7 +230,7 @@ func.func @accumulates(%n: i16) {
 // loop may stop after one), and that one repeats; the result is freed
 // after the loop where its flag is set. Peak: the input, the previous
 // iteration's value and the new one.
-// CHECK-LABEL: remark: peak live bytes are an upper bound: the walk counts a second iteration of this loop, whose owned flags differ from the first's, and it may run only one
+// CHECK-LABEL: remark: peak live bytes are an upper bound: the walk counts iterations after the first, whose owned flags differ from the first's, and the loop may run only one
 // CHECK: remark: peak live bytes: 48 (inputs 16, allocated 32)
 func.func @flagged_while(%v: !hal.buffer_view) {
   %c0 = arith.constant 0 : index
