@@ -148,7 +148,7 @@ FEATURES = {
                                            "programs"),
     "strided_slices": (True, "with slices, stride 2"),
     "loop_insert_slice": (True, "scf.for inserting tiles into the tensor it carries"),
-    "cf_tensor_blocks": (True, "with tensor_regions, some loops and branches of @main written "
+    "cf_tensor_blocks": (False, "with tensor_regions, some loops and branches of @main written "
                                 "as cf blocks carrying tensors (lifted to scf by the import)"),
 }
 

@@ -995,7 +995,7 @@ private:
   }
 
   void analyze(Ownership &ownership) {
-    bool exported = false, mayBeKept = false;
+    bool exported = false, mayBeKept = false, retained = false;
     HandOff handOff;
     handOff.root = ownership.resource;
     followed.clear();
@@ -1027,11 +1027,15 @@ private:
             mayBeKept |= mayKeepArguments(call);
           // A retain makes another owner, who will release that share: the
           // program may give up only its own.
-          mayBeKept |= isa<ResourceRetainOp>(user);
+          retained |= isa<ResourceRetainOp>(user);
         });
+    mayBeKept |= retained;
+    // (A callee that may keep the resource holds a reference, not an owner:
+    // the root may still be passed on under the flag, as it may be passed
+    // on directly.)
     if (isFollowed && handOff.escape &&
         (handOff.escapesTwice || handOff.passedOn || handOff.branchOp ||
-         exported || mayBeKept)) {
+         exported || retained)) {
       handOff.escape->getOwner()->emitRemark()
           << "resource passed on by '" << handOff.escape->getOwner()->getName()
           << "' is indeterminate: it may be what a position it was lent to "
