@@ -84,7 +84,12 @@ def ElideAsyncCopiesPass : Pass<"stream-elide-async-copies", "mlir::ModuleOp"> {
     branches that does not define the value anew) always does. A pass into
     a carried position only reads when everything the position holds is
     only read.
-    Runs to a fixed point, as one elision can enable another.
+    Runs to a fixed point, as one elision can enable another. Copies inside
+    more loops are tried first, since one elision can also keep another:
+    copy-on-write copies a loop's init still read after the loop on entry
+    and the iter_arg the body writes in the body; the body's copy goes (the
+    init's copy makes the position the loop's own) and the init's stays,
+    one copy rather than one per iteration.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }

@@ -199,14 +199,29 @@ func.func @cf_loop_insert_slice(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -
 
 // The same, the accumulator's initial value read again after the loop: the
 // write in the loop may reach it (on the first iteration), so it keeps a
-// copy (made in the loop, as for a loop written as scf.for).
+// copy, made once before the loop (as for a loop written as scf.for), not
+// in the loop every iteration; each iteration updates the copy in place
+// (ASYNC), which the loop owns: no owned flag, nothing made or freed in
+// the loop (CMD).
 // ASYNC-LABEL: func.func @cf_loop_read_after(
 // ASYNC: %[[INIT:.+]] = stream.async.dispatch.entry
-// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %[[INIT]])
+// ASYNC-NEXT: %[[COPY:.+]] = stream.async.clone %[[INIT]]
+// ASYNC-NEXT: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %[[COPY]])
+// ASYNC-NOT: stream.async.clone
 // ASYNC: } else {
-// ASYNC-NEXT: %[[COPY:.+]] = stream.async.clone %[[ACC]]
-// ASYNC-NEXT: stream.async.update %{{.+}}, %[[COPY]][
+// ASYNC-NEXT: stream.async.update %{{.+}}, %[[ACC]][
+// ASYNC-NOT: stream.async.clone
 // ASYNC: stream.resource.load %[[INIT]]
+// CMD-LABEL: func.func @cf_loop_read_after(
+// CMD: stream.cmd.copy
+// CMD-NEXT: stream.timepoint.immediate
+// CMD-NEXT: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[A:[^ ]+]] = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}) : (i32, !stream.resource<transient>, !stream.timepoint, !stream.timepoint)
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: stream.cmd.copy %{{.+}}, %[[A]][
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: } do {
 func.func @cf_loop_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -> (i32, i32) {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
