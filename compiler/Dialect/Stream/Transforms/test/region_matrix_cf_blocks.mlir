@@ -246,7 +246,8 @@ func.func @cf_loop_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -> 
 // Two paths, one writing a value made before the branch in place (an
 // insert_slice), the other reading it: nothing after the join reads the
 // value, so no copy; the joined value, read on the host, is freed after
-// that read.
+// that read. (Both paths write the value's storage: the joined value is
+// that storage, freed after the branch is done.)
 // ASYNC-LABEL: func.func @cf_diamond_one_branch(
 // ASYNC: %[[CAP:.+]] = stream.async.dispatch.entry
 // ASYNC-NOT: stream.async.clone
@@ -254,10 +255,11 @@ func.func @cf_loop_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -> 
 // ASYNC-NOT: stream.async.clone
 // ASYNC: return
 // CMD-LABEL: func.func @cf_diamond_one_branch(
+// CMD: %[[CAP:.+]], %{{.+}} = stream.resource.alloca uninitialized :
 // CMD: %[[IF:.+]]:3 = scf.if
 // CMD: stream.resource.load
-// CMD-NEXT: stream.resource.size %[[IF]]#0
-// CMD-NEXT: stream.resource.dealloca origin await(%[[IF]]#1) %[[IF]]#0 :
+// CMD-NEXT: stream.timepoint.join max(%{{.+}}, %[[IF]]#2,
+// CMD-NEXT: stream.resource.dealloca origin await(%{{.+}}) %[[CAP]] :
 func.func @cf_diamond_one_branch(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -> i32 {
   %c0 = arith.constant 0 : index
   %cap = arith.addi %x, %x : tensor<8xi32>
@@ -302,7 +304,8 @@ func.func @cf_diamond_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -
 // -----
 
 // Both paths write the value in place (two insert_slices): no copy in
-// either; the joined value is freed after its host read.
+// either; the joined value (the value's storage) is freed after its host
+// read.
 // ASYNC-LABEL: func.func @cf_diamond_both(
 // ASYNC: %[[CAP:.+]] = stream.async.dispatch.entry
 // ASYNC-NOT: stream.async.clone
@@ -312,10 +315,11 @@ func.func @cf_diamond_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -
 // ASYNC-NOT: stream.async.clone
 // ASYNC: return
 // CMD-LABEL: func.func @cf_diamond_both(
+// CMD: %[[CAP:.+]], %{{.+}} = stream.resource.alloca uninitialized :
 // CMD: %[[IF:.+]]:3 = scf.if
 // CMD: stream.resource.load
-// CMD-NEXT: stream.resource.size %[[IF]]#0
-// CMD-NEXT: stream.resource.dealloca origin await(%[[IF]]#1) %[[IF]]#0 :
+// CMD-NEXT: stream.timepoint.join max(%{{.+}}, %[[IF]]#2,
+// CMD-NEXT: stream.resource.dealloca origin await(%{{.+}}) %[[CAP]] :
 func.func @cf_diamond_both(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -> i32 {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -367,4 +371,56 @@ func.func @cf_diamond_local(%x: tensor<4xi32>, %c: i1) -> i32 {
   cf.br ^join(%zero : i32)
 ^join(%r: i32):
   return %r : i32
+}
+
+// -----
+
+// A loop of blocks whose body branches, each path updating the accumulator
+// in place (an elementwise add or multiply into it): no copy and no
+// allocation in the loop (ASYNC). Both branches of the inner if yield the
+// accumulator's storage, so allocation scheduling makes the if's result
+// that storage: the condition passes the accumulator the iteration
+// received, owned by the loop throughout (no owned flag, no indeterminate
+// value), and the loop's result is freed after its host read (CMD).
+// ASYNC-LABEL: func.func @cf_loop_branches_in_place(
+// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}})
+// ASYNC-NOT: stream.async.alloca
+// ASYNC-NOT: stream.async.clone
+// ASYNC: stream.async.dispatch.entry {{.+}} -> %[[ACC]]{
+// ASYNC-NOT: stream.async.alloca
+// ASYNC: stream.async.dispatch.entry {{.+}} -> %[[ACC]]{
+// ASYNC-NOT: stream.async.alloca
+// ASYNC-NOT: stream.async.clone
+// ASYNC: return
+// CMD-LABEL: func.func @cf_loop_branches_in_place(
+// CMD: %[[W:.+]]:4 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[A:[^ ]+]] = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}) : (i32, !stream.resource<transient>, !stream.timepoint, !stream.timepoint)
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: scf.condition(%{{.+}}) %{{.+}}, %[[A]], %{{.+}}, %{{.+}} :
+// CMD: } do {
+// CMD-NOT: stream.resource.dealloca
+// CMD: stream.resource.load
+// CMD-NEXT: stream.resource.size %[[W]]#1
+// CMD-NEXT: stream.resource.dealloca origin await(%[[W]]#2) %[[W]]#1 :
+func.func @cf_loop_branches_in_place(%x: tensor<8xi32>, %n: i32, %c: i1) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %init = arith.addi %x, %x : tensor<8xi32>
+  cf.br ^head(%zero, %init : i32, tensor<8xi32>)
+^head(%i: i32, %acc: tensor<8xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %i1 = arith.addi %i, %one : i32
+  cf.cond_br %c, ^a, ^b
+^a:
+  %ya = arith.addi %acc, %x : tensor<8xi32>
+  cf.br ^head(%i1, %ya : i32, tensor<8xi32>)
+^b:
+  %yb = arith.muli %acc, %x : tensor<8xi32>
+  cf.br ^head(%i1, %yb : i32, tensor<8xi32>)
+^exit:
+  %v = tensor.extract %acc[%c0] : tensor<8xi32>
+  return %v : i32
 }
