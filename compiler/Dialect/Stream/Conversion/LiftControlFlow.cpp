@@ -195,14 +195,19 @@ static bool isDeadAfterArgument(scf::WhileOp loop, unsigned index) {
 // on every leaf where both matter are merged: a new result of the flag's
 // tree yields on each leaf the value that matters there, every merged
 // position passes it, and the users of their results and after-region
-// arguments read the first. Then the old accumulator is read only on the exit's
-// path, the body's write is its last use on the other, and the leftover
-// positions are dead (dropDeadPositions removes them). On an exit where no
-// position of the group matters, the group passes what it goes on with if
-// that is in scope there (an exit in the middle of the body), else the
-// before-region argument it goes on in (an exit before the body), rather
-// than a poison the import would allocate; that also makes a value passed
-// on unchanged read the same on every leaf, so the loop stops carrying it.
+// arguments read the first. Then the old accumulator is read only on the
+// exit's path, the body's write is its last use on the other, and the
+// leftover positions are dead (dropDeadPositions removes them). A position
+// of another variable joins a group too where neither passes a value the
+// iteration received (so no old value leaves in another variable's
+// position): an exit's new value in the body, which the body may write in
+// place to make the next accumulator, with an accumulator no exit reads.
+// On an exit where no position of the group matters, the group passes what
+// it goes on with if that is in scope there (an exit in the middle of the
+// body), else the before-region argument it goes on in (an exit before the
+// body), rather than a poison the import would allocate; that also makes a
+// value passed on unchanged read the same on every leaf, so the loop stops
+// carrying it.
 //
 // Sound for any `scf.while`: only the flag's tree is assumed, each leaf's
 // flag a constant (a flag decided otherwise leaves the loop as it is), and
@@ -281,7 +286,32 @@ static void carryExitValues(scf::WhileOp loop) {
                  [&](Value mine) { return holds(group.values, mine); }) ||
              holds(group.values, carriedIn) || holds(values, group.carriedIn);
     };
+    // Else a group it agrees with where neither passes a value the loop
+    // received (a before-region argument, which would then leave in
+    // another variable's position) and at most one goes on in a position
+    // of its own: an exit's new value, not carried, joins a carried value
+    // the exits never read, rather than each passing a poison (an
+    // allocation) where only the other matters.
+    auto received = [&](ArrayRef<Value> values) {
+      return llvm::any_of(values, [&](Value value) {
+        auto argument = dyn_cast_or_null<BlockArgument>(value);
+        return argument && argument.getOwner() == loop.getBeforeBody();
+      });
+    };
+    auto fitsUnrelated = [&](const Group &group) {
+      if (condition.getArgs()[group.members.front()].getType() !=
+              operand.getType() ||
+          received(values) || received(group.values) ||
+          (carriedIn && group.carriedIn))
+        return false;
+      for (auto [mine, theirs] : llvm::zip(values, group.values))
+        if (mine && theirs && mine != theirs)
+          return false;
+      return true;
+    };
     auto *group = llvm::find_if(groups, fits);
+    if (group == groups.end())
+      group = llvm::find_if(groups, fitsUnrelated);
     if (group == groups.end()) {
       groups.push_back({{static_cast<unsigned>(index)}, values, carriedIn});
       continue;

@@ -424,3 +424,43 @@ func.func @cf_loop_branches_in_place(%x: tensor<8xi32>, %n: i32, %c: i1) -> i32 
   %v = tensor.extract %acc[%c0] : tensor<8xi32>
   return %v : i32
 }
+
+// -----
+
+// A cf.switch (lifted to an scf.index_switch) whose cases join a value made
+// before it (read again after the join: lent) or new ones: the switch's
+// position carries an owned flag as an scf.if's does (false where the case
+// passes the lent value, true where it passes its own), and the joined
+// value is freed under it; the lent value is freed after its last use.
+// CMD-LABEL: func.func @cf_switch_lent_or_new(
+// CMD: %[[Y:.+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CMD: %[[SW:.+]]:4 = scf.index_switch %{{.+}} -> !stream.resource<transient>, i1, !stream.timepoint, !stream.timepoint
+// CMD: case 0 {
+// CMD: scf.yield %{{.+}}, %true,
+// CMD: case 1 {
+// CMD: scf.yield %[[Y]], %false,
+// CMD: default {
+// CMD: scf.yield %{{.+}}, %true,
+// CMD: stream.resource.dealloca origin if(%[[SW]]#1) await(%{{.+}}) %[[SW]]#0 :
+// CMD: stream.resource.dealloca origin await(%{{.+}}) %[[Y]] :
+func.func @cf_switch_lent_or_new(%x: tensor<4xi32>, %k: i32) -> i32 {
+  %c0 = arith.constant 0 : index
+  %y = arith.addi %x, %x : tensor<4xi32>
+  cf.switch %k : i32, [
+    default: ^d,
+    0: ^a,
+    1: ^b
+  ]
+^a:
+  %ya = arith.muli %y, %x : tensor<4xi32>
+  cf.br ^join(%ya : tensor<4xi32>)
+^b:
+  cf.br ^join(%y : tensor<4xi32>)
+^d:
+  %yd = arith.subi %y, %x : tensor<4xi32>
+  cf.br ^join(%yd : tensor<4xi32>)
+^join(%r: tensor<4xi32>):
+  %s = arith.addi %r, %y : tensor<4xi32>
+  %v = tensor.extract %s[%c0] : tensor<4xi32>
+  return %v : i32
+}
