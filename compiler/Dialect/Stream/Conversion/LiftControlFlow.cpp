@@ -19,28 +19,35 @@ using namespace mlir;
 namespace ferry::stream::input {
 
 // The decision a lifted loop makes each iteration: the `scf.if` (nested
-// ifs, for a body with branches) whose constant yields say whether the
-// loop goes on. Each leaf is one path through the ifs to a yield whose
-// flag is a constant.
+// ifs and `scf.index_switch`es, for a body with branches: lifting makes a
+// switch of a `cf.switch`) whose constant yields say whether the loop goes
+// on. Each leaf is one path through the branch ops to a yield whose flag
+// is a constant.
 namespace {
 struct FlagLeaf {
-  // The ifs on the way down and the region taken in each.
-  SmallVector<std::pair<scf::IfOp, unsigned>> path;
+  // The branch ops on the way down and the region taken in each.
+  SmallVector<std::pair<Operation *, unsigned>> path;
   bool exits;
 };
 } // namespace
 
-static scf::YieldOp yieldOf(scf::IfOp op, unsigned region) {
+// The branch ops a flag's tree is made of: each region one block ending in
+// an `scf.yield` of the op's results.
+static bool isBranchOp(Operation *op) {
+  return isa_and_nonnull<scf::IfOp, scf::IndexSwitchOp>(op);
+}
+
+static scf::YieldOp yieldOf(Operation *op, unsigned region) {
   return cast<scf::YieldOp>(op->getRegion(region).front().getTerminator());
 }
 
 // Follows result `index` of `op` down to constants, one leaf per path;
 // fails on a flag that is not a constant on some path.
 static LogicalResult
-collectLeaves(scf::IfOp op, unsigned index,
-              SmallVectorImpl<std::pair<scf::IfOp, unsigned>> &path,
+collectLeaves(Operation *op, unsigned index,
+              SmallVectorImpl<std::pair<Operation *, unsigned>> &path,
               SmallVectorImpl<FlagLeaf> &leaves) {
-  for (unsigned region = 0; region < 2; ++region) {
+  for (unsigned region = 0; region < op->getNumRegions(); ++region) {
     path.push_back({op, region});
     Value flag = yieldOf(op, region).getOperand(index);
     APInt bits;
@@ -50,8 +57,9 @@ collectLeaves(scf::IfOp op, unsigned index,
       leaf.exits = !bits[0];
       leaves.push_back(std::move(leaf));
     } else {
-      auto nested = flag.getDefiningOp<scf::IfOp>();
-      if (!nested || nested->getBlock() != &op->getRegion(region).front() ||
+      Operation *nested = flag.getDefiningOp();
+      if (!isBranchOp(nested) ||
+          nested->getBlock() != &op->getRegion(region).front() ||
           failed(collectLeaves(nested, cast<OpResult>(flag).getResultNumber(),
                                path, leaves)))
         return failure();
@@ -70,36 +78,41 @@ static Value valueOnLeaf(Value value, const FlagLeaf &leaf) {
   return value;
 }
 
-// `op` rebuilt with the results `keep` says and `extra` more (whose yields
-// the caller has appended); uses of the kept results move to the new op.
-static scf::IfOp rebuildIf(scf::IfOp op, ArrayRef<bool> keep, TypeRange extra) {
+// Branch op `op` rebuilt with the results `keep` says and `extra` more
+// (whose yields the caller has appended); uses of the kept results move to
+// the new op.
+static Operation *rebuildBranch(Operation *op, ArrayRef<bool> keep,
+                                TypeRange extra) {
   SmallVector<Type> types;
-  for (auto [result, kept] : llvm::zip(op.getResults(), keep))
+  for (auto [result, kept] : llvm::zip(op->getResults(), keep))
     if (kept)
       types.push_back(result.getType());
   llvm::append_range(types, extra);
+  OperationState state(op->getLoc(), op->getName(), op->getOperands(), types,
+                       op->getAttrs());
+  for (unsigned region = 0; region < op->getNumRegions(); ++region)
+    state.addRegion();
   OpBuilder builder(op);
-  auto rebuilt =
-      scf::IfOp::create(builder, op.getLoc(), types, op.getCondition());
-  rebuilt.getThenRegion().takeBody(op.getThenRegion());
-  rebuilt.getElseRegion().takeBody(op.getElseRegion());
+  Operation *rebuilt = builder.create(state);
+  for (unsigned region = 0; region < op->getNumRegions(); ++region)
+    rebuilt->getRegion(region).takeBody(op->getRegion(region));
   unsigned next = 0;
-  for (auto [result, kept] : llvm::zip(op.getResults(), keep))
+  for (auto [result, kept] : llvm::zip(op->getResults(), keep))
     if (kept)
-      result.replaceAllUsesWith(rebuilt.getResult(next++));
-  op.erase();
+      result.replaceAllUsesWith(rebuilt->getResult(next++));
+  op->erase();
   return rebuilt;
 }
 
-// Adds one result per group to every if of the flag's tree below `op`
-// (whose flag is result `flagIndex`): a leaf yields the group's value on
-// it (`values[group][leaf]`, leaves numbered in collectLeaves's order), an
-// if above a nested one passes on the nested if's new results. Returns the
-// op that replaces `op`.
-static scf::IfOp addLeafResults(scf::IfOp op, unsigned flagIndex,
-                                ArrayRef<SmallVector<Value>> values,
-                                TypeRange types, unsigned &leaf) {
-  for (unsigned region = 0; region < 2; ++region) {
+// Adds one result per group to every branch op of the flag's tree below
+// `op` (whose flag is result `flagIndex`): a leaf yields the group's value
+// on it (`values[group][leaf]`, leaves numbered in collectLeaves's order),
+// an op above a nested one passes on the nested op's new results. Returns
+// the op that replaces `op`.
+static Operation *addLeafResults(Operation *op, unsigned flagIndex,
+                                 ArrayRef<SmallVector<Value>> values,
+                                 TypeRange types, unsigned &leaf) {
+  for (unsigned region = 0; region < op->getNumRegions(); ++region) {
     scf::YieldOp yield = yieldOf(op, region);
     Value flag = yield.getOperand(flagIndex);
     APInt bits;
@@ -109,41 +122,48 @@ static scf::IfOp addLeafResults(scf::IfOp op, unsigned flagIndex,
       ++leaf;
       continue;
     }
-    scf::IfOp rebuilt = addLeafResults(flag.getDefiningOp<scf::IfOp>(),
-                                       cast<OpResult>(flag).getResultNumber(),
-                                       values, types, leaf);
+    Operation *rebuilt = addLeafResults(flag.getDefiningOp(),
+                                        cast<OpResult>(flag).getResultNumber(),
+                                        values, types, leaf);
     yield->insertOperands(yield->getNumOperands(),
-                          rebuilt.getResults().take_back(values.size()));
+                          rebuilt->getResults().take_back(values.size()));
   }
   SmallVector<bool> keep(op->getNumResults(), true);
-  return rebuildIf(op, keep, types);
+  return rebuildBranch(op, keep, types);
 }
 
-// Drops the results nothing uses from the ifs of `region`, outer ifs first
-// (an inner if's result may be used only by an outer yield that goes),
-// after reading a value from outside that both branches yield directly.
-static void dropUnusedIfResults(Region &region) {
-  SmallVector<scf::IfOp> ifs;
-  region.walk<WalkOrder::PreOrder>([&](scf::IfOp op) { ifs.push_back(op); });
-  for (scf::IfOp op : ifs) {
-    for (auto [index, result] : llvm::enumerate(op.getResults())) {
-      Value then = yieldOf(op, 0).getOperand(index);
-      if (then == yieldOf(op, 1).getOperand(index) &&
-          !op->isAncestor(then.getParentBlock()->getParentOp()))
-        result.replaceAllUsesWith(then);
+// Drops the results nothing uses from the branch ops (ifs and switches)
+// of `region`, outer ones first (an inner op's result may be used only by
+// an outer yield that goes), after reading a value from outside that every
+// branch yields directly.
+static void dropUnusedBranchResults(Region &region) {
+  SmallVector<Operation *> branches;
+  region.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isBranchOp(op))
+      branches.push_back(op);
+  });
+  for (Operation *op : branches) {
+    unsigned regions = op->getNumRegions();
+    for (auto [index, result] : llvm::enumerate(op->getResults())) {
+      Value first = yieldOf(op, 0).getOperand(index);
+      bool same = !op->isAncestor(first.getParentBlock()->getParentOp());
+      for (unsigned region = 1; region < regions; ++region)
+        same &= yieldOf(op, region).getOperand(index) == first;
+      if (same)
+        result.replaceAllUsesWith(first);
     }
     SmallVector<bool> keep;
-    for (Value result : op.getResults())
+    for (Value result : op->getResults())
       keep.push_back(!result.use_empty());
     if (llvm::all_of(keep, [](bool kept) { return kept; }))
       continue;
-    for (unsigned region = 0; region < 2; ++region) {
+    for (unsigned region = 0; region < regions; ++region) {
       scf::YieldOp yield = yieldOf(op, region);
       for (unsigned index = keep.size(); index-- > 0;)
         if (!keep[index])
           yield->eraseOperand(index);
     }
-    rebuildIf(op, keep, {});
+    rebuildBranch(op, keep, {});
   }
 }
 
@@ -159,30 +179,35 @@ static bool isDeadAfterArgument(scf::WhileOp loop, unsigned index) {
 }
 
 // Lifting rotates a loop of blocks: the before region runs the whole
-// iteration inside an `scf.if` (or a tree of them, for a body with
-// branches) whose constant yields decide the flag, and the condition passes
-// every value an exit needs in positions of their own, besides the
-// positions the next iteration reads. The exit's value is often the
-// carried value the iteration overwrites (the old accumulator, passed out
-// as a before-region argument), so it stays live after the body's write:
-// an update in place copies, an elementwise update allocates, every
-// iteration.
+// iteration inside an `scf.if` (or a tree of them and of
+// `scf.index_switch`es, for a body with branches) whose constant yields
+// decide the flag, and the condition passes every value an exit needs in
+// positions of their own, besides the positions the next iteration reads.
+// The exit's value is often the carried value the iteration overwrites
+// (the old accumulator, passed out as a before-region argument), so it
+// stays live after the body's write: an update in place copies, an
+// elementwise update allocates, every iteration.
 //
 // A position's value matters only on the leaves that exit if the loop's
 // result is used, and only on the leaves that go on if the after region
 // reads its argument. Positions of one type that carry one variable (they
 // share a value, or one passes the value the other goes on in) and agree
-// on every leaf where both matter are merged: a new result of the if tree
-// yields on each leaf the value that matters there, every merged position
-// passes it, and the users of their results and after-region arguments
-// read the first. Then the old accumulator is read only on the exit's
-// path, the body's write is its last use on the other, and the leftover
-// positions are dead (dropDeadPositions removes them). On an exit where no
-// position of the group matters, the group passes what it goes on with if
-// that is in scope there (an exit in the middle of the body), else the
-// before-region argument it goes on in (an exit before the body), rather
-// than a poison the import would allocate; that also makes a value passed
-// on unchanged read the same on every leaf, so the loop stops carrying it.
+// on every leaf where both matter are merged: a new result of the flag's
+// tree yields on each leaf the value that matters there, every merged
+// position passes it, and the users of their results and after-region
+// arguments read the first. Then the old accumulator is read only on the
+// exit's path, the body's write is its last use on the other, and the
+// leftover positions are dead (dropDeadPositions removes them). A position
+// of another variable joins a group too where neither passes a value the
+// iteration received (so no old value leaves in another variable's
+// position): an exit's new value in the body, which the body may write in
+// place to make the next accumulator, with an accumulator no exit reads.
+// On an exit where no position of the group matters, the group passes what
+// it goes on with if that is in scope there (an exit in the middle of the
+// body), else the before-region argument it goes on in (an exit before the
+// body), rather than a poison the import would allocate; that also makes a
+// value passed on unchanged read the same on every leaf, so the loop stops
+// carrying it.
 //
 // Sound for any `scf.while`: only the flag's tree is assumed, each leaf's
 // flag a constant (a flag decided otherwise leaves the loop as it is), and
@@ -193,12 +218,12 @@ static void carryExitValues(scf::WhileOp loop) {
   Value flag = condition.getCondition();
   if (auto trunc = flag.getDefiningOp<arith::TruncIOp>())
     flag = trunc.getIn();
-  auto top = flag.getDefiningOp<scf::IfOp>();
-  if (!top || top->getBlock() != loop.getBeforeBody())
+  Operation *top = flag.getDefiningOp();
+  if (!isBranchOp(top) || top->getBlock() != loop.getBeforeBody())
     return;
   unsigned flagIndex = cast<OpResult>(flag).getResultNumber();
   SmallVector<FlagLeaf> leaves;
-  SmallVector<std::pair<scf::IfOp, unsigned>> path;
+  SmallVector<std::pair<Operation *, unsigned>> path;
   if (failed(collectLeaves(top, flagIndex, path, leaves)))
     return;
   auto leafYield = [&](const FlagLeaf &leaf) {
@@ -261,7 +286,32 @@ static void carryExitValues(scf::WhileOp loop) {
                  [&](Value mine) { return holds(group.values, mine); }) ||
              holds(group.values, carriedIn) || holds(values, group.carriedIn);
     };
+    // Else a group it agrees with where neither passes a value the loop
+    // received (a before-region argument, which would then leave in
+    // another variable's position) and at most one goes on in a position
+    // of its own: an exit's new value, not carried, joins a carried value
+    // the exits never read, rather than each passing a poison (an
+    // allocation) where only the other matters.
+    auto received = [&](ArrayRef<Value> values) {
+      return llvm::any_of(values, [&](Value value) {
+        auto argument = dyn_cast_or_null<BlockArgument>(value);
+        return argument && argument.getOwner() == loop.getBeforeBody();
+      });
+    };
+    auto fitsUnrelated = [&](const Group &group) {
+      if (condition.getArgs()[group.members.front()].getType() !=
+              operand.getType() ||
+          received(values) || received(group.values) ||
+          (carriedIn && group.carriedIn))
+        return false;
+      for (auto [mine, theirs] : llvm::zip(values, group.values))
+        if (mine && theirs && mine != theirs)
+          return false;
+      return true;
+    };
     auto *group = llvm::find_if(groups, fits);
+    if (group == groups.end())
+      group = llvm::find_if(groups, fitsUnrelated);
     if (group == groups.end()) {
       groups.push_back({{static_cast<unsigned>(index)}, values, carriedIn});
       continue;
@@ -340,7 +390,7 @@ static void carryExitValues(scf::WhileOp loop) {
   unsigned leaf = 0;
   top = addLeafResults(top, flagIndex, values, types, leaf);
   for (auto [group, merged] :
-       llvm::zip(changed, top.getResults().take_back(changed.size()))) {
+       llvm::zip(changed, top->getResults().take_back(changed.size()))) {
     unsigned first = group.members.front();
     for (unsigned member : group.members) {
       condition.getArgsMutable()[member].set(merged);
@@ -351,21 +401,21 @@ static void carryExitValues(scf::WhileOp loop) {
           loop.getAfterArguments()[first]);
     }
   }
-  dropUnusedIfResults(loop.getBefore());
+  dropUnusedBranchResults(loop.getBefore());
 }
 
 // The positions of the lifted loops nothing reads (the unused arguments
 // lifting passes poison to, those carryExitValues leaves) go with the
-// while's canonicalization, then the results of the ifs that fed only them
-// (a tensor poison each would yield is an allocation nobody uses, on a
-// path that may run every iteration).
+// while's canonicalization, then the results of the branch ops that fed
+// only them (a tensor poison each would yield is an allocation nobody
+// uses, on a path that may run every iteration).
 static void dropDeadPositions(func::FuncOp func) {
   SmallVector<Operation *> loops;
   func.walk([&](scf::WhileOp op) { loops.push_back(op); });
   RewritePatternSet patterns(func.getContext());
   scf::WhileOp::getCanonicalizationPatterns(patterns, func.getContext());
   (void)applyOpPatternsGreedily(loops, std::move(patterns));
-  dropUnusedIfResults(func.getBody());
+  dropUnusedBranchResults(func.getBody());
 }
 
 // Lifting makes one `ub.poison` per type at the function's entry and yields

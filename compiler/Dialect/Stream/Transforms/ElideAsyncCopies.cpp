@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace ferry::stream {
 #define GEN_PASS_DEF_ELIDEASYNCCOPIESPASS
@@ -80,6 +81,15 @@ bool isOverwritten(AsyncUpdateOp update) {
                 update.getTargetOffset(), update.getUpdateSize());
 }
 
+// How many loops run `op` again: a copy there costs one per iteration.
+unsigned loopDepth(Operation *op) {
+  unsigned depth = 0;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    depth += isa<LoopLikeOpInterface>(parent);
+  return depth;
+}
+
 // Removes `op`, whose result holds what `replacement` holds.
 void elide(Operation *op, Value replacement) {
   op->getResult(0).replaceAllUsesWith(replacement);
@@ -97,6 +107,13 @@ struct ElideAsyncCopiesPass
       getOperation().walk([&](Operation *op) {
         if (isa<AsyncCloneOp, AsyncTransferOp, AsyncUpdateOp>(op))
           copies.push_back(op);
+      });
+      // Copies in loops first: removing one can keep another (a loop's
+      // copy of a value read after it, made once on entry, is read-only
+      // only while the body copies what it writes), and a copy made every
+      // iteration costs more than one made once before the loop.
+      llvm::stable_sort(copies, [](Operation *a, Operation *b) {
+        return loopDepth(a) > loopDepth(b);
       });
       for (Operation *op : copies) {
         if (auto update = dyn_cast<AsyncUpdateOp>(op)) {

@@ -84,7 +84,12 @@ def ElideAsyncCopiesPass : Pass<"stream-elide-async-copies", "mlir::ModuleOp"> {
     branches that does not define the value anew) always does. A pass into
     a carried position only reads when everything the position holds is
     only read.
-    Runs to a fixed point, as one elision can enable another.
+    Runs to a fixed point, as one elision can enable another. Copies inside
+    more loops are tried first, since one elision can also keep another:
+    copy-on-write copies a loop's init still read after the loop on entry
+    and the iter_arg the body writes in the body; the body's copy goes (the
+    init's copy makes the position the loop's own) and the init's stays,
+    one copy rather than one per iteration.
   }];
   let dependentDialects = ["::ferry::stream::StreamDialect"];
 }
@@ -171,7 +176,12 @@ def ScheduleAllocationPass : Pass<"stream-schedule-allocation", "mlir::ModuleOp"
     each value it took as an initial value. A host load inside a body
     awaits the carried timepoint. The values of one carried position get
     one lifetime: external if any of them is, else the one they share,
-    else transient.
+    else transient. A branch region op every branch of which yields one
+    outer resource (each writes it in place or leaves it) has that resource
+    as its result: the result's users read the resource itself (ready at
+    the result's timepoint), so reference counting sees one value, not a
+    position the resource was lent to (a lifted loop whose body branches,
+    each updating the accumulator in place, passes on the accumulator).
 
     Another op with regions holding stream code, a region of several
     blocks, or a resource made by an op of another dialect is an error

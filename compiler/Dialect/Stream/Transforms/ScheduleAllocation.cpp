@@ -80,7 +80,44 @@ public:
     SmallVector<AsyncSliceOp> viewOps(views.begin(), views.end());
     for (AsyncSliceOp slice : llvm::reverse(viewOps))
       slice->erase();
-    return decideCarriedLifetimes();
+    if (failed(decideCarriedLifetimes()))
+      return failure();
+    forwardUnchangedBranchResults();
+    return success();
+  }
+
+  // A branch region op each of whose branches writes an outer resource in
+  // place (or leaves it) now yields that resource itself from every branch:
+  // its result is the resource, ready at the result's timepoint, which its
+  // users already wait for. They read the resource directly, so reference
+  // counting sees one value rather than a position lent it (a lifted loop
+  // whose body branches, each updating the accumulator in place, would
+  // otherwise pass on what it lent as indeterminate). Inner ops first, so
+  // an outer op yielding an inner one's result sees the resource.
+  void forwardUnchangedBranchResults() {
+    func.walk([](Operation *op) {
+      if (!isa<scf::IfOp, scf::IndexSwitchOp>(op))
+        return;
+      for (OpResult result : op->getResults()) {
+        if (!isa<ResourceType>(result.getType()))
+          continue;
+        Value same;
+        bool forwards = true;
+        for (Region &region : op->getRegions()) {
+          if (region.empty()) {
+            forwards = false;
+            break;
+          }
+          Value yielded = region.front().getTerminator()->getOperand(
+              result.getResultNumber());
+          forwards &= !same || yielded == same;
+          same = yielded;
+        }
+        if (forwards && same &&
+            !op->isAncestor(same.getParentRegion()->getParentOp()))
+          result.replaceAllUsesWith(same);
+      }
+    });
   }
 
 private:

@@ -249,3 +249,145 @@ func.func @exit_in_body_uncarried(%x: tensor<4xi32>, %n: i32) -> i32 {
   %v = tensor.extract %r[%c0] : tensor<4xi32>
   return %v : i32
 }
+
+// -----
+
+// A cf.switch in the body (lifted to an scf.index_switch inside the if of
+// the exit test, whose cases yield the flag's constants): its cases are
+// leaves of the flag's tree like an if's branches, so the positions merge
+// as for an if: the loop carries one resource, the exit passes the
+// accumulator it received, each case the one it made.
+// CHECK-LABEL: func.func @switch_in_body(
+// CHECK: %[[W:.+]]:2 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}}) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
+// CHECK: scf.if %{{.+}} -> (i32, i32, !stream.resource<*>) {
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[ACC]] :
+// CHECK-NEXT: } else {
+// CHECK: %[[SW:.+]] = scf.index_switch %{{.+}} -> !stream.resource<*>
+// CHECK: case 0 {
+// CHECK: %[[A:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %{{.+}})
+// CHECK-NEXT: scf.yield %[[A]] :
+// CHECK: case 1 {
+// CHECK: %[[B:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %{{.+}})
+// CHECK-NEXT: scf.yield %[[B]] :
+// CHECK: default {
+// CHECK: %[[D:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %{{.+}})
+// CHECK-NEXT: scf.yield %[[D]] :
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[SW]] :
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<*>
+// CHECK: stream.resource.load %[[W]]#1
+func.func @switch_in_body(%x: tensor<4xi32>, %n: i32, %k: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  cf.br ^head(%zero, %init : i32, tensor<4xi32>)
+^head(%i: i32, %acc: tensor<4xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %i1 = arith.addi %i, %one : i32
+  cf.switch %k : i32, [
+    default: ^d,
+    0: ^a,
+    1: ^b
+  ]
+^a:
+  %ya = arith.addi %acc, %x : tensor<4xi32>
+  cf.br ^head(%i1, %ya : i32, tensor<4xi32>)
+^b:
+  %yb = arith.muli %acc, %x : tensor<4xi32>
+  cf.br ^head(%i1, %yb : i32, tensor<4xi32>)
+^d:
+  %yd = arith.subi %acc, %x : tensor<4xi32>
+  cf.br ^head(%i1, %yd : i32, tensor<4xi32>)
+^exit:
+  %v = tensor.extract %acc[%c0] : tensor<4xi32>
+  return %v : i32
+}
+
+// -----
+
+// The exit test itself a cf.switch (the top of the flag's tree an
+// scf.index_switch): the exit case passes the accumulator the iteration
+// received, the body's case the one it made, in one carried position.
+// CHECK-LABEL: func.func @switch_exit_test(
+// CHECK: %[[W:.+]]:2 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}}) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
+// CHECK: scf.index_switch %{{.+}} -> i32, i32, !stream.resource<*>
+// CHECK: case 0 {
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[ACC]] :
+// CHECK: default {
+// CHECK: %[[Y:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %{{.+}})
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[Y]] :
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<*>
+// CHECK: stream.resource.load %[[W]]#1
+func.func @switch_exit_test(%x: tensor<4xi32>, %n: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  cf.br ^head(%zero, %init : i32, tensor<4xi32>)
+^head(%i: i32, %acc: tensor<4xi32>):
+  %left = arith.subi %n, %i : i32
+  cf.switch %left : i32, [
+    default: ^body,
+    0: ^exit
+  ]
+^body:
+  %y = arith.addi %acc, %x : tensor<4xi32>
+  %i1 = arith.addi %i, %one : i32
+  cf.br ^head(%i1, %y : i32, tensor<4xi32>)
+^exit:
+  %v = tensor.extract %acc[%c0] : tensor<4xi32>
+  return %v : i32
+}
+
+// -----
+
+// An exit in the middle of the body passing a new value (%t) the loop does
+// not carry, which the path that goes on gives to an op that may write it
+// in place (the add of %t to itself), while the exits never read the
+// accumulator: the exit's position and the accumulator's merge (neither
+// passes a value the iteration received), so each leaf passes the value
+// that matters there (the exit before the body %x, the one in the body %t,
+// the body the new accumulator) in one carried position, with no poison
+// (an allocation every iteration) on the path that goes on.
+// CHECK-LABEL: func.func @exit_in_body_written(
+// CHECK: %[[X:.+]] = stream.tensor.import
+// CHECK: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{[^ ]+}}) : (i32, !stream.resource<external>) -> (i32, !stream.resource<external>) {
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[X]] :
+// CHECK-NEXT: } else {
+// CHECK: %[[T:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %[[X]], %{{.+}})
+// CHECK: scf.if
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[T]] :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: stream.tensor.sizeof
+// CHECK-NEXT: stream.async.alloca
+// CHECK-NOT: stream.async.alloca
+// CHECK: %[[U:.+]] = stream.async.dispatch.entry {{.+}}(%[[T]], %[[T]], %{{.+}})
+// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[U]] :
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<external>
+func.func @exit_in_body_written(%x: tensor<4xi32>, %n: i32) -> tensor<4xi32> {
+  %zero = arith.constant 0 : i32
+  %limit = arith.constant 1000 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  cf.br ^head(%zero, %init : i32, tensor<4xi32>)
+^head(%i: i32, %acc: tensor<4xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit(%x : tensor<4xi32>), ^body
+^body:
+  %t = arith.addi %acc, %x : tensor<4xi32>
+  %t0 = tensor.extract %t[%c0] : tensor<4xi32>
+  %big = arith.cmpi sgt, %t0, %limit : i32
+  %i1 = arith.addi %i, %one : i32
+  cf.cond_br %big, ^exit(%t : tensor<4xi32>), ^cont
+^cont:
+  %u = arith.addi %t, %t : tensor<4xi32>
+  cf.br ^head(%i1, %u : i32, tensor<4xi32>)
+^exit(%r: tensor<4xi32>):
+  return %r : tensor<4xi32>
+}

@@ -155,6 +155,70 @@ func.func @for_init_read_after_clone(%n: index, %v: i32, %x: !stream.resource<*>
 
 // -----
 
+// The same as copy-on-write leaves it: a clone of the init on entry and a
+// clone in the body of the iter_arg it writes. Either could go alone (the
+// init's clone if only the body's clone reads the iter_arg, the body's if
+// the init's clone makes the iter_arg the loop's own), not both; the
+// body's goes (one copy per iteration), the init's stays (one copy).
+// CHECK-LABEL: func.func @for_init_read_after_two_clones
+// CHECK: %[[INIT:.+]] = stream.async.splat
+// CHECK-NEXT: %[[COPY:.+]] = stream.async.clone %[[INIT]]
+// CHECK-NEXT: scf.for {{.+}} iter_args(%[[ACC:.+]] = %[[COPY]])
+// CHECK-NOT: stream.async.clone
+// CHECK: stream.async.dispatch kernel("add") {{.+}}(%[[ACC]], %{{.+}}) : {{.+}} -> %[[ACC]]{
+func.func @for_init_read_after_two_clones(%n: index, %v: i32, %x: !stream.resource<*>) -> !stream.resource<*> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = arith.constant 16 : index
+  %c4 = arith.constant 4 : index
+  %init = stream.async.splat %v : i32 -> !stream.resource<*>{%s}
+  %copy = stream.async.clone %init : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %copy) -> (!stream.resource<*>) {
+    %c = stream.async.clone %acc : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+    %y = stream.async.dispatch kernel("add") type(i32) count(%c4) (%c, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %c{%s}
+    scf.yield %y : !stream.resource<*>
+  }
+  %z = stream.async.dispatch kernel("sub") type(i32) count(%c4) (%init, %r) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+  return %z : !stream.resource<*>
+}
+
+// -----
+
+// The same for an scf.while (a rotated loop, as lifting cf blocks makes:
+// the before region writes its argument in an scf.if, the other branch
+// passes it out): the init's clone stays, the body's goes.
+// CHECK-LABEL: func.func @while_init_read_after_two_clones
+// CHECK: %[[INIT:.+]] = stream.async.splat
+// CHECK-NEXT: %[[COPY:.+]] = stream.async.clone %[[INIT]]
+// CHECK-NEXT: scf.while (%[[ACC:.+]] = %[[COPY]])
+// CHECK-NOT: stream.async.clone
+// CHECK: stream.async.dispatch kernel("add") {{.+}}(%[[ACC]], %{{.+}}) : {{.+}} -> %[[ACC]]{
+// CHECK-NOT: stream.async.clone
+// CHECK: return
+func.func @while_init_read_after_two_clones(%go: i1, %v: i32, %x: !stream.resource<*>) -> !stream.resource<*> {
+  %s = arith.constant 16 : index
+  %c4 = arith.constant 4 : index
+  %init = stream.async.splat %v : i32 -> !stream.resource<*>{%s}
+  %copy = stream.async.clone %init : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  %r = scf.while (%w = %copy) : (!stream.resource<*>) -> !stream.resource<*> {
+    %n = scf.if %go -> !stream.resource<*> {
+      %c = stream.async.clone %w : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+      %y = stream.async.dispatch kernel("add") type(i32) count(%c4) (%c, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %c{%s}
+      scf.yield %y : !stream.resource<*>
+    } else {
+      scf.yield %w : !stream.resource<*>
+    }
+    scf.condition(%go) %n : !stream.resource<*>
+  } do {
+  ^bb0(%a: !stream.resource<*>):
+    scf.yield %a : !stream.resource<*>
+  }
+  %z = stream.async.dispatch kernel("sub") type(i32) count(%c4) (%init, %r) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+  return %z : !stream.resource<*>
+}
+
+// -----
+
 // A clone in one case of an scf.index_switch of a value nothing after the
 // switch reads goes: the other cases, which read it, never run with it.
 // CHECK-LABEL: func.func @switch_one_case_clone

@@ -199,14 +199,29 @@ func.func @cf_loop_insert_slice(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -
 
 // The same, the accumulator's initial value read again after the loop: the
 // write in the loop may reach it (on the first iteration), so it keeps a
-// copy (made in the loop, as for a loop written as scf.for).
+// copy, made once before the loop (as for a loop written as scf.for), not
+// in the loop every iteration; each iteration updates the copy in place
+// (ASYNC), which the loop owns: no owned flag, nothing made or freed in
+// the loop (CMD).
 // ASYNC-LABEL: func.func @cf_loop_read_after(
 // ASYNC: %[[INIT:.+]] = stream.async.dispatch.entry
-// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %[[INIT]])
+// ASYNC-NEXT: %[[COPY:.+]] = stream.async.clone %[[INIT]]
+// ASYNC-NEXT: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %[[COPY]])
+// ASYNC-NOT: stream.async.clone
 // ASYNC: } else {
-// ASYNC-NEXT: %[[COPY:.+]] = stream.async.clone %[[ACC]]
-// ASYNC-NEXT: stream.async.update %{{.+}}, %[[COPY]][
+// ASYNC-NEXT: stream.async.update %{{.+}}, %[[ACC]][
+// ASYNC-NOT: stream.async.clone
 // ASYNC: stream.resource.load %[[INIT]]
+// CMD-LABEL: func.func @cf_loop_read_after(
+// CMD: stream.cmd.copy
+// CMD-NEXT: stream.timepoint.immediate
+// CMD-NEXT: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[A:[^ ]+]] = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}) : (i32, !stream.resource<transient>, !stream.timepoint, !stream.timepoint)
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: stream.cmd.copy %{{.+}}, %[[A]][
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: } do {
 func.func @cf_loop_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -> (i32, i32) {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
@@ -231,7 +246,8 @@ func.func @cf_loop_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -> 
 // Two paths, one writing a value made before the branch in place (an
 // insert_slice), the other reading it: nothing after the join reads the
 // value, so no copy; the joined value, read on the host, is freed after
-// that read.
+// that read. (Both paths write the value's storage: the joined value is
+// that storage, freed after the branch is done.)
 // ASYNC-LABEL: func.func @cf_diamond_one_branch(
 // ASYNC: %[[CAP:.+]] = stream.async.dispatch.entry
 // ASYNC-NOT: stream.async.clone
@@ -239,10 +255,11 @@ func.func @cf_loop_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -> 
 // ASYNC-NOT: stream.async.clone
 // ASYNC: return
 // CMD-LABEL: func.func @cf_diamond_one_branch(
+// CMD: %[[CAP:.+]], %{{.+}} = stream.resource.alloca uninitialized :
 // CMD: %[[IF:.+]]:3 = scf.if
 // CMD: stream.resource.load
-// CMD-NEXT: stream.resource.size %[[IF]]#0
-// CMD-NEXT: stream.resource.dealloca origin await(%[[IF]]#1) %[[IF]]#0 :
+// CMD-NEXT: stream.timepoint.join max(%{{.+}}, %[[IF]]#2,
+// CMD-NEXT: stream.resource.dealloca origin await(%{{.+}}) %[[CAP]] :
 func.func @cf_diamond_one_branch(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -> i32 {
   %c0 = arith.constant 0 : index
   %cap = arith.addi %x, %x : tensor<8xi32>
@@ -287,7 +304,8 @@ func.func @cf_diamond_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -
 // -----
 
 // Both paths write the value in place (two insert_slices): no copy in
-// either; the joined value is freed after its host read.
+// either; the joined value (the value's storage) is freed after its host
+// read.
 // ASYNC-LABEL: func.func @cf_diamond_both(
 // ASYNC: %[[CAP:.+]] = stream.async.dispatch.entry
 // ASYNC-NOT: stream.async.clone
@@ -297,10 +315,11 @@ func.func @cf_diamond_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -
 // ASYNC-NOT: stream.async.clone
 // ASYNC: return
 // CMD-LABEL: func.func @cf_diamond_both(
+// CMD: %[[CAP:.+]], %{{.+}} = stream.resource.alloca uninitialized :
 // CMD: %[[IF:.+]]:3 = scf.if
 // CMD: stream.resource.load
-// CMD-NEXT: stream.resource.size %[[IF]]#0
-// CMD-NEXT: stream.resource.dealloca origin await(%[[IF]]#1) %[[IF]]#0 :
+// CMD-NEXT: stream.timepoint.join max(%{{.+}}, %[[IF]]#2,
+// CMD-NEXT: stream.resource.dealloca origin await(%{{.+}}) %[[CAP]] :
 func.func @cf_diamond_both(%x: tensor<8xi32>, %t: tensor<2xi32>, %c: i1) -> i32 {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -352,4 +371,96 @@ func.func @cf_diamond_local(%x: tensor<4xi32>, %c: i1) -> i32 {
   cf.br ^join(%zero : i32)
 ^join(%r: i32):
   return %r : i32
+}
+
+// -----
+
+// A loop of blocks whose body branches, each path updating the accumulator
+// in place (an elementwise add or multiply into it): no copy and no
+// allocation in the loop (ASYNC). Both branches of the inner if yield the
+// accumulator's storage, so allocation scheduling makes the if's result
+// that storage: the condition passes the accumulator the iteration
+// received, owned by the loop throughout (no owned flag, no indeterminate
+// value), and the loop's result is freed after its host read (CMD).
+// ASYNC-LABEL: func.func @cf_loop_branches_in_place(
+// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}})
+// ASYNC-NOT: stream.async.alloca
+// ASYNC-NOT: stream.async.clone
+// ASYNC: stream.async.dispatch.entry {{.+}} -> %[[ACC]]{
+// ASYNC-NOT: stream.async.alloca
+// ASYNC: stream.async.dispatch.entry {{.+}} -> %[[ACC]]{
+// ASYNC-NOT: stream.async.alloca
+// ASYNC-NOT: stream.async.clone
+// ASYNC: return
+// CMD-LABEL: func.func @cf_loop_branches_in_place(
+// CMD: %[[W:.+]]:4 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[A:[^ ]+]] = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}) : (i32, !stream.resource<transient>, !stream.timepoint, !stream.timepoint)
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: scf.condition(%{{.+}}) %{{.+}}, %[[A]], %{{.+}}, %{{.+}} :
+// CMD: } do {
+// CMD-NOT: stream.resource.dealloca
+// CMD: stream.resource.load
+// CMD-NEXT: stream.resource.size %[[W]]#1
+// CMD-NEXT: stream.resource.dealloca origin await(%[[W]]#2) %[[W]]#1 :
+func.func @cf_loop_branches_in_place(%x: tensor<8xi32>, %n: i32, %c: i1) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %init = arith.addi %x, %x : tensor<8xi32>
+  cf.br ^head(%zero, %init : i32, tensor<8xi32>)
+^head(%i: i32, %acc: tensor<8xi32>):
+  %done = arith.cmpi sge, %i, %n : i32
+  cf.cond_br %done, ^exit, ^body
+^body:
+  %i1 = arith.addi %i, %one : i32
+  cf.cond_br %c, ^a, ^b
+^a:
+  %ya = arith.addi %acc, %x : tensor<8xi32>
+  cf.br ^head(%i1, %ya : i32, tensor<8xi32>)
+^b:
+  %yb = arith.muli %acc, %x : tensor<8xi32>
+  cf.br ^head(%i1, %yb : i32, tensor<8xi32>)
+^exit:
+  %v = tensor.extract %acc[%c0] : tensor<8xi32>
+  return %v : i32
+}
+
+// -----
+
+// A cf.switch (lifted to an scf.index_switch) whose cases join a value made
+// before it (read again after the join: lent) or new ones: the switch's
+// position carries an owned flag as an scf.if's does (false where the case
+// passes the lent value, true where it passes its own), and the joined
+// value is freed under it; the lent value is freed after its last use.
+// CMD-LABEL: func.func @cf_switch_lent_or_new(
+// CMD: %[[Y:.+]], %{{.+}} = stream.resource.alloca uninitialized :
+// CMD: %[[SW:.+]]:4 = scf.index_switch %{{.+}} -> !stream.resource<transient>, i1, !stream.timepoint, !stream.timepoint
+// CMD: case 0 {
+// CMD: scf.yield %{{.+}}, %true,
+// CMD: case 1 {
+// CMD: scf.yield %[[Y]], %false,
+// CMD: default {
+// CMD: scf.yield %{{.+}}, %true,
+// CMD: stream.resource.dealloca origin if(%[[SW]]#1) await(%{{.+}}) %[[SW]]#0 :
+// CMD: stream.resource.dealloca origin await(%{{.+}}) %[[Y]] :
+func.func @cf_switch_lent_or_new(%x: tensor<4xi32>, %k: i32) -> i32 {
+  %c0 = arith.constant 0 : index
+  %y = arith.addi %x, %x : tensor<4xi32>
+  cf.switch %k : i32, [
+    default: ^d,
+    0: ^a,
+    1: ^b
+  ]
+^a:
+  %ya = arith.muli %y, %x : tensor<4xi32>
+  cf.br ^join(%ya : tensor<4xi32>)
+^b:
+  cf.br ^join(%y : tensor<4xi32>)
+^d:
+  %yd = arith.subi %y, %x : tensor<4xi32>
+  cf.br ^join(%yd : tensor<4xi32>)
+^join(%r: tensor<4xi32>):
+  %s = arith.addi %r, %y : tensor<4xi32>
+  %v = tensor.extract %s[%c0] : tensor<4xi32>
+  return %v : i32
 }

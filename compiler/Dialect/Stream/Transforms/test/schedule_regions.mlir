@@ -150,6 +150,73 @@ func.func @switch_three_cases(%view: !hal.buffer_view, %sel: index) -> !hal.buff
 
 // -----
 
+// An scf.if each of whose branches writes an outer resource in place: both
+// yield that resource, so the if's result is it; its users read the
+// resource itself (ready at the result's timepoint), not the result, which
+// reference counting would take for a position the resource is lent to.
+// CHECK-LABEL: func.func @if_both_in_place
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[IF:.+]]:3 = scf.if %{{.+}} -> (!stream.resource<transient>, !stream.timepoint, !stream.timepoint) {
+// CHECK: scf.yield %[[T]],
+// CHECK: } else {
+// CHECK: scf.yield %[[T]],
+// CHECK: }
+// CHECK-NOT: %[[IF]]#0
+// CHECK: %[[W:.+]] = stream.timepoint.join max(%[[IF]]#1, %{{.+}})
+// CHECK-NOT: %[[IF]]#0
+// CHECK: stream.cmd.dispatch kernel("mul") {{.+}} await(%[[W]]) (%[[T]], %[[T]],
+func.func @if_both_in_place(%c: i1) {
+  %c4 = arith.constant 4 : index
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t = stream.async.splat %c1_i32 : i32 -> !stream.resource<*>{%s}
+  %r = scf.if %c -> (!stream.resource<*>) {
+    %w = stream.async.fill %c2_i32, %t : i32 -> !stream.resource<*>{%s}
+    scf.yield %w : !stream.resource<*>
+  } else {
+    %a = stream.async.dispatch kernel("add") type(i32) count(%c4) (%t, %t) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %t{%s}
+    scf.yield %a : !stream.resource<*>
+  }
+  %y = stream.async.dispatch kernel("mul") type(i32) count(%c4) (%r, %r) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+  return
+}
+
+// -----
+
+// The same for an scf.index_switch whose cases write an outer resource in
+// place or leave it: its users read the resource itself.
+// CHECK-LABEL: func.func @switch_all_in_place
+// CHECK: %[[T:.+]], %{{.+}} = stream.resource.alloca
+// CHECK: %[[SW:.+]]:3 = scf.index_switch %{{.+}} -> !stream.resource<transient>, !stream.timepoint, !stream.timepoint
+// CHECK-NOT: %[[SW]]#0
+// CHECK: %[[W:.+]] = stream.timepoint.join max(%[[SW]]#1, %{{.+}})
+// CHECK-NOT: %[[SW]]#0
+// CHECK: stream.cmd.dispatch kernel("mul") {{.+}} await(%[[W]]) (%[[T]], %[[T]],
+func.func @switch_all_in_place(%sel: index) {
+  %c4 = arith.constant 4 : index
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %s = stream.tensor.sizeof tensor<4xi32> : index
+  %t = stream.async.splat %c1_i32 : i32 -> !stream.resource<*>{%s}
+  %r = scf.index_switch %sel -> !stream.resource<*>
+  case 0 {
+    %w = stream.async.fill %c2_i32, %t : i32 -> !stream.resource<*>{%s}
+    scf.yield %w : !stream.resource<*>
+  }
+  case 1 {
+    %a = stream.async.dispatch kernel("add") type(i32) count(%c4) (%t, %t) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %t{%s}
+    scf.yield %a : !stream.resource<*>
+  }
+  default {
+    scf.yield %t : !stream.resource<*>
+  }
+  %y = stream.async.dispatch kernel("mul") type(i32) count(%c4) (%r, %r) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+  return
+}
+
+// -----
+
 // An scf.if without an else that writes an outer resource in place: it
 // gets an else yielding stream.timepoint.immediate, and later reads of the
 // resource wait for the write (the if's done timepoint) and for its
