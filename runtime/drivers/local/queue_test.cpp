@@ -451,7 +451,9 @@ TEST(LocalTaskTest, AFailedWaitFailsAnInlineDispatchAsAQueuedOne) {
                     ->queueDispatch(failed, signal, BuiltinKernel::kAdd,
                                     ElementType::kI32, kCount, bindings)
                     .ok());
-    EXPECT_EQ(signal->isResolved(), inlineOperations);
+    // (A queued one may be done by now too.)
+    if (inlineOperations)
+      EXPECT_TRUE(signal->isResolved()) << "not run on the submitting thread";
     EXPECT_TRUE(failedWith(signal->wait(), StatusCode::kDataLoss, "upstream"));
     EXPECT_EQ(out[0], -1) << "the kernel ran";
     EXPECT_EQ(device->statistics().dispatches, 0u);
