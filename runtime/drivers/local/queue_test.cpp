@@ -452,8 +452,9 @@ TEST(LocalTaskTest, AFailedWaitFailsAnInlineDispatchAsAQueuedOne) {
                                     ElementType::kI32, kCount, bindings)
                     .ok());
     // (A queued one may be done by now too.)
-    if (inlineOperations)
+    if (inlineOperations) {
       EXPECT_TRUE(signal->isResolved()) << "not run on the submitting thread";
+    }
     EXPECT_TRUE(failedWith(signal->wait(), StatusCode::kDataLoss, "upstream"));
     EXPECT_EQ(out[0], -1) << "the kernel ran";
     EXPECT_EQ(device->statistics().dispatches, 0u);
