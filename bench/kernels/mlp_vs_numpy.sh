@@ -21,7 +21,8 @@
 # process, all threads, for Ferry and NumPy alike).
 # Both exclude process start. The script first checks Ferry's result
 # against NumPy (ferry-run on a random batch), then runs ROUNDS rounds of
-# the four measurements, alternating, and prints every round.
+# the measurements (Ferry's three devices, NumPy on 1 and 2 threads),
+# alternating, and prints every round.
 #
 # usage: bench/kernels/mlp_vs_numpy.sh [BUILD_DIR] [ROUNDS]
 set -euo pipefail
