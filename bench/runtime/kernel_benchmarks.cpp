@@ -16,7 +16,13 @@
 //                      NumPy's time is measured beside it by
 //                      bench/kernels/mlp_vs_numpy.sh; `inline_ops` counts
 //                      the queue operations per call local-task ran on
-//                      the calling thread
+//                      the calling thread. Devices: 0 local-sync, 1
+//                      local-task with 2 workers, 2 the same with its
+//                      inline path off (every operation handed to the
+//                      queue thread), 3 local-task with 1 worker;
+//                      `alone` counts the dispatches per call whose
+//                      workgroups ran on one thread rather than wake a
+//                      parked helper
 // Results are spot-checked against a scalar reference; a wrong result skips
 // the benchmark with an error. Modules are found through FERRY_BENCH_KERNELS
 // (a directory holding sgemm.fvm, batch_matmul.fvm, conv2d.fvm,
@@ -55,7 +61,15 @@ using vm::Value;
 #endif
 
 // Argument of the Ferry benchmarks: which device runs the module.
-enum DeviceChoice : int64_t { kSync = 0, kTask2 = 1 };
+// kTask2Queued is local-task with its inline path off (every operation
+// handed to the queue thread, as before it existed); kTask1 is local-task
+// with one worker (no helper to split a dispatch with).
+enum DeviceChoice : int64_t {
+  kSync = 0,
+  kTask2 = 1,
+  kTask2Queued = 2,
+  kTask1 = 3
+};
 
 std::string modulePath(const char *name) {
   const char *dir = std::getenv("FERRY_BENCH_KERNELS");
@@ -88,8 +102,9 @@ struct Runner {
     }
     auto shared = std::make_shared<const vm::Module>(std::move(*module));
     LocalDeviceOptions options;
-    options.asynchronous = choice == kTask2;
-    options.workerCount = 2;
+    options.asynchronous = choice != kSync;
+    options.workerCount = choice == kTask1 ? 1 : 2;
+    options.inlineSmallOperations = choice != kTask2Queued;
     std::vector<std::shared_ptr<hal::Device>> devices;
     for (const std::string &deviceName : shared->deviceNames())
       devices.push_back(LocalDevice::create(deviceName, options));
@@ -499,12 +514,22 @@ void BM_MLPBatch256_Ferry(benchmark::State &state) {
   auto *local = static_cast<LocalDevice *>(runner.device.get());
   state.counters["inline_ops"] = benchmark::Counter(
       double(local->operationsRunInline()), benchmark::Counter::kAvgIterations);
+  // Dispatches whose workgroups ran on one thread, not worth waking a
+  // parked helper for, per call.
+  state.counters["alone"] = benchmark::Counter(
+      double(local->splitsDeclined()), benchmark::Counter::kAvgIterations);
 }
+// Every MLP row measures the CPU time of the whole process (all its
+// threads: local-task's queue thread and helper too), so the rows of more
+// than one thread can be compared on CPU as well as on wall time.
 BENCHMARK(BM_MLPBatch256_Ferry)
-    ->ArgName("local_task2")
+    ->ArgName("device")
     ->Arg(kSync)
     ->Arg(kTask2)
+    ->Arg(kTask2Queued)
+    ->Arg(kTask1)
     ->Unit(benchmark::kMicrosecond)
+    ->MeasureProcessCPUTime()
     ->UseRealTime();
 
 } // namespace

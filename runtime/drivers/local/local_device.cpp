@@ -85,16 +85,21 @@ Status LocalDevice::submit(const std::shared_ptr<hal::Fence> &wait,
                            std::function<Status()> work, WorkHints hints) {
   if (!executor_)
     return runOrdered(wait, signal, work);
+  bool small = hints.bytes <= kInlineMaxBytes;
   // Like a queued operation, one run here reports its failure through
   // `signal` only.
-  if (options_.inlineSmallOperations && hints.selfContained &&
-      hints.bytes <= kInlineMaxBytes && (!wait || wait->isResolved()) &&
-      executor_->runIfIdle([&] { (void)runOrdered(wait, signal, work); }))
+  if (options_.inlineSmallOperations && hints.selfContained && small &&
+      (!wait || wait->isResolved()) && executor_->runIfIdle([&] {
+        runningSmallOperation_ = small;
+        (void)runOrdered(wait, signal, work);
+      }))
     return okStatus();
   signal->addPendingSignal();
-  executor_->enqueue([wait, signal, work = std::move(work)]() mutable {
-    (void)runOrdered(wait, signal, work);
-  });
+  executor_->enqueue(
+      [this, small, wait, signal, work = std::move(work)]() mutable {
+        runningSmallOperation_ = small;
+        (void)runOrdered(wait, signal, work);
+      });
   return okStatus();
 }
 
@@ -190,17 +195,23 @@ Status LocalDevice::executeWorkgroups(
     uint64_t count, const std::function<Status(uint64_t, uint64_t)> &run) {
   if (!executor_)
     return run(0, count);
-  // Workgroups are the unit of work: each chunk runs a range of them.
+  // Workgroups are the unit of work: each chunk runs a range of them. A
+  // small operation's few microseconds of workgroups are not worth waking a
+  // parked helper for (task_executor.h).
   std::mutex mutex;
   Status result;
-  executor_->parallelFor(count, 1, [&](uint64_t begin, uint64_t end) {
-    Status status = run(begin, end);
-    if (!status.ok()) {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (result.ok())
-        result = status;
-    }
-  });
+  executor_->parallelFor(
+      count, 1,
+      [&](uint64_t begin, uint64_t end) {
+        Status status = run(begin, end);
+        if (!status.ok()) {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (result.ok())
+            result = status;
+        }
+      },
+      runningSmallOperation_ ? TaskExecutor::Split::kIfWorthAWakeUp
+                             : TaskExecutor::Split::kAtOnce);
   return result;
 }
 

@@ -10,7 +10,9 @@
 //                   small self-contained operation (no host call or
 //                   transfer, at most 1 MiB touched) submitted while the
 //                   queue is idle and its wait fence resolved runs on the
-//                   submitting thread instead (helpers still split it).
+//                   submitting thread instead. Helpers split a small
+//                   dispatch's workgroups only if they are awake or the
+//                   work looks worth waking them for (task_executor.h).
 //   local-discrete  a TESTING device: local-sync whose default memory is
 //                   not host-visible (a device heap plus a host-visible
 //                   staging heap), with its own address space and imports /
@@ -80,6 +82,12 @@ public:
   uint64_t operationsRunInline() const {
     return executor_ ? executor_->itemsRunInline() : 0;
   }
+  // local-task: how many small operations' workgroups ran on one thread
+  // because waking a parked helper was not worth it (task_executor.h); 0
+  // on the other configurations.
+  uint64_t splitsDeclined() const {
+    return executor_ ? executor_->splitsDeclined() : 0;
+  }
 
 protected:
   Status submit(const std::shared_ptr<hal::Fence> &wait,
@@ -102,6 +110,11 @@ private:
 
   LocalDeviceOptions options_;
   std::unique_ptr<TaskExecutor> executor_; // local-task only
+  // local-task: the running operation touches at most kInlineMaxBytes (its
+  // hints). Set by the thread that runs an operation before running it, read
+  // by that thread in the compute hooks; the executor runs one operation at
+  // a time and hands over under its lock.
+  bool runningSmallOperation_ = false;
 };
 
 // Registers local-sync, local-task, local-discrete and local-isolated.

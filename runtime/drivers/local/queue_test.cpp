@@ -2,6 +2,7 @@
 // policy (ARCHITECTURE 1.2), pooling, barrier, fill, copy, host calls.
 // Tests wait on fences rather than on return values, so they hold for the
 // asynchronous local-task device too.
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <gtest/gtest.h>
@@ -422,6 +423,52 @@ TEST(LocalTaskTest, SmallOperationsRunInlineOnlyWhenTheQueueIsIdle) {
   ASSERT_TRUE(filled->wait().ok());
   EXPECT_EQ(device->operationsRunInline(), 1u);
   EXPECT_EQ(big->data()[(2 << 20) - 1], 7);
+}
+
+// A small dispatch behind a wait that already failed runs (that is, fails)
+// on the submitting thread, exactly as a queued one fails on the queue
+// thread: the call returns OK, the signal carries the wait's failure, the
+// kernel does not run, and the device goes on.
+TEST(LocalTaskTest, AFailedWaitFailsAnInlineDispatchAsAQueuedOne) {
+  for (bool inlineOperations : {true, false}) {
+    SCOPED_TRACE(inlineOperations);
+    auto device =
+        LocalDevice::create("t", {.asynchronous = true,
+                                  .workerCount = 2,
+                                  .inlineSmallOperations = inlineOperations});
+    constexpr uint64_t kCount = 256;
+    std::vector<std::shared_ptr<Buffer>> bindings;
+    for (int32_t fill : {1, 2, -1}) {
+      bindings.push_back(*device->allocator().allocate(0, kUsage, kCount * 4));
+      auto *values = reinterpret_cast<int32_t *>(bindings.back()->data());
+      std::fill(values, values + kCount, fill);
+    }
+    auto *out = reinterpret_cast<const int32_t *>(bindings[2]->data());
+    auto failed = Fence::create();
+    failed->fail(dataLoss("upstream"));
+    auto signal = Fence::create();
+    EXPECT_TRUE(device
+                    ->queueDispatch(failed, signal, BuiltinKernel::kAdd,
+                                    ElementType::kI32, kCount, bindings)
+                    .ok());
+    // (A queued one may be done by now too.)
+    if (inlineOperations) {
+      EXPECT_TRUE(signal->isResolved()) << "not run on the submitting thread";
+    }
+    EXPECT_TRUE(failedWith(signal->wait(), StatusCode::kDataLoss, "upstream"));
+    EXPECT_EQ(out[0], -1) << "the kernel ran";
+    EXPECT_EQ(device->statistics().dispatches, 0u);
+    EXPECT_EQ(device->operationsRunInline(), inlineOperations ? 1u : 0u);
+
+    auto next = Fence::create();
+    ASSERT_TRUE(device
+                    ->queueDispatch(nullptr, next, BuiltinKernel::kAdd,
+                                    ElementType::kI32, kCount, bindings)
+                    .ok());
+    ASSERT_TRUE(next->wait().ok());
+    EXPECT_EQ(out[kCount - 1], 3);
+    EXPECT_EQ(device->operationsRunInline(), inlineOperations ? 2u : 0u);
+  }
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <utility>
 
 #include "runtime/base/spin_wait.h"
@@ -12,8 +13,17 @@ namespace ferry::drivers::local {
 // calling thread can take the chunks of a helper that has not woken yet.
 static constexpr uint64_t kChunksPerWorker = 4;
 
+// Split::kIfWorthAWakeUp wakes parked helpers only for at least this much
+// work left (estimated from the first grain): a wake-up is a system call,
+// and the helper is scheduled some microseconds to tens of microseconds
+// later in a virtual machine, on a cache that holds none of the data, so
+// only work well past that gains from a second thread.
+static constexpr std::chrono::nanoseconds kWakeWorth =
+    std::chrono::microseconds(50);
+
 struct TaskExecutor::Job {
   const std::function<void(uint64_t, uint64_t)> *fn;
+  uint64_t first; // the range is [first, n)
   uint64_t n;
   uint64_t chunk;
   uint64_t chunks;
@@ -129,7 +139,7 @@ void TaskExecutor::runChunks(Job &job) {
     uint64_t i = job.next.fetch_add(1, std::memory_order_relaxed);
     if (i >= job.chunks)
       return;
-    uint64_t begin = i * job.chunk;
+    uint64_t begin = job.first + i * job.chunk;
     (*job.fn)(begin, std::min(job.n, begin + job.chunk));
     if (job.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       std::lock_guard<std::mutex> lock(job.doneMutex);
@@ -164,21 +174,49 @@ void TaskExecutor::helperLoop() {
   }
 }
 
+uint32_t TaskExecutor::helpersParked() {
+  std::lock_guard<std::mutex> lock(jobMutex_);
+  return helpersParked_;
+}
+
 void TaskExecutor::parallelFor(
     uint64_t n, uint64_t grain,
-    const std::function<void(uint64_t, uint64_t)> &fn) {
+    const std::function<void(uint64_t, uint64_t)> &fn, Split split) {
   if (n == 0)
     return;
+  grain = std::max<uint64_t>(grain, 1);
   uint64_t pieces = uint64_t(workerCount_) * kChunksPerWorker;
-  uint64_t chunk = std::max<uint64_t>(std::max<uint64_t>(grain, 1),
-                                      (n + pieces - 1) / pieces);
-  uint64_t chunks = (n + chunk - 1) / chunk;
-  if (chunks <= 1 || helpers_.empty()) {
+  uint64_t chunk = std::max<uint64_t>(grain, (n + pieces - 1) / pieces);
+  if (chunk >= n || helpers_.empty()) {
     fn(0, n);
     return;
   }
+  uint64_t first = 0;
+  if (split == Split::kIfWorthAWakeUp &&
+      helpersParked() == uint32_t(helpers_.size())) {
+    // Every helper would need a wake-up: time one grain (less than a chunk,
+    // less than n) to see whether the rest is worth one.
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point start = Clock::now();
+    fn(0, grain);
+    double spent = double((Clock::now() - start).count());
+    double rest = spent * double(n - grain) / double(grain);
+    if (rest < double(Clock::duration(kWakeWorth).count())) {
+      fn(grain, n);
+      splitsDeclined_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    first = grain;
+    if (n - first <= chunk) {
+      // One chunk left: the calling thread would take it before a helper.
+      fn(first, n);
+      return;
+    }
+  }
+  uint64_t chunks = (n - first + chunk - 1) / chunk;
   auto job = std::make_shared<Job>();
   job->fn = &fn;
+  job->first = first;
   job->n = n;
   job->chunk = chunk;
   job->chunks = chunks;
@@ -191,8 +229,10 @@ void TaskExecutor::parallelFor(
     // Helpers still polling see the new generation without a wake-up.
     wake = helpersParked_ != 0;
   }
-  if (wake)
+  if (wake) {
+    helperWakeUps_.fetch_add(1, std::memory_order_relaxed);
     jobPosted_.notify_all();
+  }
   runChunks(*job);
   auto finished = [&] {
     return job->remaining.load(std::memory_order_acquire) == 0;

@@ -17,6 +17,13 @@
 // in parallelFor takes chunks itself and polls for the helpers' last ones.
 // A parked thread costs no CPU.
 //
+// Waking a parked helper is worth it only for enough work: the thread in
+// parallelFor pays for the wake-up, and then often waits for the helper's
+// last chunk, which starts late on a cold cache. A parallelFor of a small
+// operation (Split::kIfWorthAWakeUp) finding every helper parked first runs
+// one grain alone, and wakes them for the rest only if the rest, at that
+// pace, would take kWakeWorth or longer.
+//
 // Ownership/threads: owned by its device. enqueue() and runIfIdle() may be
 // called from any thread; parallelFor() only from inside a running item (on
 // the queue thread, or on the thread in runIfIdle). shutdown() (and the
@@ -74,11 +81,32 @@ public:
   uint64_t itemsRunInline() const {
     return itemsRunInline_.load(std::memory_order_relaxed);
   }
+  // How parallelFor brings in parked helpers (see above).
+  enum class Split {
+    // Wakes them at once: the operation is large.
+    kAtOnce,
+    // The operation is small: if every helper is parked, the calling thread
+    // runs the first grain alone and wakes them only if the rest looks
+    // worth it.
+    kIfWorthAWakeUp,
+  };
   // Runs fn(begin, end) over [0, n) in chunks of at least `grain` units (a
   // few per worker, so the caller need not wait for a helper that is slow to
   // wake: it takes what no helper has), and returns when all are done.
   void parallelFor(uint64_t n, uint64_t grain,
-                   const std::function<void(uint64_t, uint64_t)> &fn);
+                   const std::function<void(uint64_t, uint64_t)> &fn,
+                   Split split = Split::kAtOnce);
+  // How many parallelFor calls of Split::kIfWorthAWakeUp ran alone on the
+  // calling thread because the work was too small to wake a helper for.
+  uint64_t splitsDeclined() const {
+    return splitsDeclined_.load(std::memory_order_relaxed);
+  }
+  // How many parallelFor calls woke parked helpers.
+  uint64_t helperWakeUps() const {
+    return helperWakeUps_.load(std::memory_order_relaxed);
+  }
+  // How many helpers are parked now (for tests).
+  uint32_t helpersParked();
 
 private:
   struct Job;
@@ -113,6 +141,8 @@ private:
   std::atomic<uint64_t> jobGeneration_{0};
   uint32_t helpersParked_ = 0; // in jobPosted_.wait, under jobMutex_
   bool helpersStopping_ = false;
+  std::atomic<uint64_t> splitsDeclined_{0};
+  std::atomic<uint64_t> helperWakeUps_{0};
 
   std::thread queueThread_;
   std::vector<std::thread> helpers_;

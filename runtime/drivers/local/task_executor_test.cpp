@@ -124,5 +124,79 @@ TEST(TaskExecutorTest, ParallelForInsideAnInlineItem) {
     EXPECT_EQ(count.load(), 100);
 }
 
+// Waits (up to 10 s) until every helper of `executor` is parked.
+bool helpersParkWithin10s(TaskExecutor &executor) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (executor.helpersParked() != executor.workerCount() - 1) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// A small operation's parallelFor finding the helpers parked runs its first
+// grain alone; a rest of a few nanoseconds stays on the calling thread, a
+// rest of milliseconds wakes the helpers. Split::kAtOnce always wakes them.
+// Every unit runs exactly once either way.
+TEST(TaskExecutorTest, SmallSplitsWakeParkedHelpersOnlyWhenWorthIt) {
+  TaskExecutor executor(2);
+  ASSERT_TRUE(helpersParkWithin10s(executor));
+  const std::thread::id caller = std::this_thread::get_id();
+  std::vector<std::atomic<int>> seen(4);
+  std::atomic<int> offCaller{0};
+  auto unit = [&](std::chrono::microseconds sleep) {
+    return [&, sleep](uint64_t begin, uint64_t end) {
+      for (uint64_t i = begin; i < end; ++i) {
+        std::this_thread::sleep_for(sleep);
+        seen[i].fetch_add(1);
+        if (std::this_thread::get_id() != caller)
+          ++offCaller;
+      }
+    };
+  };
+  // parallelFor runs inside an item: here one run inline.
+  auto split = [&](auto fn, TaskExecutor::Split how) {
+    EXPECT_TRUE(executor.runIfIdle(
+        [&] { executor.parallelFor(seen.size(), 1, fn, how); }));
+  };
+  auto runOnceEach = [&] {
+    bool once = true;
+    for (std::atomic<int> &count : seen)
+      once &= count.exchange(0) == 1;
+    return once;
+  };
+
+  // Tiny units. (A preemption while timing the first one could make it
+  // look slow: a few attempts, each from parked helpers.)
+  uint64_t wakeUps = 0;
+  for (int attempt = 0; attempt < 5 && executor.splitsDeclined() == 0;
+       ++attempt) {
+    ASSERT_TRUE(helpersParkWithin10s(executor));
+    wakeUps = executor.helperWakeUps();
+    offCaller = 0;
+    split(unit(std::chrono::microseconds(0)),
+          TaskExecutor::Split::kIfWorthAWakeUp);
+    EXPECT_TRUE(runOnceEach());
+  }
+  EXPECT_EQ(executor.splitsDeclined(), 1u);
+  EXPECT_EQ(executor.helperWakeUps(), wakeUps) << "woke a helper";
+  EXPECT_EQ(offCaller.load(), 0);
+
+  // 2 ms units: the rest (6 ms) is worth a wake-up.
+  ASSERT_TRUE(helpersParkWithin10s(executor));
+  split(unit(std::chrono::milliseconds(2)),
+        TaskExecutor::Split::kIfWorthAWakeUp);
+  EXPECT_TRUE(runOnceEach());
+  EXPECT_EQ(executor.splitsDeclined(), 1u);
+  EXPECT_EQ(executor.helperWakeUps(), wakeUps + 1);
+
+  ASSERT_TRUE(helpersParkWithin10s(executor));
+  split(unit(std::chrono::microseconds(0)), TaskExecutor::Split::kAtOnce);
+  EXPECT_TRUE(runOnceEach());
+  EXPECT_EQ(executor.splitsDeclined(), 1u);
+  EXPECT_EQ(executor.helperWakeUps(), wakeUps + 2);
+}
+
 } // namespace
 } // namespace ferry::drivers::local
