@@ -241,11 +241,11 @@ TEST(ModuleTest, OlderVersionRejected) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(1)),
             "module format version 1 is older than this runtime supports "
-            "(versions 4 to 7); recompile it with a matching ferry-compile");
+            "(versions 4 to 8); recompile it with a matching ferry-compile");
   // Version 3's integer ops had no width: its code would decode wrongly.
   EXPECT_EQ(loadError(w.finish(3)),
             "module format version 3 is older than this runtime supports "
-            "(versions 4 to 7); recompile it with a matching ferry-compile");
+            "(versions 4 to 8); recompile it with a matching ferry-compile");
   // Version 5 only added an opcode: version 4 files still load; so do
   // version 5 files, which have no executable table.
   EXPECT_EQ(loadError(w.finish(4)), "<loaded>");

@@ -9,6 +9,12 @@
 // stride fail at run time naming the op.
 // RUN: %python -c "import numpy as np; np.save('%t.x.npy', np.arange(10, dtype=np.float32)); np.save('%t.y.npy', np.arange(7 * 6, dtype=np.float32).reshape(7, 6))"
 // RUN: ferry-compile %s -o %t.fvm
+// Each a copy entry whose 0-d inputs (offsets, strides; an insert's sizes
+// too) are parameters, then the tile or destination, then the tensor read.
+// RUN: ferry-dump %t.fvm | FileCheck %s --check-prefix=DUMP
+// DUMP: entry [0] @every_dispatch_0 kind=copy push_constants=0 bindings=(parameter, parameter, write, read)
+// DUMP: entry [2] @spread_dispatch_0 kind=copy push_constants=0 bindings=(parameter, parameter, read_write, read)
+// DUMP: entry [3] @scatter_dispatch_0 kind=copy push_constants=4 bindings=(parameter, parameter, parameter, parameter, parameter, parameter, read_write, read)
 //
 // Every third element of x from 1: x[1:10:3].
 // RUN: ferry-run %t.fvm --function=every --input=@%t.x.npy --input=index=1 --input=index=3 --output=@%t.every.sync.npy --stats=%t.every.sync.json
