@@ -27,10 +27,12 @@
 // EVERY-WALK: remark: peak live bytes: 68 (inputs 40, allocated 28)
 // EVERY-WALK-NEXT: func.func @every
 //
-// Past the end (1 + 2 * 5 = 11) and a negative stride: run-time errors
-// naming the op.
+// Past the end (1 + 2 * 5 = 11), a negative stride, and a stride whose
+// last index wraps back into range (5 + 2 * (2^63 - 1) = 3 mod 2^64): run-
+// time errors naming the op.
 // RUN: not ferry-run %t.fvm --function=every --input=@%t.x.npy --input=index=1 --input=index=5 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // RUN: not ferry-run %t.fvm --function=every --input=@%t.x.npy --input=index=8 --input=index=-3 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// RUN: not ferry-run %t.fvm --function=every --input=@%t.x.npy --input=index=5 --input=index=9223372036854775807 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // BOUNDS: ferry-run: error: {{.*}}'tensor.extract_slice' at {{.*}}strided_dynamic_strides.mlir:[[# @LINE + 53]]:8: dimension 0 is out of bounds (offset, size and stride reach past the source)
 //
 // A 2 x 3 block of a dynamic 7 x 6 tensor, rows i, i + si, columns j,
