@@ -100,8 +100,9 @@ bool isIntegerDivision(Operation *op) {
 }
 
 // Whether the divisor of the integer division `op` is at least 1: a
-// constant, or the unsigned or signed maximum of a value and a constant
-// (so no zero, and no -1 to overflow a signed division).
+// constant, the signed maximum of a value and a constant, or for an
+// unsigned division the unsigned one (no zero, and for a signed division
+// no -1 to overflow: an unsigned maximum may be -1 taken as signed).
 static bool hasPositiveDivisor(Operation *op) {
   auto positive = [](Value value) {
     std::optional<int64_t> constant = getConstantIntValue(value);
@@ -111,7 +112,10 @@ static bool hasPositiveDivisor(Operation *op) {
   if (positive(divisor))
     return true;
   Operation *max = divisor.getDefiningOp();
-  return isa_and_nonnull<arith::MaxUIOp, arith::MaxSIOp>(max) &&
+  bool isUnsigned = isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op);
+  bool bounded = isa_and_nonnull<arith::MaxSIOp>(max) ||
+                 (isUnsigned && isa_and_nonnull<arith::MaxUIOp>(max));
+  return bounded &&
          (positive(max->getOperand(0)) || positive(max->getOperand(1)));
 }
 
