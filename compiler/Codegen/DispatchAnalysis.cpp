@@ -203,6 +203,13 @@ FailureOr<EntryLayout> analyzeDispatchFunction(func::FuncOp func) {
     // An argument nothing touches is still a binding; call it read.
     if (layout.bindingAccess[arg.getArgNumber()] == 0)
       layout.bindingAccess[arg.getArgNumber()] = kAccessRead;
+    // A copy kernel's 0-d inputs are its scalars (a slice's dynamic offsets
+    // and strides; the slice itself is never 0-d: that one is contiguous),
+    // not elements it moves.
+    if (layout.copyKernel &&
+        cast<RankedTensorType>(arg.getType()).getRank() == 0 &&
+        layout.bindingAccess[arg.getArgNumber()] == kAccessRead)
+      layout.bindingAccess[arg.getArgNumber()] |= kAccessParameter;
   }
   layout.workgroups = chooseWorkgroups(func);
   return layout;

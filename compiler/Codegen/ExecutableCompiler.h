@@ -28,6 +28,8 @@
 #ifndef FERRY_COMPILER_CODEGEN_EXECUTABLECOMPILER_H_
 #define FERRY_COMPILER_CODEGEN_EXECUTABLECOMPILER_H_
 
+#include "runtime/hal/executable_abi.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -39,8 +41,13 @@
 
 namespace ferry::codegen {
 
-/// Binding access bits (module format: 1 read, 2 write, 3 both).
-enum BindingAccess : uint8_t { kAccessRead = 1, kAccessWrite = 2 };
+/// Binding access bits (the executable ABI's: 1 read, 2 write, 3 both,
+/// 5 read as a parameter).
+enum BindingAccess : uint8_t {
+  kAccessRead = FERRY_BINDING_ACCESS_READ,
+  kAccessWrite = FERRY_BINDING_ACCESS_WRITE,
+  kAccessParameter = FERRY_BINDING_ACCESS_PARAMETER,
+};
 
 /// How many workgroups (x; y and z are 1) a dispatch of an entry runs:
 /// ceil(extent / tileSize) where extent, that of loop `loop`, is the static

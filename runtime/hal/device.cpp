@@ -569,11 +569,13 @@ Status Device::queueDispatchEntry(
     workgroups *= workgroupCount[d];
   }
   uint64_t writtenBytes = 0;
-  // A copy kernel moves the elements of its smallest binding (the slice).
-  uint64_t copiedBytes = bindings.empty() ? 0 : UINT64_MAX;
+  // A copy kernel moves the elements of its smallest binding (the slice)
+  // that is no parameter.
+  uint64_t copiedBytes = UINT64_MAX;
   for (size_t i = 0; i < bindings.size(); ++i) {
     const DispatchBinding &binding = bindings[i];
-    copiedBytes = std::min(copiedBytes, binding.length);
+    if (!(entry.bindingAccess[i] & FERRY_BINDING_ACCESS_PARAMETER))
+      copiedBytes = std::min(copiedBytes, binding.length);
     // Made only for an error: a dispatch runs in microseconds.
     auto operation = [&] { return strCat(context, " (binding ", i, ")"); };
     if (!binding.buffer)
@@ -636,7 +638,8 @@ Status Device::queueDispatchEntry(
         FERRY_RETURN_IF_ERROR(transferMirrorsIn(buffers));
         if (entry.kind == FERRY_ENTRY_KIND_COPY) {
           copies_.fetch_add(1, std::memory_order_relaxed);
-          bytesCopied_.fetch_add(copiedBytes, std::memory_order_relaxed);
+          bytesCopied_.fetch_add(copiedBytes == UINT64_MAX ? 0 : copiedBytes,
+                                 std::memory_order_relaxed);
         } else {
           dispatches_.fetch_add(1, std::memory_order_relaxed);
         }

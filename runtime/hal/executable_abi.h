@@ -54,10 +54,16 @@ typedef struct ferry_dispatch_state_t {
  * runtime checks the buffer allows it before any workgroup runs. */
 #define FERRY_BINDING_ACCESS_READ 1u
 #define FERRY_BINDING_ACCESS_WRITE 2u
+/* With READ alone: the entry reads the binding for a parameter (a scalar
+ * passed as a 0-d tensor, such as a slice's dynamic offset or stride), not
+ * for elements it computes on or moves; a copy kernel's count leaves it
+ * out. */
+#define FERRY_BINDING_ACCESS_PARAMETER 4u
 
 /* What an entry does (the module records it): a copy kernel only moves
  * elements (a strided slice gathered or scattered), and the runtime counts
- * each dispatch of it as one copy of its smallest binding's bytes. */
+ * each dispatch of it as one copy of its smallest binding's bytes, its
+ * parameter bindings left out. */
 #define FERRY_ENTRY_KIND_COMPUTE 0u
 #define FERRY_ENTRY_KIND_COPY 1u
 

@@ -54,7 +54,8 @@
 //               uint8 kind    (EntryKind; version 7, older files: compute)
 //               uint16 push_constant_count
 //               uint16 binding_count; binding_count x uint8 access
-//                              (BindingAccess: 1 read, 2 write, 3 both)
+//                              (BindingAccess: 1 read, 2 write, 3 both,
+//                              5 read as a parameter: version 8)
 //
 // Arguments arrive in registers in order within their kind: the first i64
 // argument in i64 register 0, the first ref argument in ref register 0, and so
@@ -100,12 +101,15 @@ inline constexpr char kMagic[8] = {'F', 'E', 'R', 'R', 'Y', 'V', 'M', '\0'};
 // added the executable table, hal.device.queue.dispatch.entry, the
 // constant table and hal.device.constant (versions 4 and 5 still load, with
 // no executables and no constants). Version 7 added an entry's kind
-// (version 6 entries are all compute kernels).
-inline constexpr uint32_t kFormatVersion = 7;
+// (version 6 entries are all compute kernels). Version 8 added parameter
+// bindings (access 5), which a copy kernel's count leaves out.
+inline constexpr uint32_t kFormatVersion = 8;
 // The first version with an executable table after the function table.
 inline constexpr uint32_t kFirstExecutableTableVersion = 6;
 // The first version whose entries record their kind.
 inline constexpr uint32_t kFirstEntryKindVersion = 7;
+// The first version whose bindings may be parameters.
+inline constexpr uint32_t kFirstParameterBindingVersion = 8;
 inline constexpr size_t kHeaderBytes = 32;
 inline constexpr uint16_t kNoRegister = 0xFFFF;
 // The module initializer: when a module defines a function of this name (no
@@ -661,9 +665,12 @@ inline constexpr bool isKnownCmpPredicate(uint8_t value) {
 enum BindingAccess : uint8_t {
   kBindingRead = FERRY_BINDING_ACCESS_READ,
   kBindingWrite = FERRY_BINDING_ACCESS_WRITE,
+  // Version 8; only with kBindingRead.
+  kBindingParameter = FERRY_BINDING_ACCESS_PARAMETER,
 };
 inline constexpr bool isBindingAccess(uint8_t access) {
-  return access >= 1 && access <= (kBindingRead | kBindingWrite);
+  return (access >= 1 && access <= (kBindingRead | kBindingWrite)) ||
+         access == (kBindingRead | kBindingParameter);
 }
 
 // What an entry does (Entry's kind byte); the values are the ABI's

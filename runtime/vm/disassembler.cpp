@@ -79,6 +79,8 @@ std::string_view bindingAccessName(uint8_t access) {
     return "read";
   case kBindingWrite:
     return "write";
+  case kBindingRead | kBindingParameter:
+    return "parameter";
   default:
     return "read_write";
   }

@@ -281,6 +281,29 @@ TEST_P(DispatchEntryTest, CopyKernelsCountAsCopies) {
   EXPECT_EQ(stats.dispatches, 0u);
 }
 
+// A parameter binding (a copy kernel's scalar) is left out of the count,
+// though it is the smallest: here the 8-byte output counts, not the
+// 4-byte first input.
+TEST_P(DispatchEntryTest, CopyKernelsLeaveOutParameters) {
+  bytecode::ExecutableRecord record = testExecutableRecord();
+  record.entries[kAddF32].kind = bytecode::kEntryCopy;
+  record.entries[kAddF32].bindingAccess[0] =
+      bytecode::kBindingRead | bytecode::kBindingParameter;
+  Result<Context> context = makeContext(
+      dispatchModule(std::move(record), kAddF32, {1, 1, 1}, {1}, {4, 8, 8}));
+  ASSERT_TRUE(context.ok()) << context.status().toString();
+  auto out = view(std::vector<float>{0, 0});
+  ASSERT_OK(context
+                ->invoke("main", {view(std::vector<float>{1}),
+                                  view(std::vector<float>{10, 20}), out})
+                .status());
+  EXPECT_EQ(read<float>(out), (std::vector<float>{11, 0}));
+  hal::DeviceStatistics stats = device->statistics();
+  EXPECT_EQ(stats.copies, 1u);
+  EXPECT_EQ(stats.bytesCopied, 8u);
+  EXPECT_EQ(stats.dispatches, 0u);
+}
+
 TEST_P(DispatchEntryTest, NoWorkgroupsRunsNothing) {
   Result<Context> context = makeContext(dispatchModule(
       testExecutableRecord(), kAddF32, {4, 0, 1}, {2}, {8, 8, 8}));

@@ -592,10 +592,14 @@ Status readExecutables(Reader &reader, uint32_t version,
       entry.kind = EntryKind(kind);
       for (size_t b = 0; b < access.size(); ++b) {
         uint8_t bits = uint8_t(access[b]);
-        if (!isBindingAccess(bits))
-          return invalidModule(strCat(
-              owner, " entry '", entry.name, "' binding ", b, " has access ",
-              int(bits), " (1 read, 2 write, 3 read and write)"));
+        if (!isBindingAccess(bits) || ((bits & kBindingParameter) &&
+                                       version < kFirstParameterBindingVersion))
+          return invalidModule(
+              strCat(owner, " entry '", entry.name, "' binding ", b,
+                     " has access ", int(bits),
+                     " (1 read, 2 write, 3 read and write, 5 read as a "
+                     "parameter from version ",
+                     kFirstParameterBindingVersion, ")"));
         entry.bindingAccess.push_back(bits);
       }
       executable.entries.push_back(std::move(entry));

@@ -241,11 +241,11 @@ TEST(ModuleTest, OlderVersionRejected) {
   w.device("d");
   EXPECT_EQ(loadError(w.finish(1)),
             "module format version 1 is older than this runtime supports "
-            "(versions 4 to 7); recompile it with a matching ferry-compile");
+            "(versions 4 to 8); recompile it with a matching ferry-compile");
   // Version 3's integer ops had no width: its code would decode wrongly.
   EXPECT_EQ(loadError(w.finish(3)),
             "module format version 3 is older than this runtime supports "
-            "(versions 4 to 7); recompile it with a matching ferry-compile");
+            "(versions 4 to 8); recompile it with a matching ferry-compile");
   // Version 5 only added an opcode: version 4 files still load; so do
   // version 5 files, which have no executable table.
   EXPECT_EQ(loadError(w.finish(4)), "<loaded>");
@@ -567,6 +567,30 @@ TEST(ModuleExecutableTest, EntryKinds) {
             record.entries[0].bindingAccess);
 }
 
+// Version 8 added parameter bindings (read, access 5): read back as
+// written, refused in an older file.
+TEST(ModuleExecutableTest, ParameterBindings) {
+  Result<Module> module =
+      Module::load(dispatchModule([](bytecode::ExecutableRecord &e) {
+        e.entries[0].bindingAccess[0] =
+            bytecode::kBindingRead | bytecode::kBindingParameter;
+      }));
+  ASSERT_TRUE(module.ok()) << module.status().toString();
+  EXPECT_EQ(module->executables()[0].entries[0].bindingAccess,
+            (std::vector<uint8_t>{5, 2}));
+
+  BytecodeWriter w;
+  w.device("d");
+  bytecode::ExecutableRecord record = sampleExecutable();
+  record.entries[0].bindingAccess[0] = 5;
+  w.executable(record);
+  w.function("f", {}, {}, 0, 0).ret({});
+  EXPECT_EQ(loadError(w.finish(7)),
+            "invalid module: executable 'exe' entry 'run' binding 0 has "
+            "access 5 (1 read, 2 write, 3 read and write, 5 read as a "
+            "parameter from version 8)");
+}
+
 TEST(ModuleExecutableTest, DispatchOperandsChecked) {
   auto none = [](bytecode::ExecutableRecord &) {};
   EXPECT_EQ(loadError(dispatchModule(none, 0, {0}, {{0, 0, 0}, {1, 0, 0}}, 1)),
@@ -604,12 +628,21 @@ TEST(ModuleExecutableTest, TableChecked) {
   auto error = [](std::function<void(bytecode::ExecutableRecord &)> edit) {
     return loadError(dispatchModule(std::move(edit)));
   };
+  const std::string accesses = "(1 read, 2 write, 3 read and write, 5 read "
+                               "as a parameter from version 8)";
   EXPECT_EQ(error([](auto &e) { e.entries[0].bindingAccess[1] = 0; }),
             "invalid module: executable 'exe' entry 'run' binding 1 has "
-            "access 0 (1 read, 2 write, 3 read and write)");
+            "access 0 " +
+                accesses);
   EXPECT_EQ(error([](auto &e) { e.entries[0].bindingAccess[0] = 4; }),
             "invalid module: executable 'exe' entry 'run' binding 0 has "
-            "access 4 (1 read, 2 write, 3 read and write)");
+            "access 4 " +
+                accesses);
+  // A parameter is only read.
+  EXPECT_EQ(error([](auto &e) { e.entries[0].bindingAccess[1] = 6; }),
+            "invalid module: executable 'exe' entry 'run' binding 1 has "
+            "access 6 " +
+                accesses);
   EXPECT_EQ(error([](auto &e) { e.entries[0].kind = bytecode::EntryKind(2); }),
             "invalid module: executable 'exe' entry 'run' has kind 2 (0 "
             "compute, 1 copy)");

@@ -147,6 +147,9 @@ FEATURES = {
     "two_device_region_tensor_ops": (True, "the tensor_gen.py steps inside regions of two-device "
                                            "programs"),
     "strided_slices": (True, "with slices, stride 2"),
+    "dynamic_strides": (True, "with slices, strided (copy-kernel) slices whose strides and "
+                              "offsets are computed at run time from an integer scalar "
+                              "argument of @main"),
     "loop_insert_slice": (True, "scf.for inserting tiles into the tensor it carries"),
     "cf_tensor_blocks": (False, "with tensor_regions, some loops and branches of @main written "
                                 "as cf blocks carrying tensors (lifted to scf by the import)"),
@@ -984,6 +987,10 @@ class TensorFunctionBuilder(TensorSteps, LinalgSteps, RegionSteps, CfBlockSteps,
 class Generator:
     def __init__(self, seed, features):
         self.rng = random.Random(seed)
+        # Choices added after programs were pinned by seed (dynamic
+        # strides) draw from a stream of their own, so a program without
+        # them is the one its seed gave before.
+        self.late_rng = random.Random(f"late-{seed}")
         self.features = features
         self.counter = 0
         self.used_externals = False

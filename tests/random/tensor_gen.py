@@ -2,7 +2,8 @@
 element types i1, f16 and bf16, `tensor.pad`, `concat`, `from_elements`,
 `splat`, `bitcast`, `cast`, `extract`, and slices (`extract_slice` /
 `insert_slice`, static and dynamic offsets and sizes, unit and non-unit
-strides, tiles inserted into a tensor an `scf.for` carries).
+strides, constant or computed at run time, tiles inserted into a tensor
+an `scf.for` carries).
 
 Like linalg_gen.py, these steps work on `Side` values (any shape, the
 program's too) and make new Sides; a result of the program's shape and of
@@ -396,8 +397,8 @@ class TensorSteps:
         where the slice is contiguous (leading unit dims, one dim cut with
         stride 1, every later dim whole; a dynamic dim counted as cut: its
         size is not the sliced tensor's own `tensor.dim`) or the dims after
-        the first are static (Ferry refuses a strided slice with dynamic
-        offsets otherwise)."""
+        the first are static (a flat range); dynamic_strides makes the
+        strides and offsets of other strided slices dynamic too."""
         dynamic = dynamic_ok and "dynamic_slices" in self.features
         strided = "strided_slices" in self.features
         picks = []  # (stride, n) of each static dim, None for a dynamic one
@@ -459,7 +460,38 @@ class TensorSteps:
                 sizes.append(str(n))
                 out.append((n, None))
             strides.append(str(stride))
+        if not contiguous:
+            self.dynamic_strides(picks, offsets, strides)
         return offsets, sizes, strides, out
+
+    def dynamic_strides(self, picks, offsets, strides):
+        """Now and then the constant strides and offsets of a strided slice's
+        cut dims as index values computed from an integer scalar argument
+        of @main (the same numbers at run time): a copy kernel taking them
+        as inputs. Its choices draw from the generator's late stream, so
+        programs without it are unchanged."""
+        late = self.gen.late_rng
+        if ("dynamic_strides" not in self.features or not self.arguments
+                or late.random() < 0.5):
+            return
+        for k, pick in enumerate(picks):
+            if pick is None:
+                continue
+            if late.random() < 0.6:
+                strides[k] = self.runtime_index(int(strides[k]), late)
+            if not offsets[k].startswith("%") and late.random() < 0.5:
+                offsets[k] = self.runtime_index(int(offsets[k]), late)
+
+    def runtime_index(self, value, rng):
+        """An index SSA value equal to `value`, computed from an integer
+        scalar argument of @main, `rng` choosing which."""
+        scalar, type_ = rng.choice(self.arguments)
+        const, cast, ored, out = (self.gen.fresh(p) for p in ("c", "x", "x", "x"))
+        self.emit(f"{const} = arith.constant {value} : index")
+        self.emit(f"{cast} = arith.index_cast {scalar} : {type_} to index")
+        self.emit(f"{ored} = arith.ori {cast}, {const} : index")
+        self.emit(f"{out} = arith.minui {ored}, {const} : index")
+        return out
 
     @staticmethod
     def slice_text(offsets, sizes, strides):

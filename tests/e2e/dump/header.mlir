@@ -4,7 +4,7 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s
 // RUN: wc -c < %t.fvm | FileCheck %s --check-prefix=SIZE
-// CHECK: {{^}}module: format version 7, 114 payload bytes, checksum 0x{{[0-9a-f]+$}}
+// CHECK: {{^}}module: format version 8, 114 payload bytes, checksum 0x{{[0-9a-f]+$}}
 // SIZE: {{^ *}}146{{$}}
 
 // --help explains the tool; --instruction-set prints the opcode table.
@@ -12,7 +12,7 @@
 // HELP: Usage: ferry-dump MODULE.fvm
 // HELP: --instruction-set
 // RUN: ferry-dump --instruction-set | FileCheck %s --check-prefix=SET
-// SET:      Ferry bytecode, format version 7
+// SET:      Ferry bytecode, format version 8
 // SET:      0x01 const.i64 dst:i value:i64
 // SET:      0x32 hal.device.queue.alloca dst:r device:r wait:r? signal:r memory_type:i usage:i size:i flags:alloca_flags
 // SET:      0x39 hal.device.queue.dispatch.entry device:r wait:r? signal:r executable:executable entry:u32 workgroups_x:i workgroups_y:i workgroups_z:i push_constant:i* binding:r* binding_offset:i* binding_length:i*

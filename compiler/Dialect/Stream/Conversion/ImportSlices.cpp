@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -89,6 +90,17 @@ bool isContiguous(OffsetSizeAndStrideOpInterface op, ArrayRef<Value> fullDims) {
   return true;
 }
 
+// Whether an offset or a stride of the slice is a negative constant
+// (checkSlice refuses it; no rewrite takes it).
+bool hasNegativeConstant(OffsetSizeAndStrideOpInterface op) {
+  auto negative = [](OpFoldResult value) {
+    std::optional<int64_t> constant = getConstantIntValue(value);
+    return constant && *constant < 0;
+  };
+  return llvm::any_of(op.getMixedOffsets(), negative) ||
+         llvm::any_of(op.getMixedStrides(), negative);
+}
+
 } // namespace
 
 bool isSliceOp(Operation *op) {
@@ -110,12 +122,15 @@ LogicalResult checkSlice(Operation *op) {
     if (size && *size < 0)
       return op->emitError() << whereOf(op) << ": size " << *size
                              << " of dimension " << d << " is negative";
+    // A negative constant is refused whatever else is dynamic (a dynamic
+    // one fails the run-time bounds check).
+    if ((offset && *offset < 0) || (stride && *stride < 0))
+      return op->emitError() << whereOf(op) << ": the "
+                             << (offset && *offset < 0 ? "offset " : "stride ")
+                             << (offset && *offset < 0 ? *offset : *stride)
+                             << " of dimension " << d << " is negative";
     if (!offset || !size || !stride || *size == 0)
       continue;
-    if (*offset < 0 || *stride < 0)
-      return op->emitError()
-             << whereOf(op) << ": offset " << *offset << " and stride "
-             << *stride << " of dimension " << d << " must not be negative";
     int64_t last = *offset + (*size - 1) * *stride;
     if (!type.isDynamicDim(d) && last >= type.getDimSize(d))
       return op->emitError()
@@ -123,17 +138,6 @@ LogicalResult checkSlice(Operation *op) {
              << "offset " << *offset << ", size " << *size << ", stride "
              << *stride << " reach index " << last << " of " << type;
   }
-  if (isContiguous(slice, {}))
-    return success();
-  for (OpFoldResult value : llvm::concat<OpFoldResult>(slice.getMixedOffsets(),
-                                                       slice.getMixedStrides()))
-    if (!getConstantIntValue(value))
-      return op->emitError()
-             << whereOf(op) << " is strided (not one contiguous range of its "
-             << (isa<tensor::ExtractSliceOp>(op) ? "source" : "destination")
-             << ") with strides that are not constants, or offsets that are "
-                "not constants where a dim after the first is dynamic; "
-                "only contiguous slices may have dynamic strides";
   return success();
 }
 
@@ -188,26 +192,28 @@ void buildSliceBoundsChecks(OpBuilder &builder,
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
     using Pred = arith::CmpIPredicate;
-    // size >= 0 and (size == 0 or (offset < dim and
-    // offset + (size - 1) * stride < dim)), unsigned: negative offsets and
-    // strides are out of bounds too.
-    Value last = arith::AddIOp::create(
-        builder, loc, offset,
-        arith::MulIOp::create(builder, loc,
-                              arith::SubIOp::create(builder, loc, size, one),
-                              stride));
+    // size == 0, or size > 0 and offset < dim and (size == 1 or stride <=
+    // (dim - 1 - offset) / (size - 1)): the last index, offset + (size - 1)
+    // * stride, is below dim, decided without computing it (a large
+    // dynamic stride would wrap it into range, and the copy kernel's
+    // clamped reads would hide that). Unsigned, so negative offsets and
+    // strides are out of bounds too; the divisor is at least 1.
+    auto cmp = [&](Pred pred, Value lhs, Value rhs) -> Value {
+      return arith::CmpIOp::create(builder, loc, pred, lhs, rhs);
+    };
+    Value span = arith::SubIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, dim, one), offset);
+    Value steps = arith::MaxUIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, size, one), one);
+    Value reach = arith::DivUIOp::create(builder, loc, span, steps);
+    Value strideOk = arith::OrIOp::create(
+        builder, loc, cmp(Pred::ule, size, one), cmp(Pred::ule, stride, reach));
     Value inside = arith::AndIOp::create(
-        builder, loc,
-        arith::CmpIOp::create(builder, loc, Pred::ult, offset, dim),
-        arith::CmpIOp::create(builder, loc, Pred::ult, last, dim));
-    inside = arith::AndIOp::create(
-        builder, loc, inside,
-        arith::CmpIOp::create(builder, loc, Pred::sge, stride, zero));
-    Value empty = arith::CmpIOp::create(builder, loc, Pred::eq, size, zero);
-    Value ok = arith::AndIOp::create(
-        builder, loc,
-        arith::CmpIOp::create(builder, loc, Pred::sge, size, zero),
-        arith::OrIOp::create(builder, loc, empty, inside));
+        builder, loc, cmp(Pred::sgt, size, zero),
+        arith::AndIOp::create(builder, loc, cmp(Pred::ult, offset, dim),
+                              strideOk));
+    Value ok =
+        arith::OrIOp::create(builder, loc, cmp(Pred::eq, size, zero), inside);
     cf::AssertOp::create(
         builder, loc, ok,
         (whereOf(op) + ": dimension " + Twine(d) +
@@ -329,7 +335,8 @@ linalg::GenericOp buildStridedCopy(OpBuilder &builder,
 
 bool needsFlatCopy(Operation *op) {
   auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(op);
-  if (!slice || !isSliceOp(op) || isContiguous(slice, {}))
+  if (!slice || !isSliceOp(op) || isContiguous(slice, {}) ||
+      hasNegativeConstant(slice))
     return false;
   RankedTensorType full = fullType(slice);
   return llvm::all_of(slice.getMixedStrides(),
@@ -476,6 +483,210 @@ void decomposeFlatCopy(Operation *op) {
   Value result = place(tensor::ExpandShapeOp::create(builder, loc, fullTy,
                                                      written, all, shape))
                      ->getResult(0);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+}
+
+bool needsGatherCopy(Operation *op) {
+  auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(op);
+  if (!slice || !isSliceOp(op) || isContiguous(slice, {}) ||
+      hasNegativeConstant(slice) || needsFlatCopy(op))
+    return false;
+  auto dynamic = [](OpFoldResult value) {
+    return !getConstantIntValue(value).has_value();
+  };
+  return llvm::any_of(slice.getMixedOffsets(), dynamic) ||
+         llvm::any_of(slice.getMixedStrides(), dynamic);
+}
+
+void decomposeGatherCopy(Operation *op) {
+  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+  Location loc = op->getLoc();
+  OpBuilder builder(op);
+  AffinityAttr affinity = stream::getAffinity(op);
+  auto place = [&](auto made) {
+    if (affinity)
+      stream::setAffinity(made, affinity);
+    return made;
+  };
+  bool extract = isa<tensor::ExtractSliceOp>(op);
+  Value full = extract ? op->getOperand(0) : op->getOperand(1);
+  Value tileValue = extract ? Value() : op->getOperand(0);
+  RankedTensorType fullTy = fullType(slice);
+  RankedTensorType tile = tileType(slice);
+  int64_t rank = fullTy.getRank();
+  auto index = [&](OpBuilder &b, int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  SmallVector<Value> fullDims;
+  for (int64_t d = 0; d < rank; ++d)
+    fullDims.push_back(
+        fullTy.isDynamicDim(d)
+            ? tensor::DimOp::create(builder, loc, full, d).getResult()
+            : index(builder, fullTy.getDimSize(d)));
+  buildSliceBoundsChecks(builder, slice, fullDims);
+  if (!extract) {
+    SmallVector<Value> tileDims;
+    for (int64_t d = 0; d < tile.getRank(); ++d)
+      if (tile.isDynamicDim(d))
+        tileDims.push_back(tensor::DimOp::create(builder, loc, tileValue, d));
+    buildTileSizeChecks(builder, slice, tileDims);
+  }
+
+  llvm::SmallDenseSet<unsigned> dropped = droppedDims(slice);
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  SmallVector<OpFoldResult> strides = slice.getMixedStrides();
+  // The tile's dynamic sizes (the slice's, in the dims it keeps).
+  SmallVector<Value> tileSizes;
+  for (int64_t d = 0, k = 0; d < rank; ++d)
+    if (!dropped.contains(d) && tile.isDynamicDim(k++))
+      tileSizes.push_back(cast<Value>(sizes[d]));
+  // Inside the body: a constant as a constant of the body, a value as the
+  // scalar it is (FormDispatches passes it as a 0-d tensor input).
+  auto valueIn = [&](OpBuilder &b, OpFoldResult value) {
+    return getValueOrCreateConstantIndexOp(b, loc, value);
+  };
+  using Pred = arith::CmpIPredicate;
+
+  // An extract: a generic over the tile reading the source at offset +
+  // loop * stride in each dim (a gather), into a fresh tile.
+  auto buildExtract = [&](OpBuilder &b) -> Value {
+    Value init = place(tensor::EmptyOp::create(b, loc, tile, tileSizes));
+    unsigned loops = tile.getRank();
+    auto copy = linalg::GenericOp::create(
+        b, loc, TypeRange{tile}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(loops, b.getContext())},
+        SmallVector<utils::IteratorType>(loops, utils::IteratorType::parallel),
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange) {
+          SmallVector<Value> at;
+          unsigned loop = 0;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value offset = valueIn(nested, offsets[d]);
+            if (dropped.contains(d)) {
+              at.push_back(offset);
+              continue;
+            }
+            Value i = linalg::IndexOp::create(nested, nestedLoc, loop++);
+            Value step = nested.createOrFold<arith::MulIOp>(
+                nestedLoc, i, valueIn(nested, strides[d]));
+            at.push_back(
+                nested.createOrFold<arith::AddIOp>(nestedLoc, offset, step));
+          }
+          Value element =
+              tensor::ExtractOp::create(nested, nestedLoc, full, at);
+          linalg::YieldOp::create(nested, nestedLoc, element);
+        });
+    copy->setAttr(codegen::kCopyKernelAttr, b.getUnitAttr());
+    return place(copy).getResult(0);
+  };
+
+  // An insert: a generic over the destination, written in place, whose
+  // body takes the tile's element where the position is offset + q *
+  // stride with 0 <= q < size in every dim (q = (position - offset) /
+  // max(stride, 1), unsigned: no division by zero; a dropped dim matches
+  // its offset) and keeps the destination's element elsewhere. The tile
+  // is read at q whether it matches or not (a gather, clamped into the
+  // tile's bounds: FormDispatches.h).
+  auto buildInsert = [&](OpBuilder &b) -> Value {
+    auto copy = linalg::GenericOp::create(
+        b, loc, TypeRange{fullTy}, ValueRange{}, ValueRange{full},
+        ArrayRef<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(rank, b.getContext())},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+          auto cmp = [&](Pred pred, Value lhs, Value rhs) -> Value {
+            return arith::CmpIOp::create(nested, nestedLoc, pred, lhs, rhs);
+          };
+          auto both = [&](Value lhs, Value rhs) -> Value {
+            return lhs ? arith::AndIOp::create(nested, nestedLoc, lhs, rhs)
+                             .getResult()
+                       : rhs;
+          };
+          Value zero = index(nested, 0);
+          Value hit;
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value position = linalg::IndexOp::create(nested, nestedLoc, d);
+            Value relative = nested.createOrFold<arith::SubIOp>(
+                nestedLoc, position, valueIn(nested, offsets[d]));
+            if (dropped.contains(d)) {
+              hit = both(hit, cmp(Pred::eq, relative, zero));
+              continue;
+            }
+            Value size = valueIn(nested, sizes[d]);
+            std::optional<int64_t> constant = getConstantIntValue(strides[d]);
+            if (constant == 1) {
+              // Unsigned: a position before the offset is no match.
+              hit = both(hit, cmp(Pred::ult, relative, size));
+              at.push_back(relative);
+              continue;
+            }
+            Value stride = valueIn(nested, strides[d]);
+            Value divisor =
+                constant ? index(nested, std::max<int64_t>(*constant, 1))
+                         : arith::MaxUIOp::create(nested, nestedLoc, stride,
+                                                  index(nested, 1))
+                               .getResult();
+            Value q =
+                arith::DivUIOp::create(nested, nestedLoc, relative, divisor);
+            Value exact = cmp(
+                Pred::eq, arith::MulIOp::create(nested, nestedLoc, q, stride),
+                relative);
+            hit = both(hit, cmp(Pred::sge, relative, zero));
+            hit = both(hit, exact);
+            hit = both(hit, cmp(Pred::ult, q, size));
+            at.push_back(q);
+          }
+          Value element =
+              tensor::ExtractOp::create(nested, nestedLoc, tileValue, at);
+          Value picked = arith::SelectOp::create(nested, nestedLoc, hit,
+                                                 element, args.back());
+          linalg::YieldOp::create(nested, nestedLoc, picked);
+        });
+    copy->setAttr(codegen::kCopyKernelAttr, b.getUnitAttr());
+    return place(copy).getResult(0);
+  };
+
+  // A gather of a tensor with an empty dim fails its check
+  // (FormDispatches.h), though the kernel would read nothing: where the
+  // tile may be empty and so may the tensor read (an extract's source,
+  // an insert's tile), an empty tile skips the kernel (an empty tensor,
+  // or the destination as it is).
+  Value empty;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (dropped.contains(d))
+      continue;
+    std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+    if (size && *size > 0)
+      continue;
+    Value none = builder.createOrFold<arith::CmpIOp>(
+        loc, Pred::eq, valueIn(builder, sizes[d]), index(builder, 0));
+    empty = empty ? builder.createOrFold<arith::OrIOp>(loc, empty, none) : none;
+  }
+  bool readMayBeEmpty =
+      !extract || llvm::any_of(fullTy.getShape(), [](int64_t size) {
+        return size == 0 || ShapedType::isDynamic(size);
+      });
+  Value result;
+  if (empty && readMayBeEmpty) {
+    auto guard =
+        scf::IfOp::create(builder, loc, TypeRange{op->getResultTypes()}, empty,
+                          /*withElseRegion=*/true);
+    OpBuilder branch = OpBuilder::atBlockEnd(guard.thenBlock());
+    Value nothing =
+        extract ? place(tensor::EmptyOp::create(branch, loc, tile, tileSizes))
+                      .getResult()
+                : full;
+    scf::YieldOp::create(branch, loc, nothing);
+    branch.setInsertionPointToEnd(guard.elseBlock());
+    scf::YieldOp::create(branch, loc,
+                         extract ? buildExtract(branch) : buildInsert(branch));
+    result = guard.getResult(0);
+  } else {
+    result = extract ? buildExtract(builder) : buildInsert(builder);
+  }
   op->getResult(0).replaceAllUsesWith(result);
   op->erase();
 }

@@ -7,12 +7,15 @@
 //   is a byte range: `stream.async.slice` (extract) or `stream.async.update`
 //   (insert) at its byte offset, which allocation scheduling makes a view
 //   or writes in place.
-// - Any other (strided) slice is a copy kernel: a `linalg.generic` whose
-//   map indexes the sliced operand with `offset + loop * stride` (a window,
-//   LinalgOperands.h), outlined like every linalg op. Its strides must be
-//   constants; offsets that are not are taken into the byte offset of the
-//   contiguous range the slice spans (decomposeFlatCopy), which needs the
-//   full tensor's dims after the first static.
+// - Any other (strided) slice is a copy kernel: with constant offsets and
+//   strides, a `linalg.generic` whose map indexes the sliced operand with
+//   `offset + loop * stride` (a window, LinalgOperands.h), outlined like
+//   every linalg op. With constant strides and dynamic offsets on a tensor
+//   whose dims after the first are static, the offsets are taken into the
+//   byte offset of the contiguous range the slice spans (decomposeFlatCopy).
+//   Otherwise (a dynamic stride, or dynamic offsets and a dynamic dim after
+//   the first) the generic's body computes the positions from the offsets
+//   and strides, scalars passed as 0-d inputs (decomposeGatherCopy).
 // - Bounds: a slice known out of bounds at compile time is an error; where
 //   anything is dynamic the program checks each dim (`cf.assert`, naming
 //   the op, its location and the dim).
@@ -31,8 +34,8 @@ namespace ferry::stream::input {
 bool isSliceOp(mlir::Operation *op);
 
 /// Reports why a slice op cannot be imported: elements the runtime cannot
-/// hold, out of bounds by constants, or strided with offsets or strides
-/// that are not constants.
+/// hold, a negative constant offset or stride, or out of bounds by
+/// constants.
 mlir::LogicalResult checkSlice(mlir::Operation *op);
 
 /// The slice's byte offset in its full tensor (the source of an extract,
@@ -77,6 +80,24 @@ bool needsFlatCopy(mlir::Operation *op);
 /// the range, updated back into the full tensor, expanded again. The
 /// bounds are checked at run time first, naming the slice.
 void decomposeFlatCopy(mlir::Operation *op);
+
+/// Whether `op` is a strided slice with offsets or strides that are not
+/// all constants that decomposeFlatCopy does not take (a dynamic stride,
+/// or dynamic offsets where a dim after the first is dynamic):
+/// decomposeGatherCopy imports it.
+bool needsGatherCopy(mlir::Operation *op);
+
+/// Rewrites such a slice as a copy kernel whose body computes positions
+/// from the offsets and strides (scalars it reads; FormDispatches passes
+/// them as 0-d tensor inputs): an extract is a generic over a fresh tile
+/// reading the source at offset + loop * stride (a gather); an insert a
+/// generic over the destination, in place, taking the tile's element
+/// where (position - offset) is a multiple of the stride within the
+/// slice's size in every dim and keeping the destination's elsewhere. The
+/// bounds are checked at run time first, naming the slice (negative
+/// offsets and strides fail there too); a tile that may be empty skips
+/// the kernel when it is (an scf.if).
+void decomposeGatherCopy(mlir::Operation *op);
 
 } // namespace ferry::stream::input
 

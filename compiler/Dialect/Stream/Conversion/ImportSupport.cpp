@@ -99,6 +99,26 @@ bool isIntegerDivision(Operation *op) {
              arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
 }
 
+// Whether the divisor of the integer division `op` is at least 1: a
+// constant, the signed maximum of a value and a constant, or for an
+// unsigned division the unsigned one (no zero, and for a signed division
+// no -1 to overflow: an unsigned maximum may be -1 taken as signed).
+static bool hasPositiveDivisor(Operation *op) {
+  auto positive = [](Value value) {
+    std::optional<int64_t> constant = getConstantIntValue(value);
+    return constant && *constant >= 1;
+  };
+  Value divisor = op->getOperand(1);
+  if (positive(divisor))
+    return true;
+  Operation *max = divisor.getDefiningOp();
+  bool isUnsigned = isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op);
+  bool bounded = isa_and_nonnull<arith::MaxSIOp>(max) ||
+                 (isUnsigned && isa_and_nonnull<arith::MaxUIOp>(max));
+  return bounded &&
+         (positive(max->getOperand(0)) || positive(max->getOperand(1)));
+}
+
 bool isDispatchableLinalgOp(Operation *op) {
   return isa<linalg::GenericOp, linalg::MatmulOp, linalg::BatchMatmulOp,
              linalg::MatvecOp, linalg::VecmatOp, linalg::DotOp,
@@ -125,7 +145,7 @@ LogicalResult checkDispatchableLinalgOp(linalg::LinalgOp op) {
              << "; only loops and sums of loops times non-negative constants "
                 "(plus a non-negative constant) are supported";
   WalkResult body = op->walk([&](Operation *nested) {
-    if (isIntegerDivision(nested)) {
+    if (isIntegerDivision(nested) && !hasPositiveDivisor(nested)) {
       nested->emitError() << "'" << nested->getName() << "' in the body of '"
                           << op->getName()
                           << "' is not supported: integer division in a "

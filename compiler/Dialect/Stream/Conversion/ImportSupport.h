@@ -57,7 +57,8 @@ bool hasTiedResults(mlir::func::FuncOp func);
 
 // Integer division traps on a zero divisor (SIGFPE on x86) in native code,
 // where the VM's division fails the call naming the op: refused in
-// dispatches until kernels check their divisors.
+// dispatches until kernels check their divisors, except by a divisor that
+// is at least 1 (a constant, or the maximum of a value and one).
 bool isIntegerDivision(mlir::Operation *op);
 
 // The linalg ops dispatch formation makes a native dispatch of (one each).

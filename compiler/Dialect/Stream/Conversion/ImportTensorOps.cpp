@@ -339,7 +339,7 @@ bool decomposeTensorOps(func::FuncOp func) {
     if ((isa<tensor::SplatOp, tensor::FromElementsOp, tensor::PadOp,
              tensor::ConcatOp>(op) &&
          !isContiguousConcat(op)) ||
-        needsFlatCopy(op))
+        needsFlatCopy(op) || needsGatherCopy(op))
       ops.push_back(op);
   });
   bool ok = true;
@@ -355,8 +355,10 @@ bool decomposeTensorOps(func::FuncOp func) {
       ok &= succeeded(decomposePad(pad));
     else if (auto concat = dyn_cast<tensor::ConcatOp>(op))
       ok &= succeeded(decomposeConcat(concat));
-    else
+    else if (needsFlatCopy(op))
       decomposeFlatCopy(op);
+    else
+      decomposeGatherCopy(op);
   }
   return ok;
 }

@@ -5,7 +5,7 @@
 // RUN: ferry-compile %s -o %t.fvm --target-cpu=x86-64
 // RUN: ferry-dump %t.fvm | FileCheck %s
 
-// CHECK: module: format version 7
+// CHECK: module: format version 8
 // CHECK: hal.device.queue.dispatch.entry {{.*}} executable=@dispatches entry=0 workgroups_x={{.*}} push_constant=[] binding=[{{.*}}, {{.*}}, {{.*}}] binding_offset=[{{.*}}] binding_length=[{{.*}}]
 // CHECK: hal.device.queue.dispatch.entry {{.*}} executable=@dispatches entry=1 {{.*}} push_constant=[i{{[0-9]+}}, i{{[0-9]+}}]
 // CHECK: executables (1):

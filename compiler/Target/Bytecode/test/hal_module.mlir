@@ -2,7 +2,7 @@
 // pipeline leaves it alone and the writer produces a module.
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s --check-prefix=DUMP --match-full-lines
-// DUMP:      module: format version 7, {{[0-9]+}} payload bytes, checksum 0x{{[0-9a-f]+}}
+// DUMP:      module: format version 8, {{[0-9]+}} payload bytes, checksum 0x{{[0-9a-f]+}}
 // DUMP:      functions (1):
 // Registers are reused once their values are dead (r0 and r1, the
 // arguments, hold a buffer and fences later).

@@ -10,7 +10,7 @@
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-dump %t.fvm | FileCheck %s --match-full-lines
 
-// CHECK:      module: format version 7, 114 payload bytes, checksum 0x{{[0-9a-f]+}}
+// CHECK:      module: format version 8, 114 payload bytes, checksum 0x{{[0-9a-f]+}}
 // CHECK-NEXT: strings (3):
 // CHECK-NEXT:   [0] "dev"
 // CHECK-NEXT:   [1] "f"

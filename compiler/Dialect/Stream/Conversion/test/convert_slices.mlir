@@ -80,3 +80,91 @@ func.func @insert_dynamic(%d: tensor<8xi32>, %t: tensor<?xi32>, %n: index) -> te
   %r = tensor.insert_slice %t into %d[0] [%n] [1] : tensor<?xi32> into tensor<8xi32>
   return %r : tensor<8xi32>
 }
+
+// -----
+
+// A strided extract with a dynamic stride is a copy kernel over the tile
+// whose body reads the source at offset + i * stride (a gather, clamped),
+// the stride a 0-d i64 input filled before the dispatch. The bounds check
+// divides rather than multiplies (a large stride cannot wrap past it).
+// CHECK-LABEL: module @extract_dynamic_stride_dispatch_0
+// CHECK:         func.func @extract_dynamic_stride_dispatch_0(%{{.+}}: tensor<i64>, %{{.+}}: tensor<3xf32>, %[[X:.+]]: tensor<10xf32>) -> {{.*}} attributes {ferry.copy_kernel}
+// CHECK:           %[[S:.+]] = arith.index_cast %{{.+}} : i64 to index
+// CHECK:           %[[I:.+]] = linalg.index 0
+// CHECK:           %[[P:.+]] = arith.muli %[[I]], %[[S]]
+// CHECK:           arith.addi {{.*}}%[[P]]
+// CHECK:           tensor.extract %[[X]]
+// CHECK-LABEL: func.func @extract_dynamic_stride(
+// CHECK:         arith.divui
+// CHECK:         cf.assert %{{.+}}, "'tensor.extract_slice' at {{.+}}: dimension 0 is out of bounds
+// CHECK:         stream.async.fill
+// CHECK-NOT:     scf.if
+// CHECK:         stream.async.dispatch.entry @extract_dynamic_stride_dispatch_0
+func.func @extract_dynamic_stride(%x: tensor<10xf32>, %s: index) -> tensor<3xf32> {
+  %t = tensor.extract_slice %x[1] [3] [%s] : tensor<10xf32> to tensor<3xf32>
+  return %t : tensor<3xf32>
+}
+
+// -----
+
+// Dynamic offsets of a strided slice where a dim after the first is
+// dynamic (no flat range to view): the same copy kernel, each offset an
+// input, the constant strides constants of the body.
+// CHECK-LABEL: module @extract_dynamic_inner_dispatch_0
+// CHECK:         func.func @extract_dynamic_inner_dispatch_0(%{{.+}}: tensor<i64>, %{{.+}}: tensor<i64>, %{{.+}}: tensor<3x2xf32>, %{{.+}}: tensor<8x?xf32>) -> {{.*}} attributes {ferry.copy_kernel}
+// CHECK:           arith.muli %{{.+}}, %c2
+// CHECK:           tensor.extract
+// CHECK-LABEL: func.func @extract_dynamic_inner(
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         cf.assert %{{.+}}, "'tensor.extract_slice' at {{.+}}: dimension 0 is out of bounds
+// CHECK:         cf.assert %{{.+}}, "'tensor.extract_slice' at {{.+}}: dimension 1 is out of bounds
+// CHECK:         stream.async.dispatch.entry @extract_dynamic_inner_dispatch_0
+func.func @extract_dynamic_inner(%a: tensor<8x?xf32>, %i: index, %j: index) -> tensor<3x2xf32> {
+  %s = tensor.extract_slice %a[%i, %j] [3, 2] [2, 1] : tensor<8x?xf32> to tensor<3x2xf32>
+  return %s : tensor<3x2xf32>
+}
+
+// -----
+
+// A strided insert with a dynamic stride is a copy kernel over the
+// destination, written in place: an element takes the tile's at q =
+// (position - offset) / max(stride, 1) where that is exact and q is
+// within the slice's size, else keeps its own.
+// CHECK-LABEL: module @insert_dynamic_stride_dispatch_0
+// CHECK:         func.func @insert_dynamic_stride_dispatch_0(%{{.+}}: tensor<i64>, %{{.+}}: tensor<i64>, %{{.+}}: tensor<8xi32>, %[[T:.+]]: tensor<3xi32>) -> (tensor<8xi32> {ferry.destination = 2 : i64}) attributes {ferry.copy_kernel}
+// CHECK:           %[[M:.+]] = arith.maxui %[[S:.+]], %c1
+// CHECK:           %[[Q:.+]] = arith.divui %{{.+}}, %[[M]]
+// CHECK:           arith.muli %[[Q]], %[[S]]
+// CHECK:           %[[E:.+]] = tensor.extract %[[T]]
+// CHECK:           arith.select %{{.+}}, %[[E]], %{{.+}} : i32
+// CHECK-LABEL: func.func @insert_dynamic_stride(
+// CHECK:         cf.assert %{{.+}}, "'tensor.insert_slice' at {{.+}}: dimension 0 is out of bounds (offset, size and stride reach past the destination)"
+// CHECK:         stream.async.dispatch.entry @insert_dynamic_stride_dispatch_0
+func.func @insert_dynamic_stride(%d: tensor<8xi32>, %t: tensor<3xi32>, %o: index, %s: index) -> tensor<8xi32> {
+  %r = tensor.insert_slice %t into %d[%o] [3] [%s] : tensor<3xi32> into tensor<8xi32>
+  return %r : tensor<8xi32>
+}
+
+// -----
+
+// A tile of dynamic size read from a tensor that may be empty skips the
+// kernel when the tile is empty (the gather's check would refuse an empty
+// source); a source with an element needs no branch.
+// CHECK-LABEL: func.func @maybe_empty(
+// CHECK:         cf.assert
+// CHECK:         %[[NONE:.+]] = arith.cmpi eq, %arg2, %{{.+}}
+// CHECK-NEXT:    scf.if %[[NONE]]
+// CHECK:           stream.async.alloca
+// CHECK:         } else {
+// CHECK:           stream.async.dispatch.entry
+// CHECK-LABEL: func.func @never_empty_source(
+// CHECK-NOT:     scf.if
+// CHECK:         stream.async.dispatch.entry
+func.func @maybe_empty(%x: tensor<?xf32>, %o: index, %n: index, %s: index) -> tensor<?xf32> {
+  %t = tensor.extract_slice %x[%o] [%n] [%s] : tensor<?xf32> to tensor<?xf32>
+  return %t : tensor<?xf32>
+}
+func.func @never_empty_source(%x: tensor<10xf32>, %o: index, %n: index, %s: index) -> tensor<?xf32> {
+  %t = tensor.extract_slice %x[%o] [%n] [%s] : tensor<10xf32> to tensor<?xf32>
+  return %t : tensor<?xf32>
+}

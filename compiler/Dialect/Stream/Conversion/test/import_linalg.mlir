@@ -210,6 +210,42 @@ func.func @divide(%a: tensor<4xi32>, %o: tensor<4xi32>) -> tensor<4xi32> {
 
 // -----
 
+// A division whose divisor is at least 1 (the maximum of a value and a
+// positive constant) cannot trap: a body may use it.
+// CHECK-LABEL: module @divide_positive_dispatch_0
+// CHECK:         arith.maxui
+// CHECK:         arith.divui
+func.func @divide_positive(%a: tensor<4xi32>, %b: tensor<4xi32>, %o: tensor<4xi32>) -> tensor<4xi32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<4xi32>, tensor<4xi32>) outs(%o : tensor<4xi32>) {
+  ^bb0(%x: i32, %y: i32, %z: i32):
+    %c1 = arith.constant 1 : i32
+    %m = arith.maxui %y, %c1 : i32
+    %q = arith.divui %x, %m : i32
+    linalg.yield %q : i32
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+// A signed division by an unsigned maximum may divide by -1 (overflow):
+// refused.
+func.func @divide_signed_by_umax(%a: tensor<4xi32>, %b: tensor<4xi32>, %o: tensor<4xi32>) -> tensor<4xi32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<4xi32>, tensor<4xi32>) outs(%o : tensor<4xi32>) {
+  ^bb0(%x: i32, %y: i32, %z: i32):
+    %c1 = arith.constant 1 : i32
+    %m = arith.maxui %y, %c1 : i32
+    // expected-error @+1 {{'arith.divsi' in the body of 'linalg.generic' is not supported: integer division in a native kernel would trap on a zero divisor}}
+    %q = arith.divsi %x, %m : i32
+    linalg.yield %q : i32
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
 func.func @divide_tensors(%a: tensor<4xi32>) -> tensor<4xi32> {
   // expected-error @+1 {{'arith.divsi' is not supported by Ferry}}
   %0 = arith.divsi %a, %a : tensor<4xi32>
