@@ -332,6 +332,28 @@ private:
     std::optional<CarriedPosition> position = getCarriedPosition(value);
     if (!position)
       return std::nullopt;
+    // A while's before-region argument, after-region argument and result
+    // are one position where the condition passes the first on unchanged:
+    // the assumption below must cover all three, as the body may read the
+    // after-region one (a select of it, random seed 1007).
+    Operation *owner = isa<BlockArgument>(value)
+                           ? value.getParentBlock()->getParentOp()
+                           : value.getDefiningOp();
+    if (auto whileOp = dyn_cast<scf::WhileOp>(owner)) {
+      unsigned index = isa<BlockArgument>(value)
+                           ? cast<BlockArgument>(value).getArgNumber()
+                           : cast<OpResult>(value).getResultNumber();
+      mlir::OperandRange passed = whileOp.getConditionOp().getArgs();
+      if (index < passed.size() &&
+          index < whileOp.getBeforeArguments().size() &&
+          passed[index] == whileOp.getBeforeArguments()[index]) {
+        position->values = {whileOp.getBeforeArguments()[index],
+                            whileOp.getAfterArguments()[index],
+                            whileOp.getResult(index)};
+        position->incoming = {&whileOp.getInitsMutable()[index],
+                              &whileOp.getYieldOp()->getOpOperand(index)};
+      }
+    }
     std::optional<int64_t> common;
     SmallVector<Value> dependent;
     for (OpOperand *in : position->incoming) {
