@@ -372,15 +372,24 @@ private:
     }
     if (!common || dependent.empty())
       return common;
+    // Under the assumption, values being computed further out (a select of
+    // this position and another, whose evaluation led here: random seed
+    // 1346) are computed afresh: a cycle through this position ends at its
+    // members, now known, and one through another position at that
+    // position's own guard, so this terminates.
     auto saved = known;
+    llvm::DenseSet<Value> outer = std::move(computing);
+    computing.clear();
     for (Value member : position->values)
       known[member] = common;
-    for (Value in : dependent) {
+    bool agree = llvm::all_of(dependent, [&](Value in) {
       std::optional<int64_t> incoming = evaluate(in);
-      if (!incoming || *incoming != *common) {
-        known = std::move(saved);
-        return std::nullopt;
-      }
+      return incoming && *incoming == *common;
+    });
+    computing = std::move(outer);
+    if (!agree) {
+      known = std::move(saved);
+      return std::nullopt;
     }
     return common;
   }
