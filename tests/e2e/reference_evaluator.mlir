@@ -16,6 +16,8 @@
 // RUN: %python %S/../random/reference.py %S/regions/while_read_back.mlir --input=4xi32=1,2,3,4 --input=i32=100 | FileCheck %S/regions/while_read_back.mlir
 // RUN: %python %S/../random/reference.py %S/multi_device/walk_while_devices.mlir --function=flat --input=f64=1.5 --input=i16=3 | FileCheck %S/multi_device/walk_while_devices.mlir --check-prefix=FLAT
 // RUN: %python %S/../random/reference.py %S/multi_device/walk_while_devices.mlir --function=nested --input=f64=1.5 --input=i16=0 | FileCheck %S/multi_device/walk_while_devices.mlir --check-prefix=NESTED
+// A rank-reducing slice of dynamic sizes drops the static unit dim.
+// RUN: %python %S/../random/reference.py %S/slices/rank_reduce_dynamic_sizes.mlir --input=1x4x1xi32=1,2,3,4 | FileCheck %S/slices/rank_reduce_dynamic_sizes.mlir --match-full-lines
 //
 // Reading what a tensor.empty holds is an error of the program, not a value.
 // RUN: not %python %S/../random/reference.py %s 2>&1 | FileCheck %s --check-prefix=UNDEFINED

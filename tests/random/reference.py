@@ -614,28 +614,27 @@ def tensor_extract_slice(ev, env, rest):
     array = source.array[_slicer(source.array.shape, offsets, sizes, strides,
                                  "tensor.extract_slice")]
     type_ = _result_type(tail)
-    # A rank-reducing slice drops unit dims.
+    # A rank-reducing slice drops unit dims, chosen as MLIR's
+    # ExtractSliceOp::getDroppedDims does: from the last dim back, a dim is
+    # dropped where its size is a static 1 and the result's dim matched
+    # against it is not 1 (or the result has no dim left). The data is the
+    # same whichever ones, not the shape: sizes [1, %two, %one] reduced to
+    # ?x? keep the last two (random seed 1789).
     if len(type_.shape) < array.ndim:
-        # A rank-reducing slice drops unit dims (the data is the same
-        # whichever ones).
-        def match(dims, want):
-            # The dims kept: `want` (None matching any size) in order, every
-            # dim skipped a unit one.
-            if not want:
-                return [] if all(n == 1 for n in dims) else None
-            for k, n in enumerate(dims):
-                if want[0] is None or want[0] == n:
-                    tail = match(dims[k + 1:], want[1:])
-                    if tail is not None:
-                        return [n] + tail
-                if n != 1:
-                    return None
-            return None
-        shape = match(list(array.shape), list(type_.shape)) or []
-        if int(np.prod(shape)) != array.size:
+        sizes_text = split_top(re.match(r"\[.*?\]\s*\[(.*?)\]", rest[m.end():].strip()).group(1))
+        unit = [x.strip() == "1" for x in sizes_text]
+        kept, pos = [], len(type_.shape) - 1
+        for d in reversed(range(array.ndim)):
+            if pos >= 0 and (not unit[d] or type_.shape[pos] == 1):
+                kept.insert(0, array.shape[d])
+                pos -= 1
+            elif not unit[d]:
+                raise EvaluationError(f"tensor.extract_slice: cannot reduce {array.shape} "
+                                      f"to {type_.shape}")
+        if pos >= 0:
             raise EvaluationError(f"tensor.extract_slice: cannot reduce {array.shape} "
                                   f"to {type_.shape}")
-        array = array.reshape(shape)
+        array = array.reshape(kept)
     _check_static(type_, array.shape, "tensor.extract_slice")
     out = Tensor(array.copy())
     out.inexact = source.inexact

@@ -332,6 +332,28 @@ private:
     std::optional<CarriedPosition> position = getCarriedPosition(value);
     if (!position)
       return std::nullopt;
+    // A while's before-region argument, after-region argument and result
+    // are one position where the condition passes the first on unchanged:
+    // the assumption below must cover all three, as the body may read the
+    // after-region one (a select of it, random seed 1007).
+    Operation *owner = isa<BlockArgument>(value)
+                           ? value.getParentBlock()->getParentOp()
+                           : value.getDefiningOp();
+    if (auto whileOp = dyn_cast<scf::WhileOp>(owner)) {
+      unsigned index = isa<BlockArgument>(value)
+                           ? cast<BlockArgument>(value).getArgNumber()
+                           : cast<OpResult>(value).getResultNumber();
+      mlir::OperandRange passed = whileOp.getConditionOp().getArgs();
+      if (index < passed.size() &&
+          index < whileOp.getBeforeArguments().size() &&
+          passed[index] == whileOp.getBeforeArguments()[index]) {
+        position->values = {whileOp.getBeforeArguments()[index],
+                            whileOp.getAfterArguments()[index],
+                            whileOp.getResult(index)};
+        position->incoming = {&whileOp.getInitsMutable()[index],
+                              &whileOp.getYieldOp()->getOpOperand(index)};
+      }
+    }
     std::optional<int64_t> common;
     SmallVector<Value> dependent;
     for (OpOperand *in : position->incoming) {
@@ -350,15 +372,24 @@ private:
     }
     if (!common || dependent.empty())
       return common;
+    // Under the assumption, values being computed further out (a select of
+    // this position and another, whose evaluation led here: random seed
+    // 1346) are computed afresh: a cycle through this position ends at its
+    // members, now known, and one through another position at that
+    // position's own guard, so this terminates.
     auto saved = known;
+    llvm::DenseSet<Value> outer = std::move(computing);
+    computing.clear();
     for (Value member : position->values)
       known[member] = common;
-    for (Value in : dependent) {
+    bool agree = llvm::all_of(dependent, [&](Value in) {
       std::optional<int64_t> incoming = evaluate(in);
-      if (!incoming || *incoming != *common) {
-        known = std::move(saved);
-        return std::nullopt;
-      }
+      return incoming && *incoming == *common;
+    });
+    computing = std::move(outer);
+    if (!agree) {
+      known = std::move(saved);
+      return std::nullopt;
     }
     return common;
   }
