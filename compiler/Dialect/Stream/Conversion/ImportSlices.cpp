@@ -41,6 +41,19 @@ llvm::SmallDenseSet<unsigned> droppedDims(OffsetSizeAndStrideOpInterface op) {
   return mask ? *mask : llvm::SmallDenseSet<unsigned>();
 }
 
+// Each dim of ranked tensor `value`: a constant, or a tensor.dim.
+SmallVector<Value> dimsOf(OpBuilder &builder, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    dims.push_back(
+        type.isDynamicDim(d)
+            ? tensor::DimOp::create(builder, loc, value, d).getResult()
+            : arith::ConstantIndexOp::create(builder, loc, type.getDimSize(d))
+                  .getResult());
+  return dims;
+}
+
 std::string whereOf(Operation *op) {
   return "'" + op->getName().getStringRef().str() + "'" +
          locationSuffix(op->getLoc());
@@ -366,12 +379,7 @@ void decomposeFlatCopy(Operation *op) {
   auto index = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  SmallVector<Value> fullDims;
-  for (int64_t d = 0; d < rank; ++d)
-    fullDims.push_back(
-        fullTy.isDynamicDim(d)
-            ? tensor::DimOp::create(builder, loc, full, d).getResult()
-            : index(fullTy.getDimSize(d)));
+  SmallVector<Value> fullDims = dimsOf(builder, loc, full);
   buildSliceBoundsChecks(builder, slice, fullDims);
   if (!extract) {
     SmallVector<Value> tileDims;
@@ -518,12 +526,7 @@ void decomposeGatherCopy(Operation *op) {
   auto index = [&](OpBuilder &b, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
-  SmallVector<Value> fullDims;
-  for (int64_t d = 0; d < rank; ++d)
-    fullDims.push_back(
-        fullTy.isDynamicDim(d)
-            ? tensor::DimOp::create(builder, loc, full, d).getResult()
-            : index(builder, fullTy.getDimSize(d)));
+  SmallVector<Value> fullDims = dimsOf(builder, loc, full);
   buildSliceBoundsChecks(builder, slice, fullDims);
   if (!extract) {
     SmallVector<Value> tileDims;
