@@ -360,6 +360,29 @@ bool needsFlatCopy(Operation *op) {
          });
 }
 
+// The run-time checks before a slice's copy kernel: each dim of the full
+// tensor in bounds and, for an insert, the tile of the slice's size.
+// Returns the full tensor's dims.
+SmallVector<Value> buildCopyChecks(OpBuilder &builder,
+                                   OffsetSizeAndStrideOpInterface slice) {
+  Operation *op = slice.getOperation();
+  Location loc = op->getLoc();
+  bool extract = isa<tensor::ExtractSliceOp>(op);
+  SmallVector<Value> fullDims =
+      dimsOf(builder, loc, op->getOperand(extract ? 0 : 1));
+  buildSliceBoundsChecks(builder, slice, fullDims);
+  if (!extract) {
+    SmallVector<Value> tileDims;
+    RankedTensorType tile = tileType(slice);
+    for (int64_t d = 0; d < tile.getRank(); ++d)
+      if (tile.isDynamicDim(d))
+        tileDims.push_back(
+            tensor::DimOp::create(builder, loc, op->getOperand(0), d));
+    buildTileSizeChecks(builder, slice, tileDims);
+  }
+  return fullDims;
+}
+
 void decomposeFlatCopy(Operation *op) {
   auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
   Location loc = op->getLoc();
@@ -379,16 +402,7 @@ void decomposeFlatCopy(Operation *op) {
   auto index = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  SmallVector<Value> fullDims = dimsOf(builder, loc, full);
-  buildSliceBoundsChecks(builder, slice, fullDims);
-  if (!extract) {
-    SmallVector<Value> tileDims;
-    for (int64_t d = 0; d < tile.getRank(); ++d)
-      if (tile.isDynamicDim(d))
-        tileDims.push_back(
-            tensor::DimOp::create(builder, loc, op->getOperand(0), d));
-    buildTileSizeChecks(builder, slice, tileDims);
-  }
+  SmallVector<Value> fullDims = buildCopyChecks(builder, slice);
 
   // Elements between consecutive indices of each dim of the full tensor.
   SmallVector<int64_t> pitch(rank, 1);
@@ -526,15 +540,7 @@ void decomposeGatherCopy(Operation *op) {
   auto index = [&](OpBuilder &b, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
-  SmallVector<Value> fullDims = dimsOf(builder, loc, full);
-  buildSliceBoundsChecks(builder, slice, fullDims);
-  if (!extract) {
-    SmallVector<Value> tileDims;
-    for (int64_t d = 0; d < tile.getRank(); ++d)
-      if (tile.isDynamicDim(d))
-        tileDims.push_back(tensor::DimOp::create(builder, loc, tileValue, d));
-    buildTileSizeChecks(builder, slice, tileDims);
-  }
+  SmallVector<Value> fullDims = buildCopyChecks(builder, slice);
 
   llvm::SmallDenseSet<unsigned> dropped = droppedDims(slice);
   SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
