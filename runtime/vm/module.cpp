@@ -569,8 +569,8 @@ Status readExecutables(Reader &reader, uint32_t version,
     for (uint16_t e = 0; e < entryCount; ++e) {
       EntryRecord entry;
       uint32_t entryName = reader.u32();
-      uint8_t kind =
-          version >= kFirstEntryKindVersion ? reader.u8() : kEntryCompute;
+      uint8_t kind = version >= kFirstEntryKindVersion ? reader.u8()
+                                                       : uint8_t{kEntryCompute};
       entry.pushConstantCount = reader.u16();
       uint16_t bindingCount = reader.u16();
       std::string_view access = reader.bytes(bindingCount);
