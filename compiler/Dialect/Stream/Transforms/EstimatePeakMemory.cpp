@@ -403,7 +403,7 @@ private:
       if (std::optional<bool> condition = conditionValue(ifOp.getCondition()))
         return yielded(*condition ? ifOp.getThenRegion()
                                   : ifOp.getElseRegion());
-    if (std::optional<Region *> taken = evaluator.takenRegion(def))
+    if (std::optional<Region *> taken = takenRegion(def))
       return *taken ? yielded(**taken) : std::nullopt;
     std::optional<bool> common;
     for (Region &region : def->getRegions()) {
@@ -494,6 +494,29 @@ private:
     return notElse;
   }
 
+  // The region of branch region op `op` that runs: where the values
+  // deciding it evaluate, or, for an scf.if an enclosing while's condition
+  // decides, the one that runs on the way the walk takes (see walkWhile).
+  std::optional<Region *> takenRegion(Operation *op) {
+    if (std::optional<Region *> taken = evaluator.takenRegion(op))
+      return taken;
+    auto ifOp = dyn_cast<scf::IfOp>(op);
+    if (!ifOp)
+      return std::nullopt;
+    for (auto [go, goesOn] : llvm::reverse(ways))
+      if (std::optional<bool> thenRuns = thenRunsWhen(ifOp, go, goesOn))
+        return *thenRuns ? &ifOp.getThenRegion() : &ifOp.getElseRegion();
+    return std::nullopt;
+  }
+
+  // Whether the condition `go` of an scf.while decides an scf.if of its
+  // before region `block` (a loop lifted from blocks tests its exit there).
+  static bool decidesBranch(Block &block, Value go) {
+    return llvm::any_of(block.getOps<scf::IfOp>(), [&](scf::IfOp ifOp) {
+      return thenRunsWhen(ifOp, go, true).has_value();
+    });
+  }
+
   void forgetCarried(ValueRange args) {
     for (Value arg : args)
       bytes.deviceOf.erase(arg);
@@ -545,22 +568,48 @@ private:
     SmallVector<SmallVector<std::optional<bool>>> owned;
     // The before region, and the condition passing its values' flags and
     // devices to the after region and, on the way out, to the results.
+    // Where the condition decides an scf.if of the region (its exit test),
+    // the region is walked once each way, that scf.if running the branch
+    // of that way: first leaving, then going on from the same start (the
+    // peak is the larger of the two).
+    Value go = condition.getCondition();
+    bool twoWays = decidesBranch(beforeBlock, go);
+    auto walkWay = [&](bool goesOn) {
+      if (twoWays)
+        ways.push_back({go, goesOn});
+      LogicalResult walked = walkBlock(beforeBlock);
+      if (twoWays)
+        ways.pop_back();
+      return walked;
+    };
     auto walkBefore = [&]() -> LogicalResult {
-      if (failed(walkBlock(beforeBlock)))
+      Snapshot start = snapshot();
+      if (failed(walkWay(false)))
         return failure();
       SmallVector<Value> goesOn, leaves;
       for (Value value : condition.getArgs()) {
-        goesOn.push_back(onWay(value, condition.getCondition(), true));
-        leaves.push_back(onWay(value, condition.getCondition(), false));
+        goesOn.push_back(onWay(value, go, true));
+        leaves.push_back(onWay(value, go, false));
+      }
+      carryFlags(results, leaves);
+      exits.push_back(exitOf(results, condition.getArgs(), op));
+      owned.push_back(exitFlags(results, knownFlag));
+      if (twoWays) {
+        // (Counted as the larger of two branches.)
+        Snapshot left = snapshot();
+        bytes.total = start.total;
+        bytes.devices = start.devices;
+        if (failed(walkWay(true)))
+          return failure();
+        Snapshot went = snapshot();
+        takeLarger(left, went);
+        restoreLive(went);
       }
       carryFlags(afterArgs, goesOn);
-      carryFlags(results, leaves);
       for (auto [arg, value] : llvm::zip_equal(afterArgs, condition.getArgs()))
         if (isa<ResourceType>(arg.getType()))
           if (Devices devices = knownDevices(value); !devices.empty())
             bytes.deviceOf[arg] = devices;
-      exits.push_back(exitOf(results, condition.getArgs(), op));
-      owned.push_back(exitFlags(results, knownFlag));
       return success();
     };
     Snapshot before = snapshot();
@@ -569,8 +618,10 @@ private:
       return failure();
     if (std::optional<int64_t> more =
             evaluator.evaluate(condition.getCondition());
-        more && *more == 0)
+        more && *more == 0) {
+      restoreLive(exits.back().live);
       return success();
+    }
     if (failed(walkBlock(afterBlock)))
       return failure();
     // An iteration that moves a carried buffer to another device or changes
@@ -782,7 +833,7 @@ private:
     // region from the same start, and what stays live after is the
     // largest of them (they match when all make the same results). An
     // empty region (an scf.if without else) does nothing.
-    if (std::optional<Region *> taken = evaluator.takenRegion(&op)) {
+    if (std::optional<Region *> taken = takenRegion(&op)) {
       if (!*taken)
         return success();
       Region &region = **taken;
@@ -1074,6 +1125,9 @@ private:
   llvm::DenseMap<Value, bool> flags;
   bool unknownCondition = false;
   llvm::SmallPtrSet<Operation *, 2> upperBoundLoops;
+  // The ways the enclosing scf.whiles' conditions take in the walk of
+  // their before regions, innermost last: (condition, goes on).
+  SmallVector<std::pair<Value, bool>> ways;
 };
 
 // One entry of input-shapes: "3x5" -> shape {3, 5}; "" (a rank-0 tensor)
