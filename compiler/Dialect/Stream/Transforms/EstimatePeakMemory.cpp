@@ -842,6 +842,10 @@ private:
                                << "' has several blocks";
       if (failed(walkBlock(region.front())))
         return failure();
+      // (Its results are where this walk's region leaves them, not where
+      // an earlier walk's, which may have taken another, did.)
+      for (Value result : op.getResults())
+        bytes.deviceOf.erase(result);
       addYieldedDevices(op, region);
       return success();
     }
