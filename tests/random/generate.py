@@ -151,7 +151,7 @@ FEATURES = {
                               "offsets are computed at run time from an integer scalar "
                               "argument of @main"),
     "loop_insert_slice": (True, "scf.for inserting tiles into the tensor it carries"),
-    "cf_tensor_blocks": (False, "with tensor_regions, some loops and branches of @main written "
+    "cf_tensor_blocks": (True, "with tensor_regions, some loops and branches of @main written "
                                 "as cf blocks carrying tensors (lifted to scf by the import)"),
 }
 
