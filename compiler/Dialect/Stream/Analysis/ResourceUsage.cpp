@@ -1,7 +1,9 @@
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -57,6 +59,40 @@ bool isBranchRegionOp(Operation *op) {
         return false;
   }
   return true;
+}
+
+std::optional<bool> thenRunsWhen(scf::IfOp ifOp, Value go, bool goesOn) {
+  Value test = ifOp.getCondition();
+  if (go == test)
+    return goesOn;
+  auto a = go.getDefiningOp<arith::CmpIOp>();
+  auto b = test.getDefiningOp<arith::CmpIOp>();
+  if (a && b && a.getLhs() == b.getLhs() && a.getRhs() == b.getRhs() &&
+      a.getPredicate() == arith::invertPredicate(b.getPredicate()))
+    return !goesOn;
+  if (auto negated = go.getDefiningOp<arith::XOrIOp>())
+    for (auto [x, y] : {std::pair(negated.getLhs(), negated.getRhs()),
+                        std::pair(negated.getRhs(), negated.getLhs())})
+      if (x == test && matchPattern(y, m_One()))
+        return !goesOn;
+  if (auto trunc = go.getDefiningOp<arith::TruncIOp>())
+    go = trunc.getIn();
+  auto result = dyn_cast<OpResult>(go);
+  if (!result || result.getOwner() != ifOp)
+    return std::nullopt;
+  // A region yielding the other value (as i1: the low bit, as the
+  // truncation keeps it) did not run.
+  unsigned number = result.getResultNumber();
+  auto contradicts = [&](scf::YieldOp yield) {
+    APInt constant;
+    return matchPattern(yield.getOperand(number), m_ConstantInt(&constant)) &&
+           constant[0] != goesOn;
+  };
+  bool notThen = contradicts(ifOp.thenYield());
+  bool notElse = contradicts(ifOp.elseYield());
+  if (notThen == notElse)
+    return std::nullopt;
+  return notElse;
 }
 
 bool isStructuredRegionOp(Operation *op) {

@@ -6,6 +6,7 @@
 
 #include "compiler/Dialect/Stream/IR/StreamDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -20,6 +21,15 @@ namespace ferry::stream {
 // memory passes treat all of them alike: at most one region runs (or the
 // only one), and what it yields becomes the op's results.
 bool isBranchRegionOp(mlir::Operation *op);
+
+// Whether the then region of `ifOp` runs where the i1 `go` is `goesOn`:
+// `go` is its condition, the condition's inverse comparison or negation (an
+// xori with true), or (truncated) a result of `ifOp` that one region yields
+// the other value of as a constant. None where `go` does not decide it. (A
+// loop lifted from blocks tests its exit in an scf.if and goes on under
+// that test negated, or under a flag its regions yield.)
+std::optional<bool> thenRunsWhen(mlir::scf::IfOp ifOp, mlir::Value go,
+                                 bool goesOn);
 
 // True for the structured region ops the memory passes handle: `scf.for`,
 // `scf.while` and every branch region op (`isBranchRegionOp`).

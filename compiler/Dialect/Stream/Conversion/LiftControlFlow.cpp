@@ -3,6 +3,8 @@
 
 #include "compiler/Dialect/Stream/Conversion/LiftControlFlow.h"
 
+#include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
+
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -404,6 +406,124 @@ static void carryExitValues(scf::WhileOp loop) {
   dropUnusedBranchResults(loop.getBefore());
 }
 
+// Lifting rotates a loop whose only exit is its header's test, too: the
+// before region runs the body in one region of an scf.if on that test and
+// passes the exit's values in the other, and the after region passes every
+// value back. The memory passes follow a loop in the usual form better: in
+// the rotated one, an accumulator the exit passes on and the body lends to
+// an inner loop that may run no iteration leaves the iteration at two
+// positions, one per region of the scf.if, which the owned flags cannot
+// say (reference counting leaves it to the run time); in the usual form it
+// leaves at one. So such a loop is rewritten: its before region keeps what
+// comes before the test and passes the exit's values (and what the body
+// reads of the region besides) to the after region, which runs the body and
+// yields what the next iteration reads. Left as it is where the scf.if's
+// exit region computes anything, where the loop goes on under something
+// other than the test (negated) or a flag its regions yield as constants,
+// where something but that flag follows the scf.if, or where one tensor
+// would leave at two positions.
+static void unrotate(scf::WhileOp loop) {
+  Block *before = loop.getBeforeBody();
+  Block *after = loop.getAfterBody();
+  scf::ConditionOp condition = loop.getConditionOp();
+  ValueRange passed = condition.getArgs();
+  if (passed.empty() || !llvm::hasSingleElement(*after) ||
+      !llvm::equal(after->getTerminator()->getOperands(),
+                   after->getArguments()))
+    return;
+  auto ifOp = passed.front().getDefiningOp<scf::IfOp>();
+  if (!ifOp || ifOp->getBlock() != before ||
+      llvm::any_of(passed,
+                   [&](Value value) { return value.getDefiningOp() != ifOp; }))
+    return;
+  Value go = condition.getCondition();
+  std::optional<bool> thenGoesOn = thenRunsWhen(ifOp, go, true);
+  std::optional<bool> thenLeaves = thenRunsWhen(ifOp, go, false);
+  if (!thenGoesOn || !thenLeaves || *thenGoesOn == *thenLeaves)
+    return;
+  Region &body = *thenGoesOn ? ifOp.getThenRegion() : ifOp.getElseRegion();
+  Region &exit = *thenGoesOn ? ifOp.getElseRegion() : ifOp.getThenRegion();
+  if (exit.empty() || !llvm::hasSingleElement(exit.front()))
+    return;
+  // What follows the scf.if only computes the flag.
+  for (Operation &op : llvm::make_range(std::next(ifOp->getIterator()),
+                                        condition->getIterator()))
+    if (!isPure(&op) || llvm::any_of(op.getUsers(), [&](Operation *user) {
+          return user->getBlock() != before || user->isBeforeInBlock(&op);
+        }))
+      return;
+  // The exit's value at each position, and the values of the before region
+  // the body reads besides: passed at positions of their own.
+  auto bodyYield = cast<scf::YieldOp>(body.front().getTerminator());
+  auto exitYield = cast<scf::YieldOp>(exit.front().getTerminator());
+  SmallVector<unsigned> resultOf;
+  SmallVector<Value> exitValues;
+  for (Value value : passed) {
+    resultOf.push_back(cast<OpResult>(value).getResultNumber());
+    exitValues.push_back(exitYield.getOperand(resultOf.back()));
+  }
+  for (auto [i, value] : llvm::enumerate(exitValues))
+    if (isa<TensorType>(value.getType()) &&
+        llvm::is_contained(ArrayRef(exitValues).drop_front(i + 1), value))
+      return;
+  llvm::SetVector<Value> reads;
+  body.walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (operand.getParentBlock() == before &&
+          !llvm::is_contained(exitValues, operand))
+        reads.insert(operand);
+  });
+
+  OpBuilder builder(loop);
+  Location loc = loop.getLoc();
+  SmallVector<Type> types(passed.getTypes());
+  for (Value value : reads)
+    types.push_back(value.getType());
+  auto rewritten = scf::WhileOp::create(builder, loc, types, loop.getInits());
+  SmallVector<Location> beforeLocs(before->getNumArguments(), loc);
+  Block *newBefore = builder.createBlock(
+      &rewritten.getBefore(), {}, before->getArgumentTypes(), beforeLocs);
+  SmallVector<Location> afterLocs(types.size(), loc);
+  Block *newAfter =
+      builder.createBlock(&rewritten.getAfter(), {}, types, afterLocs);
+  // The after region reads what the condition passes in place of the
+  // before region's values.
+  SmallVector<Value> passedOn(exitValues);
+  llvm::append_range(passedOn, reads);
+  for (auto [i, value] : llvm::enumerate(passedOn))
+    if (value.getParentBlock() == before)
+      value.replaceUsesWithIf(newAfter->getArgument(i), [&](OpOperand &use) {
+        return body.isAncestor(use.getOwner()->getParentRegion());
+      });
+  for (auto [from, to] :
+       llvm::zip_equal(before->getArguments(), newBefore->getArguments()))
+    from.replaceAllUsesWith(to);
+  for (Value &value : passedOn)
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && arg.getOwner() == before)
+      value = newBefore->getArgument(arg.getArgNumber());
+  // Ops before the test stay in the before region; the body moves.
+  while (&before->front() != ifOp.getOperation())
+    before->front().moveBefore(newBefore, newBefore->end());
+  Block &bodyBlock = body.front();
+  while (&bodyBlock.front() != bodyYield.getOperation())
+    bodyBlock.front().moveBefore(newAfter, newAfter->end());
+  builder.setInsertionPointToEnd(newBefore);
+  Value goesOn = ifOp.getCondition();
+  if (!*thenGoesOn)
+    goesOn = arith::XOrIOp::create(
+        builder, loc, goesOn, arith::ConstantIntOp::create(builder, loc, 1, 1));
+  scf::ConditionOp::create(builder, loc, goesOn, passedOn);
+  builder.setInsertionPointToEnd(newAfter);
+  SmallVector<Value> next;
+  for (unsigned number : resultOf)
+    next.push_back(bodyYield.getOperand(number));
+  scf::YieldOp::create(builder, loc, next);
+  loop.replaceAllUsesWith(
+      rewritten.getResults().take_front(loop.getNumResults()));
+  loop.erase();
+}
+
 // The positions of the lifted loops nothing reads (the unused arguments
 // lifting passes poison to, those carryExitValues leaves) go with the
 // while's canonicalization, then the results of the branch ops that fed
@@ -452,6 +572,11 @@ LogicalResult liftControlFlow(func::FuncOp func) {
     func.walk([&](scf::WhileOp loop) { loops.push_back(loop); });
     for (scf::WhileOp loop : loops)
       carryExitValues(loop);
+    dropDeadPositions(func);
+    loops.clear();
+    func.walk([&](scf::WhileOp loop) { loops.push_back(loop); });
+    for (scf::WhileOp loop : loops)
+      unrotate(loop);
     dropDeadPositions(func);
     splitTensorPoison(func);
     return success();

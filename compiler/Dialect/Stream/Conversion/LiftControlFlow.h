@@ -3,7 +3,9 @@
 // (upstream `transformCFGToSCF`, as `--lift-cf-to-scf` does), merges the
 // positions of each lifted loop's condition that never matter on the same
 // path (so the exit, not the body, reads the value the iteration received,
-// and the body updates it in place), then gives each tensor `ub.poison` the
+// and the body updates it in place), puts a loop whose only exit is its
+// header's test back in the usual scf.while form (the body in the after
+// region), then gives each tensor `ub.poison` the
 // lifting leaves on dead paths a copy of its own right before its user (a
 // poison shared by a loop would make the carried position's owner
 // unknown).

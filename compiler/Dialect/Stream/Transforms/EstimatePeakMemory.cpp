@@ -454,46 +454,6 @@ private:
         cast<OpResult>(value).getResultNumber());
   }
 
-  // Whether the then branch of `ifOp` ran where i1 `go` is `goesOn`: `go`
-  // is its condition, the condition's inverse comparison or negation (an
-  // xori with true), or (truncated) a result of `ifOp` that one branch
-  // yields the other value as a constant. None where `go` does not decide
-  // it.
-  static std::optional<bool> thenRunsWhen(scf::IfOp ifOp, Value go,
-                                          bool goesOn) {
-    Value test = ifOp.getCondition();
-    if (go == test)
-      return goesOn;
-    auto a = go.getDefiningOp<arith::CmpIOp>();
-    auto b = test.getDefiningOp<arith::CmpIOp>();
-    if (a && b && a.getLhs() == b.getLhs() && a.getRhs() == b.getRhs() &&
-        a.getPredicate() == arith::invertPredicate(b.getPredicate()))
-      return !goesOn;
-    if (auto negated = go.getDefiningOp<arith::XOrIOp>())
-      for (auto [x, y] : {std::pair(negated.getLhs(), negated.getRhs()),
-                          std::pair(negated.getRhs(), negated.getLhs())})
-        if (x == test && matchPattern(y, m_One()))
-          return !goesOn;
-    if (auto trunc = go.getDefiningOp<arith::TruncIOp>())
-      go = trunc.getIn();
-    auto result = dyn_cast<OpResult>(go);
-    if (!result || result.getOwner() != ifOp)
-      return std::nullopt;
-    // A branch yielding the other value (as i1: the low bit, as the
-    // truncation keeps it) did not run.
-    unsigned number = result.getResultNumber();
-    auto contradicts = [&](scf::YieldOp yield) {
-      APInt constant;
-      return matchPattern(yield.getOperand(number), m_ConstantInt(&constant)) &&
-             constant[0] != goesOn;
-    };
-    bool notThen = contradicts(ifOp.thenYield());
-    bool notElse = contradicts(ifOp.elseYield());
-    if (notThen == notElse)
-      return std::nullopt;
-    return notElse;
-  }
-
   // The region of branch region op `op` that runs: where the values
   // deciding it evaluate, or, for an scf.if an enclosing while's condition
   // decides, the one that runs on the way the walk takes (see walkWhile).

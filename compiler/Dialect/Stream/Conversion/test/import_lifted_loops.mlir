@@ -7,18 +7,21 @@
 // overwrote it. The import merges the positions of one type whose values
 // are never needed on the same path: the exit passes the accumulator it
 // received, the other path the body's new one, in one carried position.
+// A loop whose only exit is its header's test is then put back in the
+// usual form: the test in the before region, which passes the carried
+// values on, and the body in the after region.
 
-// One exit: the loop carries one resource; the exit path yields the
-// accumulator the iteration received, the body the one it made; nothing
-// is allocated on the exit path.
+// One exit: the loop carries one resource; the condition passes the
+// accumulator the iteration received, the after region reads it and
+// yields the one it made; nothing is allocated in the before region.
 // CHECK-LABEL: func.func @accumulate(
 // CHECK: %[[W:.+]]:2 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}}) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
-// CHECK: scf.if %{{.+}} -> (i32, i32, !stream.resource<*>) {
-// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[ACC]] :
-// CHECK-NEXT: } else {
-// CHECK: %[[Y:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %{{.+}})
-// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[Y]] :
-// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<*>
+// CHECK-NOT: stream.async.alloca
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %[[ACC]] : i32, !stream.resource<*>
+// CHECK-NEXT: } do {
+// CHECK-NEXT: ^bb0(%{{[^ ]+}}: i32, %[[A:[^ ]+]]: !stream.resource<*>):
+// CHECK: %[[Y:.+]] = stream.async.dispatch.entry {{.+}}(%[[A]], %{{.+}})
+// CHECK: scf.yield %{{.+}}, %[[Y]] :
 // CHECK: stream.resource.load %[[W]]#1
 func.func @accumulate(%x: tensor<4xi32>, %n: i32) -> i32 {
   %zero = arith.constant 0 : i32
@@ -101,18 +104,16 @@ func.func @two_exits(%x: tensor<4xi32>, %n: i32, %c: i1) -> i32 {
 // -----
 
 // Nested loops of blocks: each lifted loop carries one resource, and each
-// exit yields the accumulator its loop received.
+// condition passes on the accumulator its loop received; the outer body
+// lends its accumulator to the inner loop and yields the inner result.
 // CHECK-LABEL: func.func @nested(
 // CHECK: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[OUTER:[^ ]+]] = %{{.+}}) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
-// CHECK: scf.if
-// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[OUTER]] :
-// CHECK-NEXT: } else {
-// CHECK-NEXT: %[[IW:.+]]:2 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[INNER:[^ ]+]] = %[[OUTER]]) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
-// CHECK: scf.if
-// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[INNER]] :
-// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<*>
-// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[IW]]#1 :
-// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<*>
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %[[OUTER]] : i32, !stream.resource<*>
+// CHECK-NEXT: } do {
+// CHECK-NEXT: ^bb0(%{{[^ ]+}}: i32, %[[O:[^ ]+]]: !stream.resource<*>):
+// CHECK: %[[IW:.+]]:2 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[INNER:[^ ]+]] = %[[O]]) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %[[INNER]] : i32, !stream.resource<*>
+// CHECK: scf.yield %{{.+}}, %[[IW]]#1 :
 func.func @nested(%x: tensor<4xi32>, %n: i32) -> i32 {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
@@ -190,9 +191,7 @@ func.func @exit_in_body_unused(%n: index, %s: i16) -> i16 {
 // would take the same value: one value in two carried positions).
 // CHECK-LABEL: func.func @two_accumulators(
 // CHECK: %[[W:.+]]:3 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[P:[^ ]+]] = %{{[^ ]+}}, %[[Q:[^ ]+]] = %{{[^ ]+}}) : (index, !stream.resource<*>, !stream.resource<*>) -> (index, !stream.resource<*>, !stream.resource<*>) {
-// CHECK: scf.if
-// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[P]], %[[Q]] :
-// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}}, %{{.+}} : index, !stream.resource<*>, !stream.resource<*>
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %[[P]], %[[Q]] : index, !stream.resource<*>, !stream.resource<*>
 // CHECK: stream.resource.load %[[W]]#2
 func.func @two_accumulators(%x: tensor<4xf32>, %n: index) -> f32 {
   %c0 = arith.constant 0 : index
@@ -256,12 +255,14 @@ func.func @exit_in_body_uncarried(%x: tensor<4xi32>, %n: i32) -> i32 {
 // the exit test, whose cases yield the flag's constants): its cases are
 // leaves of the flag's tree like an if's branches, so the positions merge
 // as for an if: the loop carries one resource, the exit passes the
-// accumulator it received, each case the one it made.
+// accumulator it received, each case the one it made. Every case goes on,
+// so the header's test is the only exit and the loop takes the usual
+// form, the switch in its after region.
 // CHECK-LABEL: func.func @switch_in_body(
-// CHECK: %[[W:.+]]:2 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}}) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
-// CHECK: scf.if %{{.+}} -> (i32, i32, !stream.resource<*>) {
-// CHECK-NEXT: scf.yield %{{.+}}, %{{.+}}, %[[ACC]] :
-// CHECK-NEXT: } else {
+// CHECK: %[[W:.+]]:2 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{.+}}) : (i32, !stream.resource<*>) -> (i32, !stream.resource<*>) {
+// CHECK: scf.condition
+// CHECK-NEXT: } do {
+// CHECK-NEXT: ^bb0(%{{[^ ]+}}: i32, %[[ACC:[^ ]+]]: !stream.resource<*>):
 // CHECK: %[[SW:.+]] = scf.index_switch %{{.+}} -> !stream.resource<*>
 // CHECK: case 0 {
 // CHECK: %[[A:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %{{.+}})
@@ -272,8 +273,7 @@ func.func @exit_in_body_uncarried(%x: tensor<4xi32>, %n: i32) -> i32 {
 // CHECK: default {
 // CHECK: %[[D:.+]] = stream.async.dispatch.entry {{.+}}(%[[ACC]], %{{.+}})
 // CHECK-NEXT: scf.yield %[[D]] :
-// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[SW]] :
-// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}} : i32, !stream.resource<*>
+// CHECK: scf.yield %{{.+}}, %[[SW]] :
 // CHECK: stream.resource.load %[[W]]#1
 func.func @switch_in_body(%x: tensor<4xi32>, %n: i32, %k: i32) -> i32 {
   %zero = arith.constant 0 : i32

@@ -166,16 +166,19 @@ func.func @cf_diamond(%a: tensor<4xi32>, %c: i1) -> tensor<4xi32> {
 
 // -----
 
-// A loop of branches becomes an scf.while carrying the tensor; what the
-// lifting leaves undefined on a path (ub.poison) becomes an allocation of
-// undefined contents, made on that path (import_lifted_poison.mlir).
+// A loop of branches becomes an scf.while carrying the tensor, in the
+// usual form (the test in the before region, the body in the after
+// region: import_lifted_loops.mlir); nothing the lifting left undefined
+// (ub.poison) remains.
 // CHECK-LABEL: func.func @cf_loop(
 // CHECK-NOT: cf.br
 // CHECK-NOT: ub.poison
 // CHECK: scf.while
+// CHECK: scf.condition
+// CHECK: } do {
 // CHECK: stream.async.alloca
 // CHECK: stream.async.dispatch.entry
-// CHECK: scf.condition
+// CHECK: scf.yield
 // CHECK: return
 func.func @cf_loop(%a: tensor<4xi32>, %n: index) -> tensor<4xi32> {
   %c0 = arith.constant 0 : index

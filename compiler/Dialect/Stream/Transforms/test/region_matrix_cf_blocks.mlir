@@ -10,18 +10,19 @@
 // a value captured from outside the loop with the program's own, and their
 // allocations would be indeterminate.
 
-// A loop of blocks adding a captured value to its accumulator, lifted to a
-// rotated scf.while: the exit passes out the accumulator it received, the
-// body's add is its last use on the other path, so the add writes it in
-// place (no copy, no allocation in the loop, before allocation). No allocation is
-// indeterminate; none is made or freed in the loop; the captured value is
-// freed right after the loop (on its done timepoint), the loop's result,
-// read on the host, after that read (CMD).
+// A loop of blocks adding a captured value to its accumulator, lifted to
+// an scf.while in the usual form (the test in the before region, the body
+// in the after region): the body's add is the accumulator's last use, so
+// the add writes it in place (no copy, no allocation in the loop, before
+// allocation). No allocation is indeterminate; none is made or freed in the
+// loop; the captured value is freed right after the loop (on its done
+// timepoint), the loop's result, read on the host, after that read (CMD).
 // ASYNC-LABEL: func.func @cf_loop(
 // ASYNC-NOT: stream.async.clone
-// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}})
+// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{.+}})
 // ASYNC-NOT: stream.async.alloca
-// ASYNC: scf.yield %{{.+}}, %[[ACC]] :
+// ASYNC: } do {
+// ASYNC-NEXT: ^bb0(%{{[^ ]+}}: i32, %[[ACC:[^ ]+]]: !stream.resource<*>):
 // ASYNC-NOT: stream.async.alloca
 // ASYNC: stream.async.dispatch.entry {{.+}}(%{{.+}}, %[[ACC]]) : {{.+}} -> %[[ACC]]{
 // ASYNC-NOT: stream.async.alloca
@@ -32,13 +33,15 @@
 // CMD: %[[CAP:.+]], %{{.+}} = stream.resource.alloca uninitialized :
 // CMD: %[[INIT:.+]], %{{.+}} = stream.resource.alloca uninitialized :
 // CMD-NOT: indeterminate
-// CMD: %[[W:.+]]:4 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[A:[^ ]+]] = %[[INIT]],
+// CMD: %[[W:.+]]:4 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %[[INIT]],
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: } do {
+// CMD-NEXT: ^bb0(%{{[^ ]+}}: i32, %[[A:[^ ]+]]: !stream.resource<transient>,
 // CMD-NOT: stream.resource.alloca
 // CMD-NOT: stream.resource.dealloca
 // CMD: stream.cmd.dispatch.entry {{.+}} output(1) {{.+}}(%[[CAP]], %[[A]])
 // CMD-NOT: stream.resource.alloca
-// CMD-NOT: stream.resource.dealloca
-// CMD: } do {
 // CMD-NOT: stream.resource.dealloca
 // CMD: %[[J:.+]] = stream.timepoint.join max(%{{.+}}, %[[W]]#3, %{{.+}})
 // CMD-NEXT: stream.resource.dealloca origin await(%[[J]]) %[[CAP]] :
@@ -148,14 +151,15 @@ func.func @cf_loop_read_only(%x: tensor<4xi32>, %n: i32) -> i32 {
 // -----
 
 // A loop of blocks writing a slice of its accumulator (an insert_slice):
-// the exit passes the accumulator it received, so each iteration updates
-// it in place: no copy and no allocation in the loop (ASYNC), nothing made
+// the condition passes the accumulator on, so each iteration updates it in
+// place: no copy and no allocation in the loop (ASYNC), nothing made
 // or freed in it (CMD).
 // ASYNC-LABEL: func.func @cf_loop_insert_slice(
 // ASYNC-NOT: stream.async.clone
-// ASYNC: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %{{.+}})
+// ASYNC: scf.while
 // ASYNC-NOT: stream.async.alloca
-// ASYNC: scf.yield %{{.+}}, %[[ACC]] :
+// ASYNC: } do {
+// ASYNC-NEXT: ^bb0(%{{[^ ]+}}: i32, %[[ACC:[^ ]+]]: !stream.resource<*>):
 // ASYNC-NOT: stream.async.alloca
 // ASYNC: stream.async.update %{{.+}}, %[[ACC]][
 // ASYNC-NOT: stream.async.alloca
@@ -163,13 +167,15 @@ func.func @cf_loop_read_only(%x: tensor<4xi32>, %n: i32) -> i32 {
 // ASYNC: return
 // CMD-LABEL: func.func @cf_loop_insert_slice(
 // CMD-NOT: indeterminate
-// CMD: %[[W:.+]]:4 = scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[A:[^ ]+]] = %{{.+}},
+// CMD: %[[W:.+]]:4 = scf.while
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: } do {
+// CMD-NEXT: ^bb0(%{{[^ ]+}}: i32, %[[A:[^ ]+]]: !stream.resource<transient>,
 // CMD-NOT: stream.resource.alloca
 // CMD-NOT: stream.resource.dealloca
 // CMD: stream.cmd.copy %{{.+}}, %[[A]][
 // CMD-NOT: stream.resource.alloca
-// CMD-NOT: stream.resource.dealloca
-// CMD: } do {
 // CMD-NOT: stream.resource.dealloca
 // CMD: stream.resource.load
 // CMD-NEXT: stream.resource.size %[[W]]#1
@@ -206,22 +212,27 @@ func.func @cf_loop_insert_slice(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -
 // ASYNC-LABEL: func.func @cf_loop_read_after(
 // ASYNC: %[[INIT:.+]] = stream.async.dispatch.entry
 // ASYNC-NEXT: %[[COPY:.+]] = stream.async.clone %[[INIT]]
-// ASYNC-NEXT: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[ACC:[^ ]+]] = %[[COPY]])
+// ASYNC-NEXT: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %[[COPY]])
 // ASYNC-NOT: stream.async.clone
-// ASYNC: } else {
+// ASYNC: } do {
+// ASYNC-NEXT: ^bb0(%{{[^ ]+}}: i32, %[[ACC:[^ ]+]]: !stream.resource<*>):
 // ASYNC-NEXT: stream.async.update %{{.+}}, %[[ACC]][
 // ASYNC-NOT: stream.async.clone
 // ASYNC: stream.resource.load %[[INIT]]
 // CMD-LABEL: func.func @cf_loop_read_after(
 // CMD: stream.cmd.copy
 // CMD-NEXT: stream.timepoint.immediate
-// CMD-NEXT: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %[[A:[^ ]+]] = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}) : (i32, !stream.resource<transient>, !stream.timepoint, !stream.timepoint)
+// CMD-NEXT: scf.while (%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}) : (i32, !stream.resource<transient>, !stream.timepoint, !stream.timepoint)
+// CMD-NOT: stream.resource.alloca
+// CMD-NOT: stream.resource.dealloca
+// CMD: } do {
+// CMD-NEXT: ^bb0(%{{[^ ]+}}: i32, %[[A:[^ ]+]]: !stream.resource<transient>,
 // CMD-NOT: stream.resource.alloca
 // CMD-NOT: stream.resource.dealloca
 // CMD: stream.cmd.copy %{{.+}}, %[[A]][
 // CMD-NOT: stream.resource.alloca
 // CMD-NOT: stream.resource.dealloca
-// CMD: } do {
+// CMD: scf.yield
 func.func @cf_loop_read_after(%x: tensor<8xi32>, %t: tensor<2xi32>, %n: i32) -> (i32, i32) {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
