@@ -534,42 +534,54 @@ private:
     // peak is the larger of the two).
     Value go = condition.getCondition();
     bool twoWays = decidesBranch(beforeBlock, go);
-    auto walkWay = [&](bool goesOn) {
-      if (twoWays)
-        ways.push_back({go, goesOn});
-      LogicalResult walked = walkBlock(beforeBlock);
-      if (twoWays)
-        ways.pop_back();
-      return walked;
-    };
-    auto walkBefore = [&]() -> LogicalResult {
-      Snapshot start = snapshot();
-      if (failed(walkWay(false)))
-        return failure();
-      SmallVector<Value> goesOn, leaves;
-      for (Value value : condition.getArgs()) {
-        goesOn.push_back(onWay(value, go, true));
-        leaves.push_back(onWay(value, go, false));
-      }
+    SmallVector<Value> goesOn, leaves;
+    for (Value value : condition.getArgs()) {
+      goesOn.push_back(onWay(value, go, true));
+      leaves.push_back(onWay(value, go, false));
+    }
+    // What the condition passes out of the loop, and on to the after
+    // region; each evaluated on its way, while the scf.if it decides still
+    // takes that way's branch.
+    auto leave = [&]() {
       carryFlags(results, leaves);
       exits.push_back(exitOf(results, condition.getArgs(), op));
       owned.push_back(exitFlags(results, knownFlag));
-      if (twoWays) {
-        // (Counted as the larger of two branches.)
-        Snapshot left = snapshot();
-        bytes.total = start.total;
-        bytes.devices = start.devices;
-        if (failed(walkWay(true)))
-          return failure();
-        Snapshot went = snapshot();
-        takeLarger(left, went);
-        restoreLive(went);
-      }
+    };
+    auto goOn = [&]() {
       carryFlags(afterArgs, goesOn);
       for (auto [arg, value] : llvm::zip_equal(afterArgs, condition.getArgs()))
         if (isa<ResourceType>(arg.getType()))
           if (Devices devices = knownDevices(value); !devices.empty())
             bytes.deviceOf[arg] = devices;
+    };
+    auto walkWay = [&](bool goesOn, function_ref<void()> then) {
+      ways.push_back({go, goesOn});
+      LogicalResult walked = walkBlock(beforeBlock);
+      if (succeeded(walked))
+        then();
+      ways.pop_back();
+      return walked;
+    };
+    auto walkBefore = [&]() -> LogicalResult {
+      if (!twoWays) {
+        if (failed(walkBlock(beforeBlock)))
+          return failure();
+        leave();
+        goOn();
+        return success();
+      }
+      Snapshot start = snapshot();
+      if (failed(walkWay(false, leave)))
+        return failure();
+      // (Counted as the larger of two branches.)
+      Snapshot left = snapshot();
+      bytes.total = start.total;
+      bytes.devices = start.devices;
+      if (failed(walkWay(true, goOn)))
+        return failure();
+      Snapshot went = snapshot();
+      takeLarger(left, went);
+      restoreLive(went);
       return success();
     };
     Snapshot before = snapshot();
