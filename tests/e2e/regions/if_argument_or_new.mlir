@@ -3,13 +3,14 @@
 // reference counting carries an i1 owned flag as a second result (set by the
 // branch that allocates) and frees the result after its last use where the
 // flag is set. Before, the result was "indeterminate". The walk cannot
-// evaluate the condition, so it counts that free as not freeing and says it
-// is an upper bound: the larger branch's peak, 48 bytes.
+// evaluate the condition, so it follows the branch that leaves the most live
+// (its flag set, the free frees) and says it is an upper bound: the larger
+// branch's peak, 48 bytes.
 // RUN: ferry-compile %s --compile-to=stream-cmd 2>&1 | FileCheck %s --check-prefix=IR --implicit-check-not=indeterminate
 // IR: %[[R:.+]]:4 = scf.if %{{.+}} -> (!stream.resource<external>, i1, !stream.timepoint, !stream.timepoint)
 // IR: stream.resource.dealloca origin if(%[[R]]#1) {{.*}} %[[R]]#0
 // RUN: ferry-compile %s --compile-to=stream-cmd | ferry-opt --stream-estimate-peak-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=WALK
-// WALK: remark: peak live bytes are an upper bound: the walk cannot tell whether this dealloca frees
+// WALK: remark: peak live bytes are an upper bound: the walk cannot tell which region of 'scf.if' runs
 // WALK: remark: peak live bytes: 48 (inputs 16, allocated 32)
 // RUN: ferry-compile %s -o %t.fvm
 // RUN: ferry-run %t.fvm --stats=%t.then.json --input=4xi32=1,2,3,4 --input=i1=1 | FileCheck %s --check-prefix=THEN --match-full-lines

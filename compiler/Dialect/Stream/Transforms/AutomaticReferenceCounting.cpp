@@ -13,12 +13,14 @@
 // block arguments and results own it from then on.
 
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
+#include "compiler/Dialect/Stream/Transforms/CarriedPositions.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -38,160 +40,9 @@ using namespace mlir;
 namespace ferry::stream {
 namespace {
 
+using namespace carried;
+
 constexpr StringLiteral kNoSideEffectsAttr = "nosideeffects";
-
-// The "everything issued inside is done" timepoint of a structured region
-// op: its last result. Null if it has none.
-Value doneTimepointOf(Operation *op) {
-  if (op->getNumResults() == 0)
-    return {};
-  Value last = op->getResults().back();
-  return isa<TimepointType>(last.getType()) ? last : Value();
-}
-
-// One carried position of a structured region op: what a loop iteration, a
-// branch or a while's condition passes on in one place. `after` tells
-// scf.while's after-region arguments and results from its before-region
-// arguments.
-struct Position {
-  Operation *op = nullptr;
-  bool after = false;
-  unsigned index = 0;
-
-  bool operator==(const Position &other) const {
-    return op == other.op && after == other.after && index == other.index;
-  }
-};
-
-// The values that hold a position's value: block arguments and results.
-SmallVector<Value> membersOf(Position position) {
-  return TypeSwitch<Operation *, SmallVector<Value>>(position.op)
-      .Case([&](scf::ForOp op) -> SmallVector<Value> {
-        return {op.getRegionIterArgs()[position.index],
-                op.getResult(position.index)};
-      })
-      .Case([&](scf::WhileOp op) -> SmallVector<Value> {
-        if (!position.after)
-          return {op.getBeforeArguments()[position.index]};
-        return {op.getAfterArguments()[position.index],
-                op.getResult(position.index)};
-      })
-      .Default([&](Operation *op) -> SmallVector<Value> {
-        return {op->getResult(position.index)};
-      });
-}
-
-// The operands that pass a value into a position.
-SmallVector<OpOperand *> incomingOf(Position position) {
-  SmallVector<OpOperand *> incoming;
-  auto addYields = [&](Region &region) {
-    for (Block &block : region)
-      if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator()))
-        incoming.push_back(&yield->getOpOperand(position.index));
-  };
-  TypeSwitch<Operation *>(position.op)
-      .Case([&](scf::ForOp op) {
-        incoming.push_back(&op.getInitArgsMutable()[position.index]);
-        addYields(op.getRegion());
-      })
-      .Case([&](scf::WhileOp op) {
-        if (position.after) {
-          incoming.push_back(
-              &op.getConditionOp().getArgsMutable()[position.index]);
-        } else {
-          incoming.push_back(&op.getInitsMutable()[position.index]);
-          addYields(op.getAfter());
-        }
-      })
-      .Default([&](Operation *op) {
-        // A branch region op: what each region yields.
-        for (Region &region : op->getRegions())
-          addYields(region);
-      });
-  return incoming;
-}
-
-// The position a value passed by `use` goes to, if `use` passes one.
-std::optional<Position> passedTo(OpOperand &use) {
-  Operation *user = use.getOwner();
-  unsigned number = use.getOperandNumber();
-  if (auto forOp = dyn_cast<scf::ForOp>(user)) {
-    unsigned first = forOp.getNumControlOperands();
-    if (number >= first)
-      return Position{user, false, number - first};
-    return std::nullopt;
-  }
-  if (isa<scf::WhileOp>(user))
-    return Position{user, false, number};
-  if (auto condition = dyn_cast<scf::ConditionOp>(user)) {
-    if (number == 0)
-      return std::nullopt;
-    return Position{condition->getParentOp(), true, number - 1};
-  }
-  if (isa<scf::YieldOp>(user) && isStructuredRegionOp(user->getParentOp()))
-    return Position{user->getParentOp(), false, number};
-  return std::nullopt;
-}
-
-// The position `value` is a member of, if any.
-std::optional<Position> positionOf(Value value) {
-  if (auto result = dyn_cast<OpResult>(value)) {
-    Operation *op = result.getOwner();
-    if (!isStructuredRegionOp(op))
-      return std::nullopt;
-    return Position{op, isa<scf::WhileOp>(op), result.getResultNumber()};
-  }
-  auto arg = cast<BlockArgument>(value);
-  Operation *op = arg.getOwner()->getParentOp();
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    if (arg.getArgNumber() < forOp.getNumInductionVars())
-      return std::nullopt;
-    return Position{op, false,
-                    arg.getArgNumber() - forOp.getNumInductionVars()};
-  }
-  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-    return Position{op, arg.getParentRegion() == &whileOp.getAfter(),
-                    arg.getArgNumber()};
-  return std::nullopt;
-}
-
-// The timepoint at which `value`, a member of a position, is ready: the
-// positions of resources are followed by one timepoint each, in order, and
-// one last "everything done" timepoint. Null if the shape differs.
-Value readyTimepointOf(Value value) {
-  ValueRange values;
-  unsigned number;
-  if (auto result = dyn_cast<OpResult>(value)) {
-    values = result.getOwner()->getResults();
-    number = result.getResultNumber();
-  } else {
-    auto arg = cast<BlockArgument>(value);
-    values = arg.getOwner()->getArguments();
-    number = arg.getArgNumber();
-  }
-  unsigned resources = 0, index = 0;
-  for (auto [i, v] : llvm::enumerate(values)) {
-    if (!isa<ResourceType>(v.getType()))
-      continue;
-    if (i == number)
-      index = resources;
-    ++resources;
-  }
-  if (values.size() < resources + 1)
-    return {};
-  Value ready = values[values.size() - 1 - resources + index];
-  return isa<TimepointType>(ready.getType()) ? ready : Value();
-}
-
-std::string describe(Position position) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "carried position " << position.index;
-  if (isa<scf::WhileOp>(position.op))
-    os << (position.after ? " (after region)" : " (before region)");
-  os << " of '" << position.op->getName() << "'";
-  return text;
-}
 
 // How the program must give up an owned resource.
 enum class Disposal {
@@ -247,7 +98,12 @@ public:
       : func(func), symbols(symbols), builder(func.getContext()) {}
 
   void run() {
+    findAliasesPassedOn();
     decideCarriedPositions();
+    while (dropUnflaggedAliases()) {
+      carried.clear();
+      decideCarriedPositions();
+    }
     addOwnedFlags();
     func.walk([&](Block *block) {
       for (auto [index, op] : llvm::enumerate(*block))
@@ -266,6 +122,7 @@ public:
       analyze(ownership);
     for (Ownership &ownership : owned)
       dispose(ownership);
+    copyAliasesPassedOn();
     awaitDeallocations();
   }
 
@@ -350,7 +207,8 @@ private:
       llvm::sort(indices[0]);
       llvm::sort(indices[1]);
       FailureOr<std::pair<Operation *, std::array<unsigned, 2>>> flagged =
-          withOwnedFlags(op, indices[0].size(), indices[1].size());
+          withOwnedFlags(builder, op, indices[0].size(), indices[1].size(),
+                         placeholders);
       if (failed(flagged)) {
         for (Position position : positions)
           op->emitRemark() << describe(position)
@@ -390,104 +248,6 @@ private:
     for (Operation *placeholder : placeholders)
       if (placeholder->use_empty())
         placeholder->erase();
-  }
-
-  // The number of the first timepoint of `types` (carried values come
-  // before: one timepoint per resource and the done one end the list), or
-  // their number if they do not end so.
-  static unsigned firstTimepoint(TypeRange types) {
-    unsigned resources = llvm::count_if(
-        types, [](Type type) { return isa<ResourceType>(type); });
-    unsigned count = types.size();
-    if (count < resources + 1)
-      return count;
-    for (Type type : types.drop_front(count - resources - 1))
-      if (!isa<TimepointType>(type))
-        return count;
-    return count - resources - 1;
-  }
-
-  // Replaces `op` by the same op with i1 values more before its timepoints:
-  // `count` of them in its results, a loop's iter_args and block arguments
-  // and the operands of every yield (false until set); for an scf.while,
-  // `count` in its inits, before-region arguments and after-region yield,
-  // and `afterCount` in its condition's values, after-region arguments and
-  // results. Returns the new op and the number of its first flag among the
-  // positions of each list (a while's before and after positions), or
-  // failure if `op` has no timepoints to put them before.
-  FailureOr<std::pair<Operation *, std::array<unsigned, 2>>>
-  withOwnedFlags(Operation *op, unsigned count, unsigned afterCount) {
-    auto whileOp = dyn_cast<scf::WhileOp>(op);
-    // Where the flags go among the results (a while's after positions)
-    // and, for a while, among its before positions.
-    unsigned at = firstTimepoint(op->getResultTypes());
-    unsigned beforeAt =
-        whileOp ? firstTimepoint(whileOp.getBeforeBody()->getArgumentTypes())
-                : at;
-    if (at == op->getNumResults() ||
-        (whileOp && beforeAt == whileOp.getBeforeBody()->getNumArguments()))
-      return failure();
-    unsigned resultCount = whileOp ? afterCount : count;
-    Location loc = op->getLoc();
-    Type i1 = builder.getI1Type();
-    builder.setInsertionPoint(op);
-    Value placeholder = arith::ConstantIntOp::create(builder, loc, 0, 1);
-    placeholders.push_back(placeholder.getDefiningOp());
-    SmallVector<Value> operands(op->getOperands());
-    auto forOp = dyn_cast<scf::ForOp>(op);
-    if (forOp)
-      operands.insert(operands.begin() + forOp.getNumControlOperands() + at,
-                      count, placeholder);
-    if (whileOp)
-      operands.insert(operands.begin() + beforeAt, count, placeholder);
-    SmallVector<Type> types(op->getResultTypes());
-    types.insert(types.begin() + at, resultCount, i1);
-    OperationState state(loc, op->getName());
-    state.addOperands(operands);
-    state.addTypes(types);
-    state.propertiesAttr = op->getPropertiesAsAttribute();
-    for (NamedAttribute attribute : op->getDiscardableAttrs())
-      state.addAttribute(attribute.getName(), attribute.getValue());
-    for (unsigned i = 0; i < op->getNumRegions(); ++i)
-      state.addRegion();
-    Operation *flagged = builder.create(state);
-    unsigned inductionVars = forOp ? forOp.getNumInductionVars() : 0;
-    for (auto [number, regions] : llvm::enumerate(
-             llvm::zip_equal(op->getRegions(), flagged->getRegions()))) {
-      auto &[from, to] = regions;
-      to.takeBody(from);
-      // A while's before region takes its before positions and passes on
-      // the after ones (its condition's values, after the condition);
-      // its after region the reverse.
-      bool beforeRegion = whileOp && number == 0;
-      bool afterRegion = whileOp && number == 1;
-      for (Block &block : to) {
-        if (forOp)
-          for (unsigned i = 0; i < count; ++i)
-            block.insertArgument(inductionVars + at + i, i1, loc);
-        if (beforeRegion)
-          for (unsigned i = 0; i < count; ++i)
-            block.insertArgument(beforeAt + i, i1, loc);
-        if (afterRegion)
-          for (unsigned i = 0; i < afterCount; ++i)
-            block.insertArgument(at + i, i1, loc);
-        Operation *terminator = block.getTerminator();
-        SmallVector<Value> passed(terminator->getOperands());
-        if (beforeRegion) // after the condition
-          passed.insert(passed.begin() + 1 + at, afterCount, placeholder);
-        else if (afterRegion)
-          passed.insert(passed.begin() + beforeAt, count, placeholder);
-        else
-          passed.insert(passed.begin() + at, count, placeholder);
-        terminator->setOperands(passed);
-      }
-    }
-    for (auto [i, result] : llvm::enumerate(op->getResults()))
-      result.replaceAllUsesWith(
-          flagged->getResult(i < at ? i : i + resultCount));
-    op->erase();
-    return std::make_pair(flagged,
-                          std::array<unsigned, 2>{whileOp ? beforeAt : at, at});
   }
 
   // The flag `in` passes into flagged `position`: that of the position the
@@ -556,7 +316,9 @@ private:
     // So is one lent to a region op before, whose result (which may be it)
     // is used there or after.
     std::set<PositionKey> seen;
-    if (lentAliasUsed(value, passing, seen))
+    SmallVector<unsigned> copied;
+    if (lentAliasUsed(value, passing, seen,
+                      aliasCopyOf(in) ? &copied : nullptr))
       return Carried::NotOwned;
     if (from)
       return stateOf(*from);
@@ -639,9 +401,12 @@ private:
   // whose result, which may hold `value` (a loop that ran no iteration, a
   // branch that yielded it), `passing` or an op after it uses (followed
   // through what that result is lent to in turn): `value` is still needed
-  // there under another name.
+  // there under another name. Given `passedAliases`, a result `passing`
+  // passes on is not such a use but goes there (the numbers of its
+  // operands).
   bool lentAliasUsed(Value value, Operation *passing,
-                     std::set<PositionKey> &seen) {
+                     std::set<PositionKey> &seen,
+                     SmallVectorImpl<unsigned> *passedAliases = nullptr) {
     Block *block = passing->getBlock();
     for (OpOperand &use : value.getUses()) {
       std::optional<Position> to = passedTo(use);
@@ -651,11 +416,18 @@ private:
       if (op == passing || op->getBlock() != block ||
           !op->isBeforeInBlock(passing))
         continue;
-      for (Value member : membersOf(*to))
-        if (llvm::is_contained(passing->getOperands(), member) ||
-            usedAfter(member, passing) || capturedBy(member, passing) ||
-            lentAliasUsed(member, passing, seen))
+      for (Value member : membersOf(*to)) {
+        if (usedAfter(member, passing) || capturedBy(member, passing) ||
+            lentAliasUsed(member, passing, seen, passedAliases))
           return true;
+        for (OpOperand &passed : passing->getOpOperands()) {
+          if (passed.get() != member)
+            continue;
+          if (!passedAliases)
+            return true;
+          passedAliases->push_back(passed.getOperandNumber());
+        }
+      }
     }
     return false;
   }
@@ -728,6 +500,180 @@ private:
     if (auto importOp = dyn_cast_or_null<TensorImportOp>(def))
       return importOp.getConsume();
     return isa_and_nonnull<CmdCallOp>(def);
+  }
+
+  //===------------------------------------------------------------------===//
+  // Values passed on beside what may be them
+  //===------------------------------------------------------------------===//
+
+  // A terminator may pass on a value at one position and, at others, what
+  // positions it was lent to hold, which may be the value itself (a loop
+  // that ran no iteration returns its init; a branch yields it unchanged).
+  // Which position holds it last depends on the run, so no position could
+  // own it. Instead the value's position owns it, and each other position
+  // gets a copy where what it gets is not owned while the value is
+  // (copyAliasesPassedOn): one copy in the runs that alias, none in the
+  // others. Operand numbers of `terminator` (owned flags go after every
+  // carried value, so they keep their numbers).
+  struct AliasCopy {
+    Operation *terminator;
+    unsigned value;
+    SmallVector<unsigned> aliases;
+  };
+
+  // Each value a terminator of an op that can carry owned flags passes on,
+  // made in the terminator's block, whose only use after the terminator
+  // under another name is what the terminator passes on. Where two of them
+  // meet (an alias that may be either, a value that is another's alias), they
+  // are left as they were.
+  void findAliasesPassedOn() {
+    func.walk([&](Operation *terminator) {
+      if (!isa<scf::YieldOp, scf::ConditionOp>(terminator) ||
+          !canCarryFlags(terminator->getParentOp()))
+        return;
+      SmallVector<AliasCopy> found;
+      llvm::DenseMap<unsigned, unsigned> uses;
+      for (OpOperand &in : terminator->getOpOperands()) {
+        Value value = storageOf(in.get());
+        if (!isa<ResourceType>(value.getType()) || !passedTo(in) ||
+            value.getParentBlock() != terminator->getBlock())
+          continue;
+        AliasCopy copy{terminator, in.getOperandNumber(), {}};
+        std::set<PositionKey> seen;
+        if (lentAliasUsed(value, terminator, seen, &copy.aliases) ||
+            copy.aliases.empty())
+          continue;
+        llvm::sort(copy.aliases);
+        copy.aliases.erase(llvm::unique(copy.aliases), copy.aliases.end());
+        ++uses[copy.value];
+        for (unsigned alias : copy.aliases)
+          ++uses[alias];
+        found.push_back(std::move(copy));
+      }
+      for (AliasCopy &copy : found)
+        if (uses[copy.value] == 1 &&
+            llvm::all_of(copy.aliases,
+                         [&](unsigned alias) { return uses[alias] == 1; }))
+          aliasCopies.push_back(std::move(copy));
+    });
+  }
+
+  // Drops each AliasCopy one of whose aliases goes to a position that will
+  // carry no owned flag (it could not own the copy). Returns whether one
+  // was dropped.
+  bool dropUnflaggedAliases() {
+    size_t count = aliasCopies.size();
+    llvm::erase_if(aliasCopies, [&](const AliasCopy &copy) {
+      return llvm::any_of(copy.aliases, [&](unsigned alias) {
+        OpOperand &use = copy.terminator->getOpOperand(alias);
+        return stateOf(*passedTo(use)) != Carried::Mixed;
+      });
+    });
+    return aliasCopies.size() != count;
+  }
+
+  const AliasCopy *aliasCopyOf(OpOperand &in) const {
+    for (const AliasCopy &copy : aliasCopies)
+      if (copy.terminator == in.getOwner() &&
+          copy.value == in.getOperandNumber())
+        return &copy;
+    return nullptr;
+  }
+
+  // Whether `use` passes on an alias of `root` that is copied where it may
+  // be `root`.
+  bool isCopiedAlias(OpOperand &use, Value root) const {
+    return llvm::any_of(aliasCopies, [&](const AliasCopy &copy) {
+      return copy.terminator == use.getOwner() &&
+             llvm::is_contained(copy.aliases, use.getOperandNumber()) &&
+             originOf(copy.terminator->getOperand(copy.value)) ==
+                 originOf(root);
+    });
+  }
+
+  // Whether what `in` passes into its position is owned there: the
+  // position's owned flag it passes, or true where the position owns
+  // everything; null where it never is.
+  Value ownedFlagPassedBy(OpOperand &in) {
+    Position to = *passedTo(in);
+    Operation *terminator = in.getOwner();
+    if (auto slot = flagSlots.find(key(to)); slot != flagSlots.end()) {
+      Value flag = terminator->getOperand(in.getOperandNumber() - to.index +
+                                          slot->second);
+      return matchPattern(flag, m_Zero()) ? Value() : flag;
+    }
+    if (stateOf(to) != Carried::Owned)
+      return {};
+    builder.setInsertionPoint(terminator);
+    return arith::ConstantIntOp::create(builder, terminator->getLoc(), 1, 1);
+  }
+
+  void copyAliasesPassedOn() {
+    for (const AliasCopy &copy : aliasCopies) {
+      OpOperand &in = copy.terminator->getOpOperand(copy.value);
+      Value owned = ownedFlagPassedBy(in);
+      OpOperand *ready = readyOperandOf(in);
+      if (!owned || !ready)
+        continue;
+      for (unsigned alias : copy.aliases)
+        copyWhereUnowned(copy.terminator->getOpOperand(alias), owned, *ready);
+    }
+  }
+
+  // Passes on, in place of what `alias` passes on, a copy of it where its
+  // owned flag is clear while `owned` (the value's) is set: its position
+  // owns what it gets then. The value's ready timepoint, `valueReady`, and
+  // the terminator's "everything done" one wait for the copy too, so the
+  // value is not freed or written before the copy has read it.
+  void copyWhereUnowned(OpOperand &alias, Value owned, OpOperand &valueReady) {
+    Operation *terminator = alias.getOwner();
+    Position to = *passedTo(alias);
+    auto slot = flagSlots.find(key(to));
+    OpOperand *ready = readyOperandOf(alias);
+    if (slot == flagSlots.end() || !ready)
+      return; // cannot be: dropUnflaggedAliases kept flagged positions only
+    OpOperand &flag = terminator->getOpOperand(alias.getOperandNumber() -
+                                               to.index + slot->second);
+    Location loc = terminator->getLoc();
+    Type timepoint = TimepointType::get(func.getContext());
+    Value resource = alias.get();
+    builder.setInsertionPoint(terminator);
+    Value notOwned =
+        arith::XOrIOp::create(builder, loc, flag.get(),
+                              arith::ConstantIntOp::create(builder, loc, 1, 1));
+    auto ifOp = scf::IfOp::create(
+        builder, loc, TypeRange{resource.getType(), timepoint, timepoint},
+        arith::AndIOp::create(builder, loc, notOwned, owned),
+        /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(ifOp.thenBlock());
+      Value size = ResourceSizeOp::create(builder, loc, builder.getIndexType(),
+                                          resource);
+      auto alloca = ResourceAllocaOp::create(builder, loc, resource.getType(),
+                                             timepoint, Value(), size);
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value copied =
+          CmdCopyOp::create(
+              builder, loc, timepoint, resource, size, zero, alloca.getResult(),
+              size, zero, size,
+              joinTimepoints(builder, loc,
+                             {alloca.getResultTimepoint(), ready->get()}))
+              .getResultTimepoint();
+      scf::YieldOp::create(
+          builder, loc,
+          ValueRange{alloca.getResult(), copied,
+                     joinTimepoints(builder, loc, {valueReady.get(), copied})});
+      builder.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(
+          builder, loc, ValueRange{resource, ready->get(), valueReady.get()});
+    }
+    alias.set(ifOp.getResult(0));
+    ready->set(ifOp.getResult(1));
+    valueReady.set(ifOp.getResult(2));
+    flag.set(arith::OrIOp::create(builder, loc, flag.get(), owned));
+    OpOperand &done = terminator->getOpOperands().back();
+    done.set(joinTimepoints(builder, loc, {done.get(), ifOp.getResult(2)}));
   }
 
   //===------------------------------------------------------------------===//
@@ -871,6 +817,8 @@ private:
         // terminator), or from a region nested in it (then it is captured,
         // never handed on).
         bool direct = anchor == user;
+        if (lent && direct && isCopiedAlias(use, handOff.root))
+          continue; // a copy goes on where it may be the root
         Carried state = stateOf(*to);
         if (state == Carried::Flagged) {
           // Passed with its flag set (it is owned here): handed on as to an
@@ -1432,6 +1380,7 @@ private:
   SmallVector<Operation *> placeholders;
   std::set<PositionKey> followed;
   llvm::MapVector<Block *, SmallVector<Value>> deallocations;
+  SmallVector<AliasCopy> aliasCopies;
 };
 
 struct AutomaticReferenceCountingPass

@@ -383,6 +383,14 @@ private:
         return !isOr;
       return std::nullopt;
     }
+    // A flag negated (an alias copied where it is not owned).
+    if (auto xorOp = value.getDefiningOp<arith::XOrIOp>()) {
+      std::optional<bool> lhs = conditionValue(xorOp.getLhs());
+      std::optional<bool> rhs = conditionValue(xorOp.getRhs());
+      if (lhs && rhs)
+        return *lhs != *rhs;
+      return std::nullopt;
+    }
     auto result = dyn_cast<OpResult>(value);
     if (!result)
       return std::nullopt;
@@ -405,6 +413,19 @@ private:
                                   : ifOp.getElseRegion());
     if (std::optional<Region *> taken = takenRegion(def))
       return *taken ? yielded(**taken) : std::nullopt;
+    // Where the walk took the region leaving the most live as the one that
+    // ran, its flags are the ones that hold after: an upper bound.
+    if (Region *larger = largerRegion.lookup(def)) {
+      if (!followedLarger) {
+        followedLarger = true;
+        def->emitRemark()
+            << "peak live bytes are an upper bound: the walk cannot tell "
+               "which region of '"
+            << def->getName()
+            << "' runs, and follows the one that leaves the most live";
+      }
+      return yielded(*larger);
+    }
     std::optional<bool> common;
     for (Region &region : def->getRegions()) {
       std::optional<bool> value = yielded(region);
@@ -458,9 +479,15 @@ private:
   // deciding it evaluate, or, for an scf.if an enclosing while's condition
   // decides, the one that runs on the way the walk takes (see walkWhile).
   std::optional<Region *> takenRegion(Operation *op) {
+    auto ifOp = dyn_cast<scf::IfOp>(op);
+    // An owned flag's test (reference counting copies what a position gets
+    // where it is not owned), known where the flag is. (Before the size
+    // evaluator, which takes a flag a branch yields to be the largest.)
+    if (ifOp)
+      if (std::optional<bool> condition = conditionValue(ifOp.getCondition()))
+        return *condition ? &ifOp.getThenRegion() : &ifOp.getElseRegion();
     if (std::optional<Region *> taken = evaluator.takenRegion(op))
       return taken;
-    auto ifOp = dyn_cast<scf::IfOp>(op);
     if (!ifOp)
       return std::nullopt;
     for (auto [go, goesOn] : llvm::reverse(ways))
@@ -823,6 +850,7 @@ private:
     }
     Snapshot before = snapshot();
     std::optional<Snapshot> largest;
+    int64_t mostLive = 0;
     // Each result is on the devices the branches' yielded values are on
     // (where they differ, the walk counts it on each after the op and
     // frees it on each: mergeExits).
@@ -844,6 +872,12 @@ private:
       addYieldedDevices(op, region);
       exits.push_back(exitOf(
           op.getResults(), region.front().getTerminator()->getOperands(), &op));
+      int64_t live = bytes.total.live;
+      if (!largest || live > mostLive)
+        largerRegion[&op] = &region;
+      else if (live == mostLive)
+        largerRegion[&op] = nullptr;
+      mostLive = largest ? std::max(mostLive, live) : live;
       if (largest)
         takeLarger(*largest, snapshot());
       largest = snapshot();
@@ -1100,10 +1134,14 @@ private:
   // The owned flags known where the walk is (see conditionValue).
   llvm::DenseMap<Value, bool> flags;
   bool unknownCondition = false;
+  bool followedLarger = false;
   llvm::SmallPtrSet<Operation *, 2> upperBoundLoops;
   // The ways the enclosing scf.whiles' conditions take in the walk of
   // their before regions, innermost last: (condition, goes on).
   SmallVector<std::pair<Value, bool>> ways;
+  // For each branch region op walked with no region known to run, the one
+  // that left the most live (null where two tie).
+  llvm::DenseMap<Operation *, Region *> largerRegion;
 };
 
 // One entry of input-shapes: "3x5" -> shape {3, 5}; "" (a rank-0 tensor)

@@ -297,6 +297,17 @@ def AutomaticReferenceCountingPass
       member is the value, so the terminator passes `flag or owned` and the
       value is freed by `dealloca if(owned and flag)` after its last use.
       Otherwise it stays indeterminate, with a remark on the terminator;
+    - a value a block's terminator passes on at one position while it also
+      passes on, at another, what a position the value was lent to holds
+      (an inner loop started from it that may run no iteration, a branch
+      yielding it unchanged) goes to its own position, which owns it; the
+      other position gets, in an `scf.if` before the terminator, a copy of
+      what it would get where that position's flag is clear while the
+      value's is set (`alloca` + `cmd.copy`, the value's ready timepoint
+      and the body's done one waiting for the copy), and its flag is or-ed
+      with the value's. One copy in the runs that alias, none in the
+      others, and nothing is indeterminate. (Run again, the pass copies
+      again: the copy's `scf.if` is a position like any other);
     - deallocations inside a body are joined into the "everything done"
       timepoint it passes on, so the function's final await covers them.
 
@@ -306,7 +317,8 @@ def AutomaticReferenceCountingPass
 
     A resource that already has a dealloca or a release (written by hand,
     or by an earlier run of this pass) is left alone, so running the pass
-    again changes nothing.
+    again frees nothing twice (it may carry owned flags again beside
+    positions that have them).
 
     Deallocations of resources with no `stream.affinity` carry `origin`,
     routing them to the device and queue that allocated them. Before a
@@ -413,8 +425,11 @@ def EstimatePeakMemoryPass
     An owned flag reference counting carries beside a position (a
     `dealloca if(%flag)`) is evaluated where the walk is: constants, a
     loop's i1 iter_arg per iteration, what the last iteration or the
-    branch taken yielded (or every branch, where they agree), and flags
-    and-ed or or-ed together where one side decides or both are known. A
+    branch taken yielded (or every branch, where they agree, or else the
+    one that left the most live, whose live bytes the walk keeps: an upper
+    bound, said in a remark), and flags and-ed, or-ed or negated where one
+    side decides or both are known; an `scf.if` on a known flag (reference
+    counting's copy of an alias) takes its branch. A
     loop whose
     first iteration changes a flag (or moves a carried buffer to another
     device) is walked again from what it yielded until an iteration leaves
@@ -423,9 +438,9 @@ def EstimatePeakMemoryPass
     where known), and that one must repeat; with a dynamic trip count the second
     may not run, so the peak is an upper bound, said in a remark (a trip
     count of 1 walks once), as for a loop nested in another whose carried
-    buffer moves to another device. A flag the walk cannot evaluate (an `scf.if`
-    on an unknown condition chose it) counts its free as not freeing: an
-    upper bound, said in a remark. A release of a carried value is counted
+    buffer moves to another device. A flag the walk cannot evaluate
+    (branches that leave as much live yield different flags) counts its
+    free as not freeing: an upper bound, said in a remark. A release of a carried value is counted
     as its one owner's (its root is only the position's first value).
 
     When the module declares several devices, one more remark per device

@@ -298,10 +298,10 @@ func.func @flagged_loop(%v: !hal.buffer_view) {
 // -----
 
 // An scf.if yielding a new allocation or the host's input, on a condition
-// the walk cannot evaluate: whether the result's free (guarded by its owned
-// flag) frees is not known, so the walk counts it as not freeing, an upper
-// bound it states in a remark.
-// CHECK: remark: peak live bytes are an upper bound: the walk cannot tell whether this dealloca frees
+// the walk cannot evaluate: the walk follows the branch that leaves the most
+// live (the allocation), whose owned flag says the result's free frees, an
+// upper bound it states in a remark.
+// CHECK: remark: peak live bytes are an upper bound: the walk cannot tell which region of 'scf.if' runs, and follows the one that leaves the most live
 // CHECK: remark: peak live bytes: 32 (inputs 16, allocated 16)
 func.func @flagged_if(%c: i1, %v: !hal.buffer_view) {
   %c4 = arith.constant 4 : index
