@@ -479,20 +479,18 @@ private:
   // deciding it evaluate, or, for an scf.if an enclosing while's condition
   // decides, the one that runs on the way the walk takes (see walkWhile).
   std::optional<Region *> takenRegion(Operation *op) {
-    auto ifOp = dyn_cast<scf::IfOp>(op);
-    // An owned flag's test (reference counting copies what a position gets
-    // where it is not owned), known where the flag is. (Before the size
-    // evaluator, which takes a flag a branch yields to be the largest.)
-    if (ifOp)
-      if (std::optional<bool> condition = conditionValue(ifOp.getCondition()))
-        return *condition ? &ifOp.getThenRegion() : &ifOp.getElseRegion();
     if (std::optional<Region *> taken = evaluator.takenRegion(op))
       return taken;
+    auto ifOp = dyn_cast<scf::IfOp>(op);
     if (!ifOp)
       return std::nullopt;
     for (auto [go, goesOn] : llvm::reverse(ways))
       if (std::optional<bool> thenRuns = thenRunsWhen(ifOp, go, goesOn))
         return *thenRuns ? &ifOp.getThenRegion() : &ifOp.getElseRegion();
+    // An owned flag's test (reference counting copies what a position gets
+    // where it is not owned), known where the flag is.
+    if (std::optional<bool> condition = conditionValue(ifOp.getCondition()))
+      return *condition ? &ifOp.getThenRegion() : &ifOp.getElseRegion();
     return std::nullopt;
   }
 

@@ -177,7 +177,8 @@ public:
 
   // Result `number` of branch region op `op`, by `evaluateYielded` of what
   // its regions yield there: the taken region's where it is known, else
-  // the largest (an upper bound, as the walk keeps the largest branch).
+  // the largest (an upper bound, as the walk keeps the largest branch; an
+  // i1 only where they agree).
   template <typename Fn>
   std::optional<int64_t> branchResult(Operation *op, unsigned number,
                                       Fn evaluateYielded) {
@@ -189,12 +190,14 @@ public:
     };
     if (std::optional<Region *> taken = takenRegion(op))
       return *taken ? yielded(**taken) : std::nullopt;
+    // (A flag is no size: the regions must agree on it.)
+    bool flag = op->getResult(number).getType().isInteger(1);
     std::optional<int64_t> largest;
     for (Region &region : op->getRegions()) {
       if (region.empty())
         continue;
       std::optional<int64_t> value = yielded(region);
-      if (!value)
+      if (!value || (flag && largest && *largest != *value))
         return std::nullopt;
       largest = std::max(largest.value_or(*value), *value);
     }
