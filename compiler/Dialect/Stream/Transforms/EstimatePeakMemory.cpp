@@ -284,11 +284,21 @@ private:
     Snapshot after = snapshot();
     if (sameLive(before, after))
       return success();
+    // Where the total is the same, the device that holds more.
+    int64_t more = after.total.live - before.total.live;
+    std::string where;
+    for (auto &[name, live] : after.devices) {
+      int64_t onDevice = live.live - before.devices.lookup(name).live;
+      if (more == 0 && onDevice > 0) {
+        more = onDevice;
+        where = (" on @" + name).str();
+      }
+    }
     return op->emitRemark()
            << "peak live bytes unknown: an iteration of '" << op->getName()
-           << "' leaves " << (after.total.live - before.total.live)
-           << " bytes more live than it found, so the peak depends on the "
-              "number of iterations";
+           << "' leaves " << more << " bytes more live" << where
+           << " than it found, so the peak depends on the number of "
+              "iterations";
   }
 
   // After a loop's first iteration: where a carried buffer the iteration
@@ -930,7 +940,11 @@ private:
   // others (its initial value lent, what the iterations make owned): on a
   // way out where it is not, the result's value is still its owner's, so
   // that way holds no buffer of the result's (mergeExits), and the result's
-  // free counts as freeing, as it does where it holds one.
+  // free counts as freeing, as it does where it holds one. Where the way
+  // the walk leaves by (the last) is one where it is not (an initial value
+  // owned, the iterations' lent: they freed it), the buffer an owned way
+  // holds is counted live from there until that free: an upper bound, said
+  // in a remark.
   void dropLentExits(MutableArrayRef<Exit> exits,
                      ArrayRef<SmallVector<std::optional<bool>>> owned,
                      ValueRange results) {
@@ -939,10 +953,28 @@ private:
             return flags[i] == std::optional<bool>(true);
           }))
         continue;
-      for (auto [exit, flags] : llvm::zip_equal(exits, owned))
-        if (flags[i] == std::optional<bool>(false))
+      Devices ownedOn;
+      std::optional<int64_t> size;
+      for (auto [exit, flags] : llvm::zip_equal(exits, owned)) {
+        if (flags[i] == std::optional<bool>(false)) {
           exit.devices[i].clear();
+        } else if (flags[i] && exit.sizes[i]) {
+          addDevices(ownedOn, exit.devices[i]);
+          size = std::max(size.value_or(0), *exit.sizes[i]);
+        }
+      }
       flags[flagResultOf(result)] = true;
+      if (owned.back()[i] != std::optional<bool>(false) || !size ||
+          ownedOn.empty())
+        continue;
+      bytes.add(result, ownedOn, *size, /*input=*/false);
+      Operation *op = result.getDefiningOp();
+      if (boundRemarked.insert(op).second)
+        op->emitRemark() << "peak live bytes are an upper bound after this "
+                            "loop: its result is owned where it runs no "
+                            "iteration and lent where it runs some, and the "
+                            "walk counts the owned buffer on both until its "
+                            "free";
     }
   }
 
