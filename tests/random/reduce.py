@@ -105,8 +105,8 @@ def result_types(line):
     if body.startswith("tensor.dim"):
         return ["index"]
     m = re.search(r"\bto (\S+)$", body)
-    if m and body.startswith("arith."):
-        return [m.group(1)]
+    if m and (body.startswith("arith.") or m.group(1).startswith("tensor<")):
+        return [m.group(1)]  # a cast or a slice: `: A to B` makes a B
     m = re.search(r"\binto (tensor<[^>]*>)", body)
     if m and body.startswith("tensor."):
         return [m.group(1)]
@@ -114,7 +114,7 @@ def result_types(line):
     if m and body.startswith("linalg."):
         return [m.group(1)]  # its result has its destination's type
     if "->" in body:
-        out = body.rsplit("->", 1)[1].strip()
+        out = body.rsplit("->", 1)[1].strip().removesuffix("{").strip()
         if out.startswith("("):
             out = out[1:-1]
         return reference.split_top(out)
