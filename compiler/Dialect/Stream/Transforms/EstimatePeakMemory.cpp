@@ -922,6 +922,20 @@ private:
     return {};
   }
 
+  // Whether region op result `result` only ever holds a buffer another
+  // value owns: reference counting frees it nowhere (no dealloca, under a
+  // flag or not) and it goes on into no other region op's position, whose
+  // member might be freed instead.
+  static bool lentOnly(Value result) {
+    if (!isa<ResourceType>(result.getType()))
+      return false;
+    return llvm::none_of(result.getUses(), [](OpOperand &use) {
+      Operation *user = use.getOwner();
+      return isa<ResourceDeallocaOp, scf::YieldOp, scf::ConditionOp>(user) ||
+             isStructuredRegionOp(user);
+    });
+  }
+
   // The owned flag of each of `results` on one way out of their op, as
   // `flagOf` gives it (none for a result without one, or where unknown).
   SmallVector<std::optional<bool>>
@@ -995,12 +1009,13 @@ private:
   // its devices, some other buffer being live there on the way out where
   // the result is not. Each device then counts the largest of the exits'
   // live bytes without the results, plus each result that may be on it.
-  // Where a size is not known the larger counts stay.
+  // Where a size is not known the larger counts stay. A result that only
+  // ever holds a buffer another owns (lentOnly) is that owner's to count.
   void mergeExits(ArrayRef<Exit> exits, ValueRange results, Operation *op) {
     SmallVector<std::optional<int64_t>> sizes;
     bool moves = false;
     for (auto [i, result] : llvm::enumerate(results)) {
-      if (!isa<ResourceType>(result.getType())) {
+      if (!isa<ResourceType>(result.getType()) || lentOnly(result)) {
         sizes.push_back(0);
         continue;
       }
@@ -1021,8 +1036,9 @@ private:
       std::optional<int64_t> without;
       for (const Exit &exit : exits) {
         int64_t count = exit.live.devices.lookup(name).live;
-        for (auto [devices, size] : llvm::zip_equal(exit.devices, exit.sizes))
-          if (llvm::is_contained(devices, name))
+        for (auto [result, devices, size] :
+             llvm::zip_equal(results, exit.devices, exit.sizes))
+          if (!lentOnly(result) && llvm::is_contained(devices, name))
             count -= *size;
         without = std::max(without.value_or(count), count);
       }
@@ -1030,7 +1046,7 @@ private:
       for (auto [result, size] : llvm::zip_equal(results, sizes))
         if (isa<ResourceType>(result.getType()) &&
             llvm::is_contained(bytes.deviceOf[result], name))
-          live.live += *size;
+          live.live += *size; // (0 for a lentOnly result)
     }
   }
 
