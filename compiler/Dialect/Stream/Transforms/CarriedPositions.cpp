@@ -188,6 +188,8 @@ FailureOr<std::pair<Operation *, std::array<unsigned, 2>>>
 withOwnedFlags(OpBuilder &builder, Operation *op, unsigned count,
                unsigned afterCount,
                SmallVectorImpl<Operation *> &placeholders) {
+  if (!canCarryFlags(op))
+    return failure();
   auto whileOp = dyn_cast<scf::WhileOp>(op);
   // Where the flags go among the results (a while's after positions)
   // and, for a while, among its before positions.
@@ -195,9 +197,6 @@ withOwnedFlags(OpBuilder &builder, Operation *op, unsigned count,
   unsigned beforeAt =
       whileOp ? firstTimepoint(whileOp.getBeforeBody()->getArgumentTypes())
               : at;
-  if (at == op->getNumResults() ||
-      (whileOp && beforeAt == whileOp.getBeforeBody()->getNumArguments()))
-    return failure();
   unsigned resultCount = whileOp ? afterCount : count;
   Location loc = op->getLoc();
   Type i1 = builder.getI1Type();

@@ -858,7 +858,6 @@ private:
     }
     Snapshot before = snapshot();
     std::optional<Snapshot> largest;
-    int64_t mostLive = 0;
     // Each result is on the devices the branches' yielded values are on
     // (where they differ, the walk counts it on each after the op and
     // frees it on each: mergeExits).
@@ -880,12 +879,12 @@ private:
       addYieldedDevices(op, region);
       exits.push_back(exitOf(
           op.getResults(), region.front().getTerminator()->getOperands(), &op));
+      // (`largest` holds the most any region before left live.)
       int64_t live = bytes.total.live;
-      if (!largest || live > mostLive)
+      if (!largest || live > largest->total.live)
         largerRegion[&op] = &region;
-      else if (live == mostLive)
+      else if (live == largest->total.live)
         largerRegion[&op] = nullptr;
-      mostLive = largest ? std::max(mostLive, live) : live;
       if (largest)
         takeLarger(*largest, snapshot());
       largest = snapshot();
@@ -1013,9 +1012,12 @@ private:
   // ever holds a buffer another owns (lentOnly) is that owner's to count.
   void mergeExits(ArrayRef<Exit> exits, ValueRange results, Operation *op) {
     SmallVector<std::optional<int64_t>> sizes;
+    SmallVector<bool> counted;
     bool moves = false;
     for (auto [i, result] : llvm::enumerate(results)) {
-      if (!isa<ResourceType>(result.getType()) || lentOnly(result)) {
+      counted.push_back(isa<ResourceType>(result.getType()) &&
+                        !lentOnly(result));
+      if (!counted.back()) {
         sizes.push_back(0);
         continue;
       }
@@ -1036,17 +1038,17 @@ private:
       std::optional<int64_t> without;
       for (const Exit &exit : exits) {
         int64_t count = exit.live.devices.lookup(name).live;
-        for (auto [result, devices, size] :
-             llvm::zip_equal(results, exit.devices, exit.sizes))
-          if (!lentOnly(result) && llvm::is_contained(devices, name))
+        for (auto [isCounted, devices, size] :
+             llvm::zip_equal(counted, exit.devices, exit.sizes))
+          if (isCounted && llvm::is_contained(devices, name))
             count -= *size;
         without = std::max(without.value_or(count), count);
       }
       live.live = *without;
-      for (auto [result, size] : llvm::zip_equal(results, sizes))
-        if (isa<ResourceType>(result.getType()) &&
-            llvm::is_contained(bytes.deviceOf[result], name))
-          live.live += *size; // (0 for a lentOnly result)
+      for (auto [isCounted, result, size] :
+           llvm::zip_equal(counted, results, sizes))
+        if (isCounted && llvm::is_contained(bytes.deviceOf[result], name))
+          live.live += *size;
     }
   }
 
