@@ -354,6 +354,16 @@ def main(argv):
     if not fails_alike(program.text, inputs):
         sys.exit("reduce: the program does not fail that way (any more?)")
     lines = program.text.splitlines()
+    out = args.out or os.path.join(args.folder, "reduced.mlir")
+
+    def save(lines, inputs):
+        """Writes the smallest program so far: a stopped run keeps its progress."""
+        with open(out, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        folder = os.path.dirname(os.path.abspath(out))
+        for i, array in enumerate(inputs):
+            np.save(os.path.join(folder, f"reduced.input{i}.npy"), array)
+
     progress = True
     while progress:
         progress = False
@@ -363,14 +373,10 @@ def main(argv):
             if fails_alike("\n".join(new_lines) + "\n", new_inputs):
                 print(f"  {what}: {len(new_lines)} lines", flush=True)
                 lines, inputs = new_lines, new_inputs
+                save(lines, inputs)
                 progress = True
                 break
-    out = args.out or os.path.join(args.folder, "reduced.mlir")
-    with open(out, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    folder = os.path.dirname(os.path.abspath(out))
-    for i, array in enumerate(inputs):
-        np.save(os.path.join(folder, f"reduced.input{i}.npy"), array)
+    save(lines, inputs)
     shutil.rmtree(work, ignore_errors=True)
     print(f"wrote {out} ({len(lines)} lines, {len(inputs)} inputs reduced.input*.npy)")
 

@@ -298,8 +298,8 @@ def expected_peak(program, binding, device, walk, inputs, expected):
       the mix (an opaque-fd import, or a transfer's stand-in and staging
       buffers): the walk cannot know which buffers cross, so it is a lower
       bound there;
-    - the VM's staging of a function argument handed straight to an
-      external function, on a device the host cannot map (import_staging.h):
+    - the VM's staging of a function argument handed to an external
+      function (as it came or through a view), on a device the host cannot map (import_staging.h):
       whether an argument reaches the call in host-visible memory is the
       host's business, so the walk is a lower bound there too;
     - the VM's staging of one element the host reads (tensor.extract) from
@@ -373,9 +373,15 @@ def expected_peak(program, binding, device, walk, inputs, expected):
 
 
 def passes_argument_to_external(text):
-    """Whether some call of an external function takes a function argument."""
+    """Whether some call of an external function takes a function argument,
+    as it came or through a view (VIEW_OPS: the same buffer, staged the
+    same way). The generator names values uniquely across the module."""
+    views = {}
+    view_ops = "|".join(re.escape(op) for op in VIEW_OPS)
+    for result, source in re.findall(r"(%\w+) = (?:" + view_ops + r") (%\w+)", text):
+        views[result] = views.get(source, source)
     for operands in re.findall(r"call @(?:Double|Triple)\.function\(([^)]*)\)", text):
-        if any(o.strip().startswith("%arg") for o in operands.split(",")):
+        if any(views.get(o.strip(), o.strip()).startswith("%arg") for o in operands.split(",")):
             return True
     return False
 
