@@ -397,13 +397,14 @@ private:
     return false;
   }
 
-  // Whether `value` was lent to a region op of `passing`'s block before it
-  // whose result, which may hold `value` (a loop that ran no iteration, a
-  // branch that yielded it), `passing` or an op after it uses (followed
-  // through what that result is lent to in turn): `value` is still needed
-  // there under another name. Given `passedAliases`, a result `passing`
-  // passes on is not such a use but goes there (the numbers of its
-  // operands).
+  // Whether `value` was lent to a region op before `passing` (of its block,
+  // or nested in an op of it) whose result, which may hold `value` (a loop
+  // that ran no iteration, a branch that yielded it), `passing` or an op
+  // after it uses (followed through what that result is lent to in turn:
+  // a while's before-region argument an scf.if yields to its condition is
+  // the while's result): `value` is still needed there under another name.
+  // Given `passedAliases`, a result `passing` passes on is not such a use
+  // but goes there (the numbers of its operands).
   bool lentAliasUsed(Value value, Operation *passing,
                      std::set<PositionKey> &seen,
                      SmallVectorImpl<unsigned> *passedAliases = nullptr) {
@@ -412,9 +413,8 @@ private:
       std::optional<Position> to = passedTo(use);
       if (!to || !seen.insert(key(*to)).second)
         continue;
-      Operation *op = to->op;
-      if (op == passing || op->getBlock() != block ||
-          !op->isBeforeInBlock(passing))
+      Operation *anchor = block->findAncestorOpInBlock(*to->op);
+      if (!anchor || anchor == passing || !anchor->isBeforeInBlock(passing))
         continue;
       for (Value member : membersOf(*to)) {
         if (usedAfter(member, passing) || capturedBy(member, passing) ||
