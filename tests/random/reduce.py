@@ -22,6 +22,7 @@ Greedy, in rounds, until no edit keeps the failure: minutes for a program of
 a few hundred lines.
 """
 import argparse
+import itertools
 import os
 import re
 import shutil
@@ -363,6 +364,12 @@ def main(argv):
         folder = os.path.dirname(os.path.abspath(out))
         for i, array in enumerate(inputs):
             np.save(os.path.join(folder, f"reduced.input{i}.npy"), array)
+        # (Inputs dropped since the last save.)
+        for i in itertools.count(len(inputs)):
+            stale = os.path.join(folder, f"reduced.input{i}.npy")
+            if not os.path.exists(stale):
+                break
+            os.remove(stale)
 
     progress = True
     while progress:
