@@ -726,8 +726,17 @@ private:
                                        yield.getOperands(), &op);
       bool flagsChanged =
           carryFlags(forOp.getRegionIterArgs(), yield.getOperands());
-      if (!moved && tripCount == 1)
-        return success(); // nothing repeats
+      if (tripCount == 1) {
+        // Nothing repeats; the results are where the one iteration left
+        // them (an initial value on another device than its yield, as an
+        // input on the first device, moved, but no second iteration runs).
+        if (moved)
+          for (auto [result, yielded] :
+               llvm::zip_equal(forOp.getResults(), yield.getOperands()))
+            if (isa<ResourceType>(result.getType()))
+              bytes.deviceOf[result] = deviceOf(yielded, &op);
+        return success();
+      }
       if (!moved && !flagsChanged)
         return checkRepeats(&op, before);
       // The second iteration may free what the first kept (or the
