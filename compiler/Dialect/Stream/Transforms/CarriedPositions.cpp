@@ -8,6 +8,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <set>
+#include <tuple>
+
 using namespace mlir;
 
 namespace ferry::stream::carried {
@@ -110,6 +113,64 @@ std::optional<Position> positionOf(Value value) {
 // The number of the ready timepoint of value `number` among `types`: the
 // positions of resources are followed by one timepoint each, in order, and
 // one last "everything done" timepoint. None if the shape differs.
+// The position of the flag carried beside `position` (see flagPassedWith).
+static std::optional<Position>
+flagPositionOf(Position position,
+               std::set<std::tuple<Operation *, bool, unsigned>> &seen) {
+  if (!seen.insert({position.op, position.after, position.index}).second)
+    return std::nullopt;
+  // A flag of the op's list of positions `position` is in.
+  auto ofSameList = [&](Value flag) -> std::optional<Position> {
+    std::optional<Position> at = positionOf(flag);
+    if (!flag.getType().isInteger(1) || !at || at->op != position.op ||
+        at->after != position.after)
+      return std::nullopt;
+    return at;
+  };
+  for (Value member : membersOf(position)) {
+    for (OpOperand &use : member.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto dealloca = dyn_cast<ResourceDeallocaOp>(user)) {
+        Value condition = dealloca.getCondition();
+        if (!condition)
+          continue;
+        SmallVector<Value, 2> candidates = {condition};
+        if (auto both = condition.getDefiningOp<arith::AndIOp>())
+          candidates = {both.getLhs(), both.getRhs()};
+        for (Value candidate : candidates)
+          if (std::optional<Position> at = ofSameList(candidate))
+            return at;
+        continue;
+      }
+      std::optional<Position> next = passedTo(use);
+      if (!next || !user->hasTrait<OpTrait::IsTerminator>())
+        continue;
+      std::optional<Position> nextFlag = flagPositionOf(*next, seen);
+      if (!nextFlag)
+        continue;
+      for (OpOperand *in : incomingOf(*nextFlag))
+        if (in->getOwner() == user)
+          if (std::optional<Position> at = ofSameList(in->get()))
+            return at;
+    }
+  }
+  return std::nullopt;
+}
+
+Value flagPassedWith(OpOperand &use) {
+  std::optional<Position> to = passedTo(use);
+  if (!to)
+    return {};
+  std::set<std::tuple<Operation *, bool, unsigned>> seen;
+  std::optional<Position> flag = flagPositionOf(*to, seen);
+  if (!flag)
+    return {};
+  for (OpOperand *in : incomingOf(*flag))
+    if (in->getOwner() == use.getOwner())
+      return in->get();
+  return {};
+}
+
 static std::optional<unsigned> readyNumber(TypeRange types, unsigned number) {
   unsigned resources = 0, index = 0;
   for (auto [i, type] : llvm::enumerate(types)) {

@@ -49,6 +49,14 @@ std::optional<Position> passedTo(mlir::OpOperand &use);
 // The position `value` is a member of, if any.
 std::optional<Position> positionOf(mlir::Value value);
 
+// The owned flag reference counting passes beside `use` (an init, or a
+// region's terminator passing a value into a flagged position): the operand
+// of the same op passing the flag's position, that position found where a
+// member is freed under a flag of the same list of positions (or and-ed
+// with another), or passed on by a terminator beside such a flag. Null
+// where none is found.
+mlir::Value flagPassedWith(mlir::OpOperand &use);
+
 // The timepoint at which `value`, a member of a position, is ready. Null if
 // its op or block does not carry timepoints so.
 mlir::Value readyTimepointOf(mlir::Value value);

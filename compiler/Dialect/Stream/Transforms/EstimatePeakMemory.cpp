@@ -3,6 +3,7 @@
 
 #include "compiler/Dialect/Stream/Analysis/DeviceUses.h"
 #include "compiler/Dialect/Stream/Analysis/ResourceUsage.h"
+#include "compiler/Dialect/Stream/Transforms/CarriedPositions.h"
 #include "compiler/Dialect/Stream/Transforms/Passes.h"
 #include "compiler/Dialect/Stream/Transforms/PeakMemorySizes.h"
 #include "compiler/Utils/ElementTypes.h"
@@ -932,15 +933,20 @@ private:
 
   // Whether region op result `result` only ever holds a buffer another
   // value owns: reference counting frees it nowhere (no dealloca, under a
-  // flag or not) and it goes on into no other region op's position, whose
-  // member might be freed instead.
-  static bool lentOnly(Value result) {
+  // flag or not) and passes it into no other position but beside an owned
+  // flag known clear (lent there too; else a member might be freed instead).
+  bool lentOnly(Value result) {
     if (!isa<ResourceType>(result.getType()))
       return false;
-    return llvm::none_of(result.getUses(), [](OpOperand &use) {
+    return llvm::all_of(result.getUses(), [&](OpOperand &use) {
       Operation *user = use.getOwner();
-      return isa<ResourceDeallocaOp, scf::YieldOp, scf::ConditionOp>(user) ||
-             isStructuredRegionOp(user);
+      if (isa<ResourceDeallocaOp>(user))
+        return false;
+      if (!isa<scf::YieldOp, scf::ConditionOp>(user) &&
+          !isStructuredRegionOp(user))
+        return true;
+      Value flag = carried::flagPassedWith(use);
+      return flag && conditionValue(flag) == std::optional<bool>(false);
     });
   }
 

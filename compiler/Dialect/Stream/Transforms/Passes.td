@@ -465,8 +465,8 @@ def EstimatePeakMemoryPass
     result of an `scf.while` whose after region does so (its condition
     may stop it before the after region runs), and a callee's result
     that is any of these. (A result that only holds what another value
-    owns, freed nowhere and carried on nowhere, is its owner's to count
-    and takes no part.) Memory the
+    owns, freed nowhere and carried on nowhere but beside an owned flag
+    known clear, is its owner's to count and takes no part.) Memory the
     runtime adds (an import into a device that cannot reach the buffer,
     staging copies `ferry-run` makes for a host that cannot map it) is
     outside the program and not counted.
