@@ -31,10 +31,20 @@ ModuleDeviceUses::ModuleDeviceUses(ModuleOp module) {
         for (AffinityAttr affinity : llvm::to_vector(ownAndCallees[callee]))
           changed |= ownAndCallees[caller].insert(affinity);
   }
-  for (auto &[caller, callees] : calls)
-    for (StringAttr callee : callees)
-      for (AffinityAttr affinity : ownAndCallees[caller])
-        callers[callee].insert(affinity);
+  // A value a function returns is used by its callers, and by theirs where
+  // they return it in turn (to a fixpoint: a buffer made two calls down and
+  // used on another device must be allocated to be shared with it).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto &[caller, callees] : calls) {
+      Affinities reach = ownAndCallees[caller];
+      for (AffinityAttr affinity : callers[caller])
+        reach.insert(affinity);
+      for (StringAttr callee : callees)
+        for (AffinityAttr affinity : reach)
+          changed |= callers[callee].insert(affinity);
+    }
+  }
 }
 
 void ModuleDeviceUses::addAll(const llvm::DenseMap<StringAttr, Affinities> &map,

@@ -3,7 +3,8 @@
 //
 // A buffer may be used on the devices of the ops that use it, and a view of
 // it exported to a call or returned may be used on any device that callee
-// (or the functions it calls) or the callers use. The first of those
+// (or the functions it calls) or the callers use (and their callers, which
+// may return it in turn). The first of those
 // devices, in program order, is where the default topology allocates it.
 #ifndef FERRY_COMPILER_DIALECT_STREAM_ANALYSIS_DEVICEUSES_H_
 #define FERRY_COMPILER_DIALECT_STREAM_ANALYSIS_DEVICEUSES_H_
@@ -23,7 +24,7 @@ public:
 
   // The devices each function uses, itself or through the functions it
   // calls (its stream ops without an affinity use the default device), and
-  // the devices its callers use; in module order, never in an
+  // the devices its callers and their callers use; in module order, never in an
   // order that depends on pointer hashes (the first device matters).
   explicit ModuleDeviceUses(mlir::ModuleOp module);
 
