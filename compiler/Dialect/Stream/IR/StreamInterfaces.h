@@ -25,6 +25,19 @@ inline constexpr llvm::StringLiteral kTopologyAttrName = "stream.topology";
 inline AffinityAttr getAffinity(mlir::Operation *op) {
   return op->getAttrOfType<AffinityAttr>(kAffinityAttrName);
 }
+// The affinity work made for `value` runs on where the op making it has
+// none (a region op's result, a block argument): that of the nearest op
+// around it that carries one (an enclosing region op, the function, whose
+// ops the program placed there), else null (the default device).
+inline AffinityAttr getEnclosingAffinity(mlir::Value value) {
+  mlir::Operation *op = value.getDefiningOp();
+  if (!op)
+    op = value.getParentBlock()->getParentOp();
+  for (; op; op = op->getParentOp())
+    if (AffinityAttr affinity = getAffinity(op))
+      return affinity;
+  return {};
+}
 // Places `op` on `affinity`; a null affinity leaves `op` as it is.
 inline void setAffinity(mlir::Operation *op, AffinityAttr affinity) {
   if (affinity)

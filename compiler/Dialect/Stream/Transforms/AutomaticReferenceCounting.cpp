@@ -653,13 +653,16 @@ private:
       auto alloca = ResourceAllocaOp::create(builder, loc, resource.getType(),
                                              timepoint, Value(), size);
       Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-      Value copied =
-          CmdCopyOp::create(
-              builder, loc, timepoint, resource, size, zero, alloca.getResult(),
-              size, zero, size,
-              joinTimepoints(builder, loc,
-                             {alloca.getResultTimepoint(), ready->get()}))
-              .getResultTimepoint();
+      auto copy = CmdCopyOp::create(
+          builder, loc, timepoint, resource, size, zero, alloca.getResult(),
+          size, zero, size,
+          joinTimepoints(builder, loc,
+                         {alloca.getResultTimepoint(), ready->get()}));
+      // Made where what is copied lives.
+      AffinityAttr affinity = getEnclosingAffinity(resource);
+      setAffinity(alloca, affinity);
+      setAffinity(copy, affinity);
+      Value copied = copy.getResultTimepoint();
       scf::YieldOp::create(
           builder, loc,
           ValueRange{alloca.getResult(), copied,

@@ -148,8 +148,7 @@ struct MaterializeCopyOnWritePass
       Operation *copy =
           makeCopy(builder, *use, getResourceSize(builder, loc, use->get()));
       // Made where the value lives.
-      if (Operation *def = use->get().getDefiningOp())
-        setAffinity(copy, getAffinity(def));
+      setAffinity(copy, getEnclosingAffinity(use->get()));
       use->set(copy->getResult(0));
       storage.invalidate();
     }

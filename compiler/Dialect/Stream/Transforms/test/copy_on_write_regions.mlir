@@ -379,3 +379,35 @@ func.func @while_captured_write(%v: i32) {
   }
   return
 }
+
+// -----
+
+// A copy of a value whose op places it nowhere (a loop's iter_arg, a
+// loop's result) is made where the function places its ops: on @b here,
+// not on the default device (the reduced random seed 5825 copied a loop's
+// result to the module's first device while every other op ran on @b).
+// CHECK-LABEL: func.func @copy_placed_by_function
+// CHECK: %[[R:.+]] = scf.for {{.+}} iter_args(%[[OUTER:.+]] = %{{.+}})
+// CHECK: stream.async.clone %[[OUTER]] : {{.+}} {stream.affinity = #hal.device.affinity<@b>}
+// CHECK: stream.async.clone %[[R]] : {{.+}} {stream.affinity = #hal.device.affinity<@b>}
+hal.device.global @b = #hal.device.target<"local", {}>
+func.func @copy_placed_by_function(%n: index, %v: i32, %x: !stream.resource<*>) -> (!stream.resource<*>, !stream.resource<*>) attributes {stream.affinity = #hal.device.affinity<@b>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = arith.constant 16 : index
+  %c4 = arith.constant 4 : index
+  %init = stream.async.splat %v : i32 -> !stream.resource<*>{%s}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%outer = %init) -> (!stream.resource<*>) {
+    %in = scf.for %j = %c0 to %n step %c1 iter_args(%inner = %outer) -> (!stream.resource<*>) {
+      %y = stream.async.dispatch kernel("add") type(i32) count(%c4) (%inner, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %inner{%s}
+      scf.yield %y : !stream.resource<*>
+    }
+    %d = stream.async.dispatch kernel("sub") type(i32) count(%c4) (%in, %outer) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %in{%s}
+    scf.yield %d : !stream.resource<*>
+  }
+  %w = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %r) -> (!stream.resource<*>) {
+    %y = stream.async.dispatch kernel("add") type(i32) count(%c4) (%acc, %x) : (!stream.resource<*>{%s}, !stream.resource<*>{%s}) -> %acc{%s}
+    scf.yield %y : !stream.resource<*>
+  }
+  return %r, %w : !stream.resource<*>, !stream.resource<*>
+}
