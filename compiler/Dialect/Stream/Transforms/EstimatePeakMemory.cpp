@@ -791,6 +791,10 @@ private:
                     "what 'scf.for' carries still change after "
                  << iteration << " iterations";
       }
+      // (Before any result below is counted: the last iteration walked
+      // must leave what it found.)
+      if (!walkedAll && failed(checkRepeats(&op, before)))
+        return failure();
       // After the loop, its results are where the last iteration made
       // them. A loop that may run no iteration leaves them where they came
       // in instead: each device keeps the larger of the two live counts
@@ -822,8 +826,6 @@ private:
             addDevices(devices, exit.devices[i]);
         bytes.deviceOf[result] = devices;
       }
-      if (!walkedAll && failed(checkRepeats(&op, before)))
-        return failure();
       if (cycle) {
         // (Each device keeps the largest count any way out leaves.)
         if (mayRunNone)
