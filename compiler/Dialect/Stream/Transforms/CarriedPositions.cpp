@@ -113,6 +113,15 @@ std::optional<Position> positionOf(Value value) {
 // The number of the ready timepoint of value `number` among `types`: the
 // positions of resources are followed by one timepoint each, in order, and
 // one last "everything done" timepoint. None if the shape differs.
+SmallVector<Value, 2> conditionFlags(ResourceDeallocaOp dealloca) {
+  Value condition = dealloca.getCondition();
+  if (!condition)
+    return {};
+  if (auto both = condition.getDefiningOp<arith::AndIOp>())
+    return {both.getLhs(), both.getRhs()};
+  return {condition};
+}
+
 // The position of the flag carried beside `position` (see flagPassedWith).
 static std::optional<Position>
 flagPositionOf(Position position,
@@ -131,13 +140,7 @@ flagPositionOf(Position position,
     for (OpOperand &use : member.getUses()) {
       Operation *user = use.getOwner();
       if (auto dealloca = dyn_cast<ResourceDeallocaOp>(user)) {
-        Value condition = dealloca.getCondition();
-        if (!condition)
-          continue;
-        SmallVector<Value, 2> candidates = {condition};
-        if (auto both = condition.getDefiningOp<arith::AndIOp>())
-          candidates = {both.getLhs(), both.getRhs()};
-        for (Value candidate : candidates)
+        for (Value candidate : conditionFlags(dealloca))
           if (std::optional<Position> at = ofSameList(candidate))
             return at;
         continue;

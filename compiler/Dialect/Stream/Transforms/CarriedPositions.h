@@ -49,6 +49,11 @@ std::optional<Position> passedTo(mlir::OpOperand &use);
 // The position `value` is a member of, if any.
 std::optional<Position> positionOf(mlir::Value value);
 
+// The values the condition of `dealloca` may be an owned flag among: the
+// condition, or both sides where it is and-ed; none where it frees
+// unconditionally.
+llvm::SmallVector<mlir::Value, 2> conditionFlags(ResourceDeallocaOp dealloca);
+
 // The owned flag reference counting passes beside `use` (an init, or a
 // region's terminator passing a value into a flagged position): the operand
 // of the same op passing the flag's position, that position found where a

@@ -918,18 +918,11 @@ private:
   // result, under: an i1 result of the same op its dealloca is conditional
   // on (directly, or and-ed with another). Null if none.
   static Value flagResultOf(Value result) {
-    for (Operation *user : result.getUsers()) {
-      auto dealloca = dyn_cast<ResourceDeallocaOp>(user);
-      Value condition = dealloca ? dealloca.getCondition() : Value();
-      if (!condition)
-        continue;
-      SmallVector<Value> candidates = {condition};
-      if (auto both = condition.getDefiningOp<arith::AndIOp>())
-        candidates = {both.getLhs(), both.getRhs()};
-      for (Value candidate : candidates)
-        if (candidate.getDefiningOp() == result.getDefiningOp())
-          return candidate;
-    }
+    for (Operation *user : result.getUsers())
+      if (auto dealloca = dyn_cast<ResourceDeallocaOp>(user))
+        for (Value candidate : carried::conditionFlags(dealloca))
+          if (candidate.getDefiningOp() == result.getDefiningOp())
+            return candidate;
     return {};
   }
 
