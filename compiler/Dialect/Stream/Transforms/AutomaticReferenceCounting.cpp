@@ -279,11 +279,6 @@ private:
     return arg.getOwner()->getArgument(offset + it->second);
   }
 
-  using PositionKey = std::tuple<Operation *, bool, unsigned>;
-  static PositionKey key(Position position) {
-    return {position.op, position.after, position.index};
-  }
-
   Carried stateOf(Position position) const {
     auto it = carried.find(key(position));
     return it == carried.end() ? Carried::Unknown : it->second;

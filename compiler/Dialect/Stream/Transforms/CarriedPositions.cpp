@@ -9,7 +9,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <set>
-#include <tuple>
 
 using namespace mlir;
 
@@ -110,9 +109,6 @@ std::optional<Position> positionOf(Value value) {
   return std::nullopt;
 }
 
-// The number of the ready timepoint of value `number` among `types`: the
-// positions of resources are followed by one timepoint each, in order, and
-// one last "everything done" timepoint. None if the shape differs.
 SmallVector<Value, 2> conditionFlags(ResourceDeallocaOp dealloca) {
   Value condition = dealloca.getCondition();
   if (!condition)
@@ -123,10 +119,9 @@ SmallVector<Value, 2> conditionFlags(ResourceDeallocaOp dealloca) {
 }
 
 // The position of the flag carried beside `position` (see flagPassedWith).
-static std::optional<Position>
-flagPositionOf(Position position,
-               std::set<std::tuple<Operation *, bool, unsigned>> &seen) {
-  if (!seen.insert({position.op, position.after, position.index}).second)
+static std::optional<Position> flagPositionOf(Position position,
+                                              std::set<PositionKey> &seen) {
+  if (!seen.insert(key(position)).second)
     return std::nullopt;
   // A flag of the op's list of positions `position` is in.
   auto ofSameList = [&](Value flag) -> std::optional<Position> {
@@ -164,7 +159,7 @@ Value flagPassedWith(OpOperand &use) {
   std::optional<Position> to = passedTo(use);
   if (!to)
     return {};
-  std::set<std::tuple<Operation *, bool, unsigned>> seen;
+  std::set<PositionKey> seen;
   std::optional<Position> flag = flagPositionOf(*to, seen);
   if (!flag)
     return {};
@@ -174,6 +169,9 @@ Value flagPassedWith(OpOperand &use) {
   return {};
 }
 
+// The number of the ready timepoint of value `number` among `types`: the
+// positions of resources are followed by one timepoint each, in order, and
+// one last "everything done" timepoint. None if the shape differs.
 static std::optional<unsigned> readyNumber(TypeRange types, unsigned number) {
   unsigned resources = 0, index = 0;
   for (auto [i, type] : llvm::enumerate(types)) {

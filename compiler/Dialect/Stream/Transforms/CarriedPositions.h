@@ -16,6 +16,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <tuple>
 
 namespace ferry::stream::carried {
 
@@ -32,6 +33,12 @@ struct Position {
     return op == other.op && after == other.after && index == other.index;
   }
 };
+
+// A position as an ordered key (sets and maps of positions).
+using PositionKey = std::tuple<mlir::Operation *, bool, unsigned>;
+inline PositionKey key(Position position) {
+  return {position.op, position.after, position.index};
+}
 
 // The "everything issued inside is done" timepoint of a structured region
 // op: its last result. Null if it has none.
