@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -74,9 +75,10 @@ struct Ownership {
   // an owned value; its free is conditional on it.
   Value ownedFlag;
   // Where its block's terminator may pass it on as what a position it was
-  // lent to holds, and that position's flag (see HandOff).
+  // lent to holds, and the flags that, any set, say it holds something else
+  // (see HandOff).
   OpOperand *escape = nullptr;
-  Value escapeFlag;
+  SmallVector<Value> escapeFlags;
 };
 
 // Who owns what a carried position holds, decided from everything passed
@@ -768,10 +770,11 @@ private:
     bool passedOn = false;
     Operation *branchOp = nullptr;
     // The terminator's operand that passes on a member of a position the
-    // root was lent to, and that position's owned flag (null where it never
-    // holds an owned value): where the flag is clear, the member is the root.
+    // root was lent to, and the owned flags of the positions on the way
+    // (that position's, and those of positions it was lent from in turn):
+    // where all are clear, the member is the root.
     OpOperand *escape = nullptr;
-    Value escapeFlag;
+    SmallVector<Value> escapeFlags;
     bool escapesTwice = false;
   };
 
@@ -881,29 +884,36 @@ private:
   // Whether `use`, by the terminator of `home` into a flagged position, of
   // a member of a position the owned root was lent to, can pass the root on
   // under the flag: the member is a result of an op of `home` whose position
-  // holds nothing unowned but the root (where its flag is clear, it is the
-  // root). The terminator then passes the root's ownership where that flag
-  // is clear, and the root is freed where it is set. Records it in
-  // `handOff`; one such use only.
+  // holds nothing unowned but the root, directly or as what positions it was
+  // lent from hold (where their flags are all clear, it is the root). The
+  // terminator then passes the root's ownership where those flags are
+  // clear, and the root is freed where one is set. Records it in `handOff`;
+  // one such use only.
   bool escapes(OpOperand &use, Block *home, HandOff &handOff) {
     auto member = dyn_cast<OpResult>(originOf(use.get()));
     if (!member || member.getOwner()->getBlock() != home)
       return false;
     std::optional<Position> from = positionOf(member);
     std::set<PositionKey> seen;
-    if (!from || !holdsUnownedOnly(*from, handOff.root, seen))
+    SmallVector<Value> flags;
+    if (Value flag = flagOf(member))
+      flags.push_back(flag);
+    if (!from || !holdsUnownedOnly(*from, handOff.root, home, seen, flags))
       return false;
     handOff.escapesTwice |= handOff.escape != nullptr;
     handOff.escape = &use;
-    handOff.escapeFlag = flagOf(member);
+    handOff.escapeFlags = std::move(flags);
     return true;
   }
 
   // Whether every value `position` may hold that the program does not own
   // there is `root` (passed in lent, or as what another such position
-  // holds).
-  bool holdsUnownedOnly(Position position, Value root,
-                        std::set<PositionKey> &seen) {
+  // holds). A member of a flagged position of `home` passed in lent (its
+  // flag not passed beside it) is the root only where that flag is clear:
+  // the flag is added to `flags`.
+  bool holdsUnownedOnly(Position position, Value root, Block *home,
+                        std::set<PositionKey> &seen,
+                        SmallVector<Value> &flags) {
     Carried state = stateOf(position);
     if (state != Carried::NotOwned && state != Carried::Flagged)
       return false;
@@ -918,10 +928,18 @@ private:
       if (passed == Carried::Owned || originOf(value) == root)
         continue;
       // Another position's member: what it holds, unowned there, is the
-      // root (its flag, passed on, is clear then).
+      // root (its flag, passed on, is clear then; passed in lent, it is the
+      // root where its own flag is clear).
+      if (!from)
+        return false;
       bool passesFlag = passed == Carried::Flagged && flagOf(value);
-      if (!from || !(passesFlag || stateOf(*from) == Carried::NotOwned) ||
-          !holdsUnownedOnly(*from, root, seen))
+      if (!passesFlag && stateOf(*from) != Carried::NotOwned) {
+        Value flag = flagOf(value);
+        if (!flag || flag.getParentBlock() != home)
+          return false;
+        flags.push_back(flag);
+      }
+      if (!holdsUnownedOnly(*from, root, home, seen, flags))
         return false;
     }
     return true;
@@ -989,7 +1007,7 @@ private:
       isFollowed = false;
     }
     ownership.escape = handOff.escape;
-    ownership.escapeFlag = handOff.escapeFlag;
+    ownership.escapeFlags = handOff.escapeFlags;
     if (!isFollowed)
       ownership.disposal = Disposal::Indeterminate;
     else if (handOff.passedOn)
@@ -1127,14 +1145,6 @@ private:
     case Disposal::ReleaseFirst:
       break;
     }
-    // Freed only where it is not passed on as what a position it was lent
-    // to holds.
-    Value passedOnUnless;
-    if (ownership.escape) {
-      passedOnUnless = passOnWhereLent(ownership);
-      if (!passedOnUnless)
-        return;
-    }
     // A resource no device work uses (unused, or used only by host ops such
     // as retain) is freed once it exists.
     Operation *def = ownership.resource.getDefiningOp();
@@ -1160,6 +1170,14 @@ private:
       builder.setInsertionPointAfter(def);
     else
       builder.setInsertionPointToStart(home);
+    // Freed only where it is not passed on as what a position it was lent
+    // to holds.
+    Value passedOnUnless;
+    if (ownership.escape) {
+      passedOnUnless = passOnWhereLent(ownership);
+      if (!passedOnUnless)
+        return;
+    }
     // A carried value's size is the size it was allocated with.
     Value size = ownership.size;
     if (!size)
@@ -1190,15 +1208,23 @@ private:
   }
 
   // For a resource its block's terminator may pass on as what a position
-  // it was lent to holds: the terminator passes its ownership on in that
-  // position's flag where that flag is clear (the member is the resource).
-  // Returns the flag where it is not passed on (where it is owned, it is
-  // freed there); null if it always is (the position holds nothing else
-  // unowned).
+  // it was lent to holds: the terminator passes its ownership on in the flag
+  // it passes beside the member where the flags on the way are all clear
+  // (the member is the resource). Returns their disjunction, where it is not
+  // passed on (where it is owned, it is freed there); null if it always is
+  // (the positions hold nothing else unowned). Several resources escaping
+  // through one operand each add to its flag. The disjunction is built at
+  // the builder's insertion point (where the resource is freed).
   Value passOnWhereLent(const Ownership &ownership) {
-    OpBuilder::InsertionGuard guard(builder);
     Operation *terminator = ownership.escape->getOwner();
     Location loc = terminator->getLoc();
+    auto orOf = [&](Value a, Value b) {
+      return a ? arith::OrIOp::create(builder, loc, a, b).getResult() : b;
+    };
+    Value lentFlag;
+    for (Value escapeFlag : ownership.escapeFlags)
+      lentFlag = orOf(lentFlag, escapeFlag);
+    OpBuilder::InsertionGuard guard(builder);
     Position to = *passedTo(*ownership.escape);
     OpOperand &flag =
         terminator->getOpOperand(ownership.escape->getOperandNumber() -
@@ -1207,10 +1233,13 @@ private:
     Value owned = ownership.ownedFlag;
     if (!owned)
       owned = arith::ConstantIntOp::create(builder, loc, 1, 1);
-    Value lentFlag = ownership.escapeFlag;
+    Value passed = orOf(lentFlag, owned);
+    // Another resource's escape set it before, or the member's own flag.
     Value before = flag.get();
-    flag.set(lentFlag ? arith::OrIOp::create(builder, loc, lentFlag, owned)
-                      : owned);
+    if (getConstantIntValue(before) != 0 &&
+        !llvm::is_contained(ownership.escapeFlags, before))
+      passed = orOf(before, passed);
+    flag.set(passed);
     if (before.use_empty() && before.getDefiningOp<arith::ConstantOp>())
       before.getDefiningOp()->erase();
     return lentFlag;

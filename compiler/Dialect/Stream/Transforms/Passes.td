@@ -296,7 +296,12 @@ def AutomaticReferenceCountingPass
       the position holds nothing else unowned: where the flag is clear the
       member is the value, so the terminator passes `flag or owned` and the
       value is freed by `dealloca if(owned and flag)` after its last use.
-      Otherwise it stays indeterminate, with a remark on the terminator;
+      Lent on through further positions of the block (a second loop
+      started from the first's result), the flags of every position on the
+      way take the place of `flag` (or-ed: where any is set, the member is
+      something else); values escaping through one operand each or their
+      part into its flag. Otherwise it stays indeterminate, with a remark on
+      the terminator;
     - a value a block's terminator passes on at one position while it also
       passes on, at another, what a position the value was lent to holds
       (an inner loop started from it that may run no iteration, a branch
