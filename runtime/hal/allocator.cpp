@@ -393,7 +393,7 @@ Status Allocator::commitPooled(Buffer &buffer) {
 }
 
 void Allocator::release(uint8_t *storage, uint64_t size,
-                        const BufferStorage &info) {
+                        const BufferStorage &info, bool atLastReference) {
   switch (info.kind) {
   case BufferStorage::Kind::kPool: {
     uint32_t sizeClass =
@@ -402,6 +402,7 @@ void Allocator::release(uint8_t *storage, uint64_t size,
     freeBlocks_[info.heap][sizeClass].push_back(storage);
     stats_.poolReservedBytes += info.capacity;
     ++stats_.deallocations;
+    stats_.reclaimedAtLastReference += atLastReference;
     stats_.liveBytes -= size;
     return;
   }
@@ -425,6 +426,7 @@ void Allocator::release(uint8_t *storage, uint64_t size,
   }
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.deallocations;
+  stats_.reclaimedAtLastReference += atLastReference;
   stats_.liveBytes -= size;
 }
 

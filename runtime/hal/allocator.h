@@ -56,6 +56,11 @@ struct AllocatorStatistics {
   // Module constants wrapped for this allocator's device (wrapConstant):
   // read in place, never allocated, so not in the byte counts above.
   uint64_t constantBytes = 0;
+  // Queue-ordered buffers (queue allocas) whose memory went back with the
+  // last reference, freed by no dealloca although their lifetime was known:
+  // the program missed a free (or its caller let a result go unreleased).
+  // Buffers of indeterminate lifetime do not count.
+  uint64_t reclaimedAtLastReference = 0;
 };
 
 // What a fresh allocation holds.
@@ -204,8 +209,10 @@ private:
   // info's kind and capacity, counts the allocation, and says whether the
   // memory is new (and so zero).
   Result<uint8_t *> takeBlock(uint64_t size, BufferStorage &info, bool &fresh);
-  // Called by Buffer exactly once per root allocation.
-  void release(uint8_t *storage, uint64_t size, const BufferStorage &info);
+  // Called by Buffer exactly once per root allocation; `atLastReference`:
+  // a queue-ordered buffer no dealloca freed (reclaimedAtLastReference).
+  void release(uint8_t *storage, uint64_t size, const BufferStorage &info,
+               bool atLastReference);
   uint64_t nextId() {
     return nextId_.fetch_add(1, std::memory_order_relaxed) + 1;
   }

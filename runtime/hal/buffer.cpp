@@ -20,14 +20,21 @@ Buffer::Buffer(std::shared_ptr<Buffer> root, uint64_t offset, uint64_t size)
 
 Buffer::~Buffer() {
   if (!isSubspan())
-    freeStorage();
+    freeStorage(/*atLastReference=*/true);
 }
 
-void Buffer::freeStorage() {
+void Buffer::freeStorage(bool atLastReference) {
   // exchange: exactly one of release(), commitStorage() and the destructor
   // sees the storage.
-  if (uint8_t *storage = storage_.exchange(nullptr, std::memory_order_acq_rel))
-    allocator_->release(storage, size_, storageInfo_);
+  uint8_t *storage = storage_.exchange(nullptr, std::memory_order_acq_rel);
+  if (!storage)
+    return;
+  // Only the destructor gets here unreleased (release() and a release
+  // while pending set released_ first).
+  uint32_t flags = placement_.flags;
+  bool missedFree = atLastReference && (flags & kBufferPlacementAsynchronous) &&
+                    !(flags & kBufferPlacementIndeterminateLifetime);
+  allocator_->release(storage, size_, storageInfo_, missedFree);
 }
 
 Status Buffer::release() {

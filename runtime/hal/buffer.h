@@ -215,7 +215,8 @@ protected:
 
 private:
   Status discardUnderflow();
-  void freeStorage();
+  // `atLastReference`: called by the destructor, no release() before.
+  void freeStorage(bool atLastReference = false);
 
   // Field order matters: a queue dealloca and the final release of a root
   // touch only the fields up to and including storageInfo_, so that with the

@@ -37,12 +37,33 @@ std::string statsFields(const DeviceReport &r, std::string_view indent) {
       {"transfers", r.device.transfers},
       {"bytes_transferred", r.device.bytesTransferred},
       {"constant_bytes", r.allocator.constantBytes},
+      {"reclaimed_at_last_reference", r.allocator.reclaimedAtLastReference},
   };
   std::string out;
   for (size_t i = 0; i < std::size(fields); ++i)
     out += strCat(i ? ",\n" : "", indent, "\"", fields[i].first,
                   "\": ", fields[i].second);
   return out;
+}
+
+// The program handed its results to the host, which frees the queue-ordered
+// ones as their owner, once each: what the allocators count as reclaimed at
+// the last reference is then only what the program failed to free.
+Status releaseResults(std::span<const vm::Value> results) {
+  std::set<const hal::Buffer *> released;
+  for (const vm::Value &value : results) {
+    if (value.isI64())
+      continue;
+    const std::shared_ptr<hal::Buffer> &buffer =
+        value.refAs<hal::BufferView>()->buffer();
+    uint32_t flags = buffer->placement().flags;
+    if (!(flags & hal::kBufferPlacementAsynchronous) ||
+        (flags & hal::kBufferPlacementIndeterminateLifetime) ||
+        !released.insert(&buffer->root()).second)
+      continue;
+    FERRY_RETURN_IF_ERROR(buffer->release());
+  }
+  return okStatus();
 }
 
 // Everything a run creates; destroyed as a unit before stats are read.
@@ -372,7 +393,7 @@ Status runInto(const RunOptions &options, Run &run, std::ostream &out,
     FERRY_RETURN_IF_ERROR(writeNpyFile(options.outputPaths[i], view->shape(),
                                        view->elementType(), bytes));
   }
-  return okStatus();
+  return releaseResults(run.results);
 }
 
 } // namespace
@@ -396,6 +417,8 @@ std::string formatStatsJson(std::span<const DeviceReport> reports) {
     total.device.transfers += r.device.transfers;
     total.device.bytesTransferred += r.device.bytesTransferred;
     total.allocator.constantBytes += r.allocator.constantBytes;
+    total.allocator.reclaimedAtLastReference +=
+        r.allocator.reclaimedAtLastReference;
   }
   out += reports.empty() ? "},\n" : "\n  },\n";
   out += statsFields(total, "  ");

@@ -175,14 +175,19 @@ Flags:
                          keys: allocations deallocations bytes_allocated
                          peak_bytes live_bytes_at_exit copies bytes_copied
                          fills dispatches transfers bytes_transferred
-                         constant_bytes
+                         constant_bytes reclaimed_at_last_reference
                          (copies: queue copies and runs of copy kernels, a
                          strided slice's gather or scatter, counted by the
                          slice's bytes; dispatches: compute kernels;
                          transfers: copies into or back out of a device's
                          stand-in for a buffer of a device it shares no
                          memory or handle type with, staged through host
-                         memory; the staging copies count as copies)
+                         memory; the staging copies count as copies;
+                         reclaimed_at_last_reference: queue-allocated
+                         buffers no dealloca freed, whose memory went back
+                         only when the last reference went: a free the
+                         compiled program missed (0 in a correct program;
+                         results count as freed by the host))
   --trace=PATH           after the run (also a failed one), write a Chrome
                          trace event JSON file of what it did; open it in
                          the Perfetto UI (ui.perfetto.dev) or

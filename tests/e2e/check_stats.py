@@ -5,14 +5,16 @@ usage: check_stats.py STATS.json [--no-devices] [--device=NAME] key=value ...
 Also checks the pinned shape: a "devices" map whose entries and the top level
 carry every key, with the top level equal to the sum over devices. The map
 is empty only for a module that declares no devices, and only --no-devices
-says to expect that.
+says to expect that. `reclaimed_at_last_reference` (a free the program
+missed) must be 0 on every device unless a key=value names it.
 """
 import json
 import sys
 
 KEYS = ["allocations", "deallocations", "bytes_allocated", "peak_bytes",
         "live_bytes_at_exit", "copies", "bytes_copied", "fills", "dispatches",
-        "transfers", "bytes_transferred", "constant_bytes"]
+        "transfers", "bytes_transferred", "constant_bytes",
+        "reclaimed_at_last_reference"]
 
 
 def fail(message):
@@ -43,6 +45,12 @@ def main(argv):
         # Peak bytes are per device; their sum bounds the overall peak.
         if key != "peak_bytes" and stats.get(key) != total:
             fail(f"top-level '{key}' is {stats.get(key)}, devices sum to {total}")
+    if not any(arg.startswith("reclaimed_at_last_reference=") for arg in argv):
+        for name, counts in devices.items():
+            if counts["reclaimed_at_last_reference"] != 0:
+                fail(f"device '{name}': {counts['reclaimed_at_last_reference']}"
+                     " buffers were freed by no dealloca (reclaimed at their"
+                     " last reference)")
     scope, scope_name = stats, "top level"
     for arg in argv[1:]:
         if arg.startswith("--device="):

@@ -111,6 +111,28 @@ TEST_P(QueueTest, IndeterminateIsABarrierAndMemoryLivesToTheLastReference) {
   EXPECT_EQ(device->allocator().statistics().liveBytes, 0u);
 }
 
+// Memory a queue alloca took that no dealloca gave back goes with the last
+// reference, and the allocator counts it as a missed free; a released
+// buffer, an indeterminate one and a synchronous allocation do not count.
+TEST_P(QueueTest, OnlyQueueAllocasNoDeallocaFreedCountAsReclaimedLate) {
+  auto freed = allocate(*device, 64);
+  ASSERT_TRUE(dealloca(*device, freed).ok());
+  freed.reset();
+  // Each dropped at the end of its statement.
+  allocate(*device, 64, kQueueAllocaIndeterminateLifetime);
+  ASSERT_TRUE(device->allocator().allocate(kHostVisible, kUsage, 64).ok());
+  EXPECT_EQ(device->allocator().statistics().reclaimedAtLastReference, 0u);
+  auto missed = allocate(*device, 64);
+  auto view = *Buffer::subspan(missed, 16, 16);
+  missed.reset();
+  EXPECT_EQ(device->allocator().statistics().reclaimedAtLastReference, 0u);
+  view.reset(); // the root goes with its last subspan
+  AllocatorStatistics stats = device->allocator().statistics();
+  EXPECT_EQ(stats.reclaimedAtLastReference, 1u);
+  EXPECT_EQ(stats.deallocations, 4u);
+  EXPECT_EQ(stats.liveBytes, 0u);
+}
+
 TEST_P(QueueTest, DeallocaOfASynchronousAllocationIsABarrier) {
   auto buffer = *device->allocator().allocate(kHostVisible, kUsage, 32);
   ASSERT_TRUE(dealloca(*device, buffer).ok());
