@@ -119,7 +119,11 @@ def result_types(line):
         if out.startswith("("):
             out = out[1:-1]
         return reference.split_top(out)
-    return [body.rsplit(":", 1)[1].strip()]
+    types = body.rsplit(":", 1)[1].strip()
+    if body.startswith("arith.select"):
+        # `: tensor<..xi1>, tensor<..>`: a select by a tensor of conditions
+        return reference.split_top(types)[-1:]
+    return [types]
 
 
 def signature_parts(header):
