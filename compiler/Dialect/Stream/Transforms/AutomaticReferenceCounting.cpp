@@ -776,6 +776,13 @@ private:
     OpOperand *escape = nullptr;
     SmallVector<Value> escapeFlags;
     bool escapesTwice = false;
+    // The same for an export of such a member to the caller (the function
+    // hands the root over where the flags are clear): taken as the escape
+    // when nothing else passes the root on; otherwise the root is handed to
+    // the caller.
+    OpOperand *exportEscape = nullptr;
+    SmallVector<Value> exportFlags;
+    bool exportedTwice = false;
   };
 
   // Visits every use of `resource` in its home block `home`, following its
@@ -864,6 +871,17 @@ private:
                              << user->getName() << "' is not followed";
         return false;
       }
+      // Handed to the caller as what a position it was lent to holds: the
+      // root goes with it only where that position holds it.
+      if (lent && anchor == user && exportsToCaller(user)) {
+        if (std::optional<SmallVector<Value>> flags =
+                flagsWhereRootIs(use.get(), home, handOff.root)) {
+          handOff.exportedTwice |= handOff.exportEscape != nullptr;
+          handOff.exportEscape = &use;
+          handOff.exportFlags = std::move(*flags);
+          continue;
+        }
+      }
       // A structured region op is done with the resource when everything
       // it issued is.
       if (isStructuredRegionOp(anchor) && !doneTimepointOf(anchor)) {
@@ -890,20 +908,32 @@ private:
   // clear, and the root is freed where one is set. Records it in `handOff`;
   // one such use only.
   bool escapes(OpOperand &use, Block *home, HandOff &handOff) {
-    auto member = dyn_cast<OpResult>(originOf(use.get()));
-    if (!member || member.getOwner()->getBlock() != home)
+    std::optional<SmallVector<Value>> flags =
+        flagsWhereRootIs(use.get(), home, handOff.root);
+    if (!flags)
       return false;
+    handOff.escapesTwice |= handOff.escape != nullptr;
+    handOff.escape = &use;
+    handOff.escapeFlags = std::move(*flags);
+    return true;
+  }
+
+  // For `member`, a result of an op of `home` whose position holds nothing
+  // unowned but `root` (directly or through positions it was lent from):
+  // the owned flags that, all clear, say it is the root. Else none.
+  std::optional<SmallVector<Value>> flagsWhereRootIs(Value value, Block *home,
+                                                     Value root) {
+    auto member = dyn_cast<OpResult>(originOf(value));
+    if (!member || member.getOwner()->getBlock() != home)
+      return std::nullopt;
     std::optional<Position> from = positionOf(member);
     std::set<PositionKey> seen;
     SmallVector<Value> flags;
     if (Value flag = flagOf(member))
       flags.push_back(flag);
-    if (!from || !holdsUnownedOnly(*from, handOff.root, home, seen, flags))
-      return false;
-    handOff.escapesTwice |= handOff.escape != nullptr;
-    handOff.escape = &use;
-    handOff.escapeFlags = std::move(flags);
-    return true;
+    if (!from || !holdsUnownedOnly(*from, root, home, seen, flags))
+      return std::nullopt;
+    return flags;
   }
 
   // Whether every value `position` may hold that the program does not own
@@ -994,6 +1024,15 @@ private:
           retained |= isa<ResourceRetainOp>(user);
         });
     mayBeKept |= retained;
+    if (handOff.exportEscape) {
+      if (handOff.exportedTwice || handOff.escape || handOff.passedOn ||
+          handOff.branchOp || exported || retained) {
+        exported = true;
+      } else {
+        handOff.escape = handOff.exportEscape;
+        handOff.escapeFlags = handOff.exportFlags;
+      }
+    }
     // (A callee that may keep the resource holds a reference, not an owner:
     // the root may still be passed on under the flag, as it may be passed
     // on directly.)
@@ -1023,6 +1062,13 @@ private:
   // The last func.call (a call of a function of this module, which takes
   // buffer views like the host does) using `exportOp`'s view, when such calls
   // in this block are all that use it; else null.
+  // An export handing the resource to the function's caller (not one only
+  // lent to calls).
+  bool exportsToCaller(Operation *user) {
+    auto exportOp = dyn_cast<TensorExportOp>(user);
+    return exportOp && !lastLendingCall(exportOp);
+  }
+
   Operation *lastLendingCall(TensorExportOp exportOp) {
     Operation *last = nullptr;
     for (Operation *user : exportOp.getResult().getUsers()) {
@@ -1207,10 +1253,11 @@ private:
     deallocations[home].push_back(dealloca.getResultTimepoint());
   }
 
-  // For a resource its block's terminator may pass on as what a position
-  // it was lent to holds: the terminator passes its ownership on in the flag
-  // it passes beside the member where the flags on the way are all clear
-  // (the member is the resource). Returns their disjunction, where it is not
+  // For a resource its block's terminator (or an export to the caller) may
+  // pass on as what a position it was lent to holds: the terminator passes
+  // its ownership on in the flag it passes beside the member where the
+  // flags on the way are all clear (the member is the resource); the caller
+  // owns whatever it is handed. Returns their disjunction, where it is not
   // passed on (where it is owned, it is freed there); null if it always is
   // (the positions hold nothing else unowned). Several resources escaping
   // through one operand each add to its flag. The disjunction is built at
@@ -1224,6 +1271,8 @@ private:
     Value lentFlag;
     for (Value escapeFlag : ownership.escapeFlags)
       lentFlag = orOf(lentFlag, escapeFlag);
+    if (isa<TensorExportOp>(terminator))
+      return lentFlag;
     OpBuilder::InsertionGuard guard(builder);
     Position to = *passedTo(*ownership.escape);
     OpOperand &flag =

@@ -301,7 +301,10 @@ def AutomaticReferenceCountingPass
       way take the place of `flag` (or-ed: where any is set, the member is
       something else); values escaping through one operand each or their
       part into its flag. Otherwise it stays indeterminate, with a remark on
-      the terminator;
+      the terminator. A member returned to the function's caller (exported)
+      hands the value over the same way: where the flags are clear; it is
+      freed where one is set (when nothing else passes the value on; else
+      the caller gets it on every way);
     - a value a block's terminator passes on at one position while it also
       passes on, at another, what a position the value was lent to holds
       (an inner loop started from it that may run no iteration, a branch
