@@ -990,6 +990,7 @@ private:
 
   void analyze(Ownership &ownership) {
     bool exported = false, mayBeKept = false, retained = false;
+    Operation *lentExport = nullptr;
     HandOff handOff;
     handOff.root = ownership.resource;
     followed.clear();
@@ -1016,7 +1017,14 @@ private:
                 {position.lookup(anchor), done,
                  anchor == user && !use.lent && writes(use.operand)});
           ownership.usedByRegionOp |= isStructuredRegionOp(anchor);
-          exported |= isa<TensorExportOp>(user) && (anchor == user || !lent);
+          if (isa<TensorExportOp>(user) && (anchor == user || !lent)) {
+            // (As what a position it was lent to holds where escapes could
+            // not say when that is the resource: see below.)
+            if (use.lent && anchor == user)
+              lentExport = user;
+            else
+              exported = true;
+          }
           if (auto call = dyn_cast<CmdCallOp>(user))
             mayBeKept |= mayKeepArguments(call);
           // A retain makes another owner, who will release that share: the
@@ -1026,13 +1034,24 @@ private:
     mayBeKept |= retained;
     if (handOff.exportEscape) {
       if (handOff.exportedTwice || handOff.escape || handOff.passedOn ||
-          handOff.branchOp || exported || retained) {
+          handOff.branchOp || exported || retained || lentExport) {
         exported = true;
       } else {
         handOff.escape = handOff.exportEscape;
         handOff.escapeFlags = handOff.exportFlags;
       }
     }
+    // Handed to the caller only where a position holds it, and nothing
+    // says where: on the other ways nothing would free it.
+    if (isFollowed && lentExport && !exported && !handOff.passedOn &&
+        !handOff.branchOp && !handOff.escape) {
+      lentExport->emitRemark()
+          << "resource returned to the caller is indeterminate: it may be "
+             "what a position it was lent to holds, and that position may "
+             "hold another value the program does not own there";
+      isFollowed = false;
+    }
+    exported |= lentExport != nullptr;
     // (A callee that may keep the resource holds a reference, not an owner:
     // the root may still be passed on under the flag, as it may be passed
     // on directly.)

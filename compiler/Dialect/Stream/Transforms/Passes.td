@@ -304,7 +304,10 @@ def AutomaticReferenceCountingPass
       the terminator. A member returned to the function's caller (exported)
       hands the value over the same way: where the flags are clear; it is
       freed where one is set (when nothing else passes the value on; else
-      the caller gets it on every way);
+      the caller gets it on every way). Returned as what a position holds
+      that may also hold another value nothing owns there (an `scf.if`
+      yielding one of two values it wrote in place), it is indeterminate,
+      with a remark on the export;
     - a value a block's terminator passes on at one position while it also
       passes on, at another, what a position the value was lent to holds
       (an inner loop started from it that may run no iteration, a branch
