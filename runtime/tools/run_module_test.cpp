@@ -59,7 +59,8 @@ TEST_F(RunModuleTest, RunsAddAndWritesStats) {
       "dispatches": 1,
       "transfers": 0,
       "bytes_transferred": 0,
-      "constant_bytes": 0)";
+      "constant_bytes": 0,
+      "reclaimed_at_last_reference": 0)";
   std::string json = readText(options.statsPath);
   EXPECT_NE(json.find("\"devices\": {\n    \"device_a\": {\n      " +
                       expectedDevice.substr(0, 18)),
@@ -70,7 +71,11 @@ TEST_F(RunModuleTest, RunsAddAndWritesStats) {
   EXPECT_NE(json.find("\n      \"dispatches\": 1,\n"), std::string::npos);
   EXPECT_NE(json.find("\n      \"bytes_transferred\": 0,\n"),
             std::string::npos);
-  EXPECT_NE(json.find("\n      \"constant_bytes\": 0\n"), std::string::npos);
+  EXPECT_NE(json.find("\n      \"constant_bytes\": 0,\n"), std::string::npos);
+  // The program's result was released by the host, not at its last
+  // reference.
+  EXPECT_NE(json.find("\n      \"reclaimed_at_last_reference\": 0\n"),
+            std::string::npos);
 }
 
 TEST_F(RunModuleTest, NpyInputAndOutput) {
