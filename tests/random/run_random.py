@@ -5,8 +5,9 @@ computes the expected results, ferry-compile compiles it once, the liveness
 walk (ferry-opt --stream-estimate-peak-memory on the stream-cmd IR) gives its
 peak per device, and ferry-run runs it on every driver binding that fits it
 (BINDINGS). Each run must give the reference's results (integers exactly,
-floats to a few ulps), leave `live_bytes_at_exit` 0 on every device, and
-reach the walk's peak on every device (`peak_bytes`), except where the
+floats to a few ulps), leave `live_bytes_at_exit` and
+`reclaimed_at_last_reference` (buffers no dealloca freed) 0 on every
+device, and reach the walk's peak on every device (`peak_bytes`), except where the
 runtime adds memory the program cannot see (expected_peak says exactly
 when and how much).
 
@@ -230,6 +231,10 @@ class Checker:
             if counts["live_bytes_at_exit"] != 0:
                 raise Failure(f"{where}: device '{name}' has live_bytes_at_exit="
                               f"{counts['live_bytes_at_exit']}")
+            if counts["reclaimed_at_last_reference"] != 0:
+                raise Failure(f"{where}: device '{name}' freed "
+                              f"{counts['reclaimed_at_last_reference']} buffers by no "
+                              "dealloca (reclaimed at their last reference)")
             low, high, why = expected_peak(program, binding, name, walk, inputs, expected)
             peak = counts["peak_bytes"]
             if not low <= peak <= high:
