@@ -918,9 +918,10 @@ private:
     return true;
   }
 
-  // For `member`, a result of an op of `home` whose position holds nothing
-  // unowned but `root` (directly or through positions it was lent from):
-  // the owned flags that, all clear, say it is the root. Else none.
+  // Where `value` is a member of a position (a result of an op of `home`)
+  // that holds nothing unowned but `root`, directly or through positions
+  // it was lent from: the owned flags that, all clear, say it is the root.
+  // Else none.
   std::optional<SmallVector<Value>> flagsWhereRootIs(Value value, Block *home,
                                                      Value root) {
     auto member = dyn_cast<OpResult>(originOf(value));
@@ -1078,9 +1079,6 @@ private:
       ownership.disposal = Disposal::ReleaseFirst;
   }
 
-  // The last func.call (a call of a function of this module, which takes
-  // buffer views like the host does) using `exportOp`'s view, when such calls
-  // in this block are all that use it; else null.
   // An export handing the resource to the function's caller (not one only
   // lent to calls).
   bool exportsToCaller(Operation *user) {
@@ -1088,6 +1086,9 @@ private:
     return exportOp && !lastLendingCall(exportOp);
   }
 
+  // The last func.call (a call of a function of this module, which takes
+  // buffer views like the host does) using `exportOp`'s view, when such calls
+  // in this block are all that use it; else null.
   Operation *lastLendingCall(TensorExportOp exportOp) {
     Operation *last = nullptr;
     for (Operation *user : exportOp.getResult().getUsers()) {
