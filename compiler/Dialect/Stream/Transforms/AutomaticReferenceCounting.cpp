@@ -57,6 +57,22 @@ enum class Disposal {
   Indeterminate, // beyond the analysis: memory goes with the last reference
 };
 
+// A use passing on an owned resource as what a position it was lent to
+// holds (its block's terminator into a flagged position, an export to the
+// caller), and the owned flags of the positions on the way (the member's,
+// and those it was lent from): where all are clear, it is the resource.
+struct Escape {
+  OpOperand *use = nullptr;
+  SmallVector<Value> flags;
+  // Whether another such use was recorded before (only one is followed).
+  bool twice = false;
+  void record(OpOperand &at, SmallVector<Value> on) {
+    twice |= use != nullptr;
+    use = &at;
+    flags = std::move(on);
+  }
+};
+
 // What the analysis learned about one owned resource.
 struct Ownership {
   Value resource;
@@ -74,11 +90,9 @@ struct Ownership {
   // For a member of a flagged position: the i1 that says whether it holds
   // an owned value; its free is conditional on it.
   Value ownedFlag;
-  // Where its block's terminator may pass it on as what a position it was
-  // lent to holds, and the flags that, any set, say it holds something else
-  // (see HandOff).
-  OpOperand *escape = nullptr;
-  SmallVector<Value> escapeFlags;
+  // Where its block's terminator, or an export, may pass it on as what a
+  // position it was lent to holds.
+  Escape escape;
 };
 
 // Who owns what a carried position holds, decided from everything passed
@@ -770,19 +784,11 @@ private:
     bool passedOn = false;
     Operation *branchOp = nullptr;
     // The terminator's operand that passes on a member of a position the
-    // root was lent to, and the owned flags of the positions on the way
-    // (that position's, and those of positions it was lent from in turn):
-    // where all are clear, the member is the root.
-    OpOperand *escape = nullptr;
-    SmallVector<Value> escapeFlags;
-    bool escapesTwice = false;
-    // The same for an export of such a member to the caller (the function
-    // hands the root over where the flags are clear): taken as the escape
-    // when nothing else passes the root on; otherwise the root is handed to
-    // the caller.
-    OpOperand *exportEscape = nullptr;
-    SmallVector<Value> exportFlags;
-    bool exportedTwice = false;
+    // root was lent to.
+    Escape escape;
+    // The same for an export of such a member to the caller: the escape
+    // where nothing else passes the root on (else the caller gets it).
+    Escape exportEscape;
   };
 
   // Visits every use of `resource` in its home block `home`, following its
@@ -876,9 +882,7 @@ private:
       if (lent && anchor == user && exportsToCaller(user)) {
         if (std::optional<SmallVector<Value>> flags =
                 flagsWhereRootIs(use.get(), home, handOff.root)) {
-          handOff.exportedTwice |= handOff.exportEscape != nullptr;
-          handOff.exportEscape = &use;
-          handOff.exportFlags = std::move(*flags);
+          handOff.exportEscape.record(use, std::move(*flags));
           continue;
         }
       }
@@ -912,9 +916,7 @@ private:
         flagsWhereRootIs(use.get(), home, handOff.root);
     if (!flags)
       return false;
-    handOff.escapesTwice |= handOff.escape != nullptr;
-    handOff.escape = &use;
-    handOff.escapeFlags = std::move(*flags);
+    handOff.escape.record(use, std::move(*flags));
     return true;
   }
 
@@ -1033,19 +1035,18 @@ private:
           retained |= isa<ResourceRetainOp>(user);
         });
     mayBeKept |= retained;
-    if (handOff.exportEscape) {
-      if (handOff.exportedTwice || handOff.escape || handOff.passedOn ||
-          handOff.branchOp || exported || retained || lentExport) {
+    if (handOff.exportEscape.use) {
+      if (handOff.exportEscape.twice || handOff.escape.use ||
+          handOff.passedOn || handOff.branchOp || exported || retained ||
+          lentExport)
         exported = true;
-      } else {
+      else
         handOff.escape = handOff.exportEscape;
-        handOff.escapeFlags = handOff.exportFlags;
-      }
     }
     // Handed to the caller only where a position holds it, and nothing
     // says where: on the other ways nothing would free it.
     if (isFollowed && lentExport && !exported && !handOff.passedOn &&
-        !handOff.branchOp && !handOff.escape) {
+        !handOff.branchOp && !handOff.escape.use) {
       lentExport->emitRemark()
           << "resource returned to the caller is indeterminate: it may be "
              "what a position it was lent to holds, and that position may "
@@ -1056,17 +1057,17 @@ private:
     // (A callee that may keep the resource holds a reference, not an owner:
     // the root may still be passed on under the flag, as it may be passed
     // on directly.)
-    if (isFollowed && handOff.escape &&
-        (handOff.escapesTwice || handOff.passedOn || handOff.branchOp ||
+    if (isFollowed && handOff.escape.use &&
+        (handOff.escape.twice || handOff.passedOn || handOff.branchOp ||
          exported || retained)) {
-      handOff.escape->getOwner()->emitRemark()
-          << "resource passed on by '" << handOff.escape->getOwner()->getName()
+      Operation *passing = handOff.escape.use->getOwner();
+      passing->emitRemark()
+          << "resource passed on by '" << passing->getName()
           << "' is indeterminate: it may be what a position it was lent to "
              "holds, and it is passed on or kept elsewhere too";
       isFollowed = false;
     }
     ownership.escape = handOff.escape;
-    ownership.escapeFlags = handOff.escapeFlags;
     if (!isFollowed)
       ownership.disposal = Disposal::Indeterminate;
     else if (handOff.passedOn)
@@ -1239,7 +1240,7 @@ private:
     // Freed only where it is not passed on as what a position it was lent
     // to holds.
     Value passedOnUnless;
-    if (ownership.escape) {
+    if (ownership.escape.use) {
       passedOnUnless = passOnWhereLent(ownership);
       if (!passedOnUnless)
         return;
@@ -1283,21 +1284,21 @@ private:
   // through one operand each add to its flag. The disjunction is built at
   // the builder's insertion point (where the resource is freed).
   Value passOnWhereLent(const Ownership &ownership) {
-    Operation *terminator = ownership.escape->getOwner();
+    OpOperand &escape = *ownership.escape.use;
+    Operation *terminator = escape.getOwner();
     Location loc = terminator->getLoc();
     auto orOf = [&](Value a, Value b) {
       return a ? arith::OrIOp::create(builder, loc, a, b).getResult() : b;
     };
     Value lentFlag;
-    for (Value escapeFlag : ownership.escapeFlags)
+    for (Value escapeFlag : ownership.escape.flags)
       lentFlag = orOf(lentFlag, escapeFlag);
     if (isa<TensorExportOp>(terminator))
       return lentFlag;
     OpBuilder::InsertionGuard guard(builder);
-    Position to = *passedTo(*ownership.escape);
-    OpOperand &flag =
-        terminator->getOpOperand(ownership.escape->getOperandNumber() -
-                                 to.index + flagSlots.at(key(to)));
+    Position to = *passedTo(escape);
+    OpOperand &flag = terminator->getOpOperand(
+        escape.getOperandNumber() - to.index + flagSlots.at(key(to)));
     builder.setInsertionPoint(terminator);
     Value owned = ownership.ownedFlag;
     if (!owned)
@@ -1306,7 +1307,7 @@ private:
     // Another resource's escape set it before, or the member's own flag.
     Value before = flag.get();
     if (getConstantIntValue(before) != 0 &&
-        !llvm::is_contained(ownership.escapeFlags, before))
+        !llvm::is_contained(ownership.escape.flags, before))
       passed = orOf(before, passed);
     flag.set(passed);
     if (before.use_empty() && before.getDefiningOp<arith::ConstantOp>())
